@@ -1,0 +1,40 @@
+import Foundation
+import NewsstandFormat
+
+/// What `issue.plist` says about an issue.
+public struct IssueMetadata: Sendable, Equatable, Codable {
+    public var title: String
+    public var date: Date
+    /// The cover's file name in `assets/`.
+    public var cover: String
+    public var summary: String?
+    public var productID: String?
+}
+
+/// A file an issue's bundles need, by the name the page config uses.
+public struct PlannedAsset: Sendable, Hashable, Comparable, Codable {
+    public var name: String
+    public var kind: AssetKind
+
+    /// The name of the file in `assets/` and in the bundle for a scale: images use their
+    /// `@2x` file in the retina bundle; movies and other files are the same in both.
+    public func fileName(retina: Bool) -> String {
+        retina && kind == .image ? RetinaName.of(name) : name
+    }
+
+    public static func < (lhs: PlannedAsset, rhs: PlannedAsset) -> Bool { lhs.name < rhs.name }
+}
+
+/// A validated issue, ready to build: everything the bundle builder and catalog writer need.
+public struct IssuePlan: Sendable {
+    /// The issue's name (its folder's name).
+    public var name: String
+    /// The issue's source folder.
+    public var folder: URL
+    public var metadata: IssueMetadata
+    /// Every referenced asset, sorted by name, each once.
+    public var assets: [PlannedAsset]
+
+    /// The source folder of assets.
+    public var assetsFolder: URL { folder.appendingPathComponent("assets", isDirectory: true) }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import NewsstandFormat
+
+/// A magazine's folder, opened: its settings, its page classes and the names of its issues.
+/// Issues are read one at a time (`IssueValidator`), so memory does not grow with their number.
+public struct Magazine: Sendable {
+    /// The magazine's folder.
+    public var folder: URL
+    /// `magazine.plist` Title, when valid.
+    public var title: String?
+    /// `magazine.plist` BaseURL, ending in `/`, when valid.
+    public var baseURL: URL?
+    /// The page classes pages may use.
+    public var schema: PageClassSchema
+    /// The issue folder names in `issues/`, sorted.
+    public var issueNames: [String]
+
+    /// The folder of an issue.
+    public func issueFolder(_ name: String) -> URL {
+        folder.appendingPathComponent("issues").appendingPathComponent(name, isDirectory: true)
+    }
+
+    /// A path as diagnostics show it: relative to the magazine folder.
+    public static func displayPath(issue: String, _ components: String...) -> String {
+        (["issues", issue] + components).joined(separator: "/")
+    }
+}

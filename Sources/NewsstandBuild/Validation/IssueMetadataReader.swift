@@ -1,0 +1,73 @@
+import Foundation
+import NewsstandFormat
+
+/// Reads and checks `issue.plist`: Title, Date and Cover are required; Name (equal to the
+/// folder name), Summary and ProductID are optional strings; other keys get a warning.
+struct IssueMetadataReader {
+    let issueName: String
+    let file: String
+    private(set) var diagnostics: [Diagnostic] = []
+    /// The cover reference, for the asset checks.
+    private(set) var coverReference: AssetReference?
+
+    private static let knownKeys: Set<String> = ["Name", "Title", "Date", "Cover", "Summary", "ProductID"]
+
+    init(issueName: String, file: String) {
+        self.issueName = issueName
+        self.file = file
+    }
+
+    mutating func read(_ root: PlistNode) -> IssueMetadata? {
+        guard let entries = root.entries else {
+            report(.issueNotDict, "issue.plist must be a dict, found \(root.kindName)", root.line)
+            return nil
+        }
+        for entry in entries where !Self.knownKeys.contains(entry.key) {
+            let hint = Suggestion.closest(to: entry.key, among: Self.knownKeys).map { "; did you mean '\($0)'?" } ?? ""
+            report(.issueUnknownKey, "issue.plist key '\(entry.key)' is not used by newsstand\(hint)", entry.keyLine)
+        }
+        let title = requiredString("Title", code: .issueTitle, root)
+        let cover = requiredString("Cover", code: .issueCover, root)
+        var date: Date?
+        if let node = root["Date"], let value = node.date {
+            date = value
+        } else {
+            let found = root["Date"].map { "found \($0.kindName)\($0.string.map { " '\($0)'" } ?? "")" } ?? "it is missing"
+            report(.issueDate, "Date must be a <date> such as 2013-11-28T08:00:00Z; \(found)", root["Date"]?.line ?? root.line)
+        }
+        if let node = root["Name"] {
+            if let name = node.string {
+                if name != issueName {
+                    report(.issueNameMismatch, "Name '\(name)' differs from the issue's folder name '\(issueName)'", node.line)
+                }
+            } else {
+                report(.issueKeyWrongType, "Name must be a string, found \(node.kindName)", node.line)
+            }
+        }
+        let summary = optionalString("Summary", root)
+        let productID = optionalString("ProductID", root)
+        if let cover, let node = root["Cover"] {
+            coverReference = AssetReference(name: cover, kind: .image, location: SourceLocation(file: file, line: node.line))
+        }
+        guard let title, let date, let cover else { return nil }
+        return IssueMetadata(title: title, date: date, cover: cover, summary: summary, productID: productID)
+    }
+
+    private mutating func requiredString(_ key: String, code: DiagnosticCode, _ root: PlistNode) -> String? {
+        if let value = root[key]?.string, !value.isEmpty { return value }
+        let found = root[key].map { $0.string != nil ? "it is empty" : "found \($0.kindName)" } ?? "it is missing"
+        report(code, "\(key) must be a non-empty string; \(found)", root[key]?.line ?? root.line)
+        return nil
+    }
+
+    private mutating func optionalString(_ key: String, _ root: PlistNode) -> String? {
+        guard let node = root[key] else { return nil }
+        if let value = node.string { return value }
+        report(.issueKeyWrongType, "\(key) must be a string, found \(node.kindName)", node.line)
+        return nil
+    }
+
+    private mutating func report(_ code: DiagnosticCode, _ message: String, _ line: Int) {
+        diagnostics.append(Diagnostic(code, message, at: SourceLocation(file: file, line: line > 0 ? line : nil)))
+    }
+}

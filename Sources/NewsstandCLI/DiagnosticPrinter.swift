@@ -1,0 +1,113 @@
+import Foundation
+import NewsstandFormat
+
+/// Output formats for diagnostics.
+enum DiagnosticFormat: String, CaseIterable {
+    /// Like a compiler: `path:line:col: error: message [NS-201]`.
+    case text
+    /// One JSON document with every diagnostic and the counts.
+    case json
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
+    case github
+}
+
+/// Prints diagnostics in one of the formats. Text and GitHub output stream as diagnostics
+/// arrive; JSON is written once at the end.
+final class DiagnosticPrinter {
+    let format: DiagnosticFormat
+    let console: Console
+    /// Prepended to magazine-relative paths so they work from the current directory.
+    let pathPrefix: String
+    private(set) var errors = 0
+    private(set) var warnings = 0
+    private var collected: [Diagnostic] = []
+
+    init(format: DiagnosticFormat, console: Console, magazinePath: String) {
+        self.format = format
+        self.console = console
+        self.pathPrefix = magazinePath.hasSuffix("/") ? magazinePath : magazinePath + "/"
+    }
+
+    func path(_ file: String) -> String {
+        file.hasPrefix("/") ? file : pathPrefix + file
+    }
+
+    func print(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
+            switch format {
+            case .json: collected.append(diagnostic)
+            case .text: console.out(text(diagnostic))
+            case .github: console.out(github(diagnostic))
+            }
+        }
+    }
+
+    /// Prints the closing summary (text and GitHub) or the JSON document.
+    func finish(issues: Int) {
+        if format == .json {
+            printJSON(issues: issues)
+            return
+        }
+        let summary: String
+        if errors == 0 && warnings == 0 {
+            summary = "no problems found in \(count(issues, "issue"))"
+        } else {
+            summary = "\(count(errors, "error")), \(count(warnings, "warning")) in \(count(issues, "issue"))"
+        }
+        console.out(format == .github ? summary : console.styled(summary, errors > 0 ? "1;31" : warnings > 0 ? "1;33" : "1;32"))
+    }
+
+    private func text(_ d: Diagnostic) -> String {
+        var place = ""
+        if let location = d.location {
+            place = path(location.file)
+            if let line = location.line { place += ":\(line)" }
+            if let column = location.column { place += ":\(column)" }
+            place = console.styled(place, "1") + ": "
+        }
+        let severity = d.severity == .error ? console.styled("error", "1;31") : console.styled("warning", "1;33")
+        return "\(place)\(severity): \(d.message) [\(d.code.rawValue)]"
+    }
+
+    private func github(_ d: Diagnostic) -> String {
+        var properties = ["title=\(d.code.rawValue)"]
+        if let location = d.location {
+            properties.insert("file=\(escapeProperty(path(location.file)))", at: 0)
+            if let line = location.line { properties.append("line=\(line)") }
+            if let column = location.column { properties.append("col=\(column)") }
+        }
+        let command = d.severity == .error ? "error" : "warning"
+        return "::\(command) \(properties.joined(separator: ","))::\(escapeData(d.message)) [\(d.code.rawValue)]"
+    }
+
+    private func escapeData(_ s: String) -> String {
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private func escapeProperty(_ s: String) -> String {
+        escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    private func printJSON(issues: Int) {
+        let items: [[String: Any]] = collected.map { d in
+            var item: [String: Any] = [
+                "code": d.code.rawValue, "severity": d.severity.rawValue, "message": d.message,
+            ]
+            item["file"] = d.location.map { path($0.file) } ?? NSNull()
+            item["line"] = d.location?.line ?? NSNull()
+            item["column"] = d.location?.column ?? NSNull()
+            return item
+        }
+        let document: [String: Any] = [
+            "diagnostics": items,
+            "summary": ["issues": issues, "errors": errors, "warnings": warnings],
+        ]
+        if let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]) {
+            console.out(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}

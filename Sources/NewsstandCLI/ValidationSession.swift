@@ -1,0 +1,57 @@
+import Foundation
+import NewsstandBuild
+import NewsstandFormat
+
+/// The validation that `validate` and `build` share: options, the streaming run over issues
+/// and the printing of what it finds.
+struct ValidationSession {
+    let magazinePath: String
+    let selectedIssues: [String]
+    let format: DiagnosticFormat
+    let strict: Bool
+    let ignored: Set<String>
+
+    /// The options both commands accept.
+    static let valueOptions: Set<String> = ["--issue", "--format", "--ignore"]
+    static let flagOptions: Set<String> = ["--strict"]
+
+    init(_ arguments: ParsedArguments, magazinePath: String) throws(UsageError) {
+        self.magazinePath = magazinePath
+        selectedIssues = arguments.all("--issue")
+        let formatName = arguments.value("--format") ?? "text"
+        guard let format = DiagnosticFormat(rawValue: formatName) else {
+            throw UsageError("unknown format '\(formatName)'; expected text, json or github")
+        }
+        self.format = format
+        strict = arguments.has("--strict")
+        let known = Set(DiagnosticCode.allCases.map(\.rawValue))
+        for code in arguments.all("--ignore") where !known.contains(code) {
+            throw UsageError("unknown diagnostic code '\(code)' for --ignore")
+        }
+        ignored = Set(arguments.all("--ignore"))
+    }
+
+    /// Validates every selected issue, printing as it goes; returns the plans of the issues
+    /// without errors (when `collectPlans`), the magazine, and whether the run failed.
+    func run(console: Console, collectPlans: Bool) throws -> (magazine: Magazine, plans: [IssuePlan], failed: Bool, printer: DiagnosticPrinter) {
+        let printer = DiagnosticPrinter(format: format, console: console, magazinePath: magazinePath)
+        let validator = MagazineValidator(
+            folder: URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(),
+            selectedIssues: selectedIssues)
+        let opening = validator.open()
+        printer.print(filter(opening.diagnostics))
+        var plans: [IssuePlan] = []
+        for name in opening.issueNames {
+            let result = IssueValidator.validate(issue: name, in: opening.magazine)
+            printer.print(filter(result.diagnostics))
+            if collectPlans, let plan = result.plan { plans.append(plan) }
+        }
+        printer.finish(issues: opening.issueNames.count)
+        let failed = printer.errors > 0 || (strict && printer.warnings > 0)
+        return (opening.magazine, plans, failed, printer)
+    }
+
+    private func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.filter { !ignored.contains($0.code.rawValue) }
+    }
+}

@@ -1,0 +1,117 @@
+/// Every diagnostic the tool can report. The raw values are stable: scripts and severity
+/// overrides refer to them, so a code is never renumbered or reused.
+public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
+    // Files and property-list syntax.
+    case fileMissing = "NS-001"
+    case fileUnreadable = "NS-002"
+    case malformedXML = "NS-003"
+    case malformedPlist = "NS-004"
+
+    // magazine.plist and the magazine folder.
+    case magazineNotDict = "NS-101"
+    case magazineTitle = "NS-102"
+    case magazineBaseURL = "NS-103"
+    case noIssues = "NS-104"
+
+    // The page config (pages.plist).
+    case unknownPageClass = "NS-201"
+    case pagesRootNotArray = "NS-202"
+    case articleNotArray = "NS-203"
+    case emptyArticle = "NS-204"
+    case pageNotDict = "NS-205"
+    case pageClassMissing = "NS-206"
+    case pagePropertiesMissing = "NS-207"
+    case requiredPropertyMissing = "NS-208"
+    case propertyWrongType = "NS-209"
+    case unknownProperty = "NS-210"
+    case arrayCount = "NS-211"
+    case unknownPageKey = "NS-212"
+
+    // Assets.
+    case assetMissing = "NS-301"
+    case assetCaseMismatch = "NS-302"
+    case retinaMissing = "NS-303"
+    case retinaWrongSize = "NS-304"
+    case contentMismatch = "NS-305"
+    case assetUnreferenced = "NS-306"
+    case assetNameUnportable = "NS-307"
+    case assetNameInvalid = "NS-308"
+    case imageUnreadable = "NS-309"
+
+    // Page-class schemas.
+    case schemaInvalid = "NS-401"
+    case schemaUnknownParent = "NS-402"
+    case schemaCycle = "NS-403"
+    case schemaUnknownType = "NS-404"
+
+    // issue.plist and issue folders.
+    case issueNotDict = "NS-501"
+    case issueTitle = "NS-502"
+    case issueDate = "NS-503"
+    case issueCover = "NS-504"
+    case issueNameMismatch = "NS-505"
+    case issueNameUnsafe = "NS-506"
+    case issueNameDuplicate = "NS-507"
+    case issueKeyWrongType = "NS-508"
+    case issueUnknownKey = "NS-509"
+    case issueNotFound = "NS-510"
+
+    /// The severity used unless overridden.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .unknownProperty, .assetUnreferenced, .assetNameUnportable, .issueUnknownKey, .unknownPageKey:
+            return .warning
+        default:
+            return .error
+        }
+    }
+
+    /// A short description for documentation and `--help`.
+    public var summary: String {
+        switch self {
+        case .fileMissing: return "a required file is missing"
+        case .fileUnreadable: return "a file cannot be read"
+        case .malformedXML: return "a property list is not well-formed XML"
+        case .malformedPlist: return "a property list has an invalid element or value"
+        case .magazineNotDict: return "magazine.plist is not a dictionary"
+        case .magazineTitle: return "magazine.plist Title is missing or not a string"
+        case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
+        case .noIssues: return "the magazine has no issues folder or no issues"
+        case .unknownPageClass: return "a page names a class that no schema defines"
+        case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
+        case .articleNotArray: return "an article is not an array of pages"
+        case .emptyArticle: return "an article has no pages"
+        case .pageNotDict: return "a page is not a dictionary"
+        case .pageClassMissing: return "a page has no class string"
+        case .pagePropertiesMissing: return "a page has no properties dictionary"
+        case .requiredPropertyMissing: return "a required property is missing"
+        case .propertyWrongType: return "a property has the wrong type"
+        case .unknownProperty: return "a property is not defined by the page's class"
+        case .arrayCount: return "an array property has too few or too many items"
+        case .unknownPageKey: return "a page has a key other than class and properties"
+        case .assetMissing: return "a referenced asset is not in assets/"
+        case .assetCaseMismatch: return "a referenced asset exists only with different letter case"
+        case .retinaMissing: return "an image has no @2x variant"
+        case .retinaWrongSize: return "a @2x image is not exactly twice the normal image's size"
+        case .contentMismatch: return "a file's content does not match its extension"
+        case .assetUnreferenced: return "an asset is never referenced"
+        case .assetNameUnportable: return "an asset's name has spaces or non-ASCII characters"
+        case .assetNameInvalid: return "an asset reference is not a plain file name"
+        case .imageUnreadable: return "an image's dimensions cannot be read"
+        case .schemaInvalid: return "a page-class schema is invalid"
+        case .schemaUnknownParent: return "a page class inherits from an unknown class"
+        case .schemaCycle: return "page classes inherit from each other in a cycle"
+        case .schemaUnknownType: return "a schema property has an unknown type"
+        case .issueNotDict: return "issue.plist is not a dictionary"
+        case .issueTitle: return "issue.plist Title is missing or not a string"
+        case .issueDate: return "issue.plist Date is missing or not a date"
+        case .issueCover: return "issue.plist Cover is missing, not a string, or its image is missing"
+        case .issueNameMismatch: return "issue.plist Name differs from the issue's folder name"
+        case .issueNameUnsafe: return "an issue name is not safe as a file and URL name"
+        case .issueNameDuplicate: return "two issues have the same name (ignoring case)"
+        case .issueKeyWrongType: return "an optional issue.plist key has the wrong type"
+        case .issueUnknownKey: return "issue.plist has a key the tool does not know"
+        case .issueNotFound: return "an issue named on the command line does not exist"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The `@2x` naming rule: the retina name of a file inserts `@2x` before its extension
+/// (`f2.png` → `f2@2x.png`, `f2.zip` → `f2@2x.zip`). Applies to file names and to URLs
+/// (only the last path component changes; a query or fragment is kept).
+public enum RetinaName {
+    /// The `@2x` form of a file name or URL string.
+    public static func of(_ name: String) -> String {
+        var path = Substring(name)
+        var suffix = Substring("")
+        if let cut = name.firstIndex(where: { $0 == "?" || $0 == "#" }), name.contains("://") {
+            path = name[..<cut]
+            suffix = name[cut...]
+        }
+        let lastSlash = path.lastIndex(of: "/")
+        let fileStart = lastSlash.map { path.index(after: $0) } ?? path.startIndex
+        let file = path[fileStart...]
+        if let dot = file.lastIndex(of: "."), dot != file.startIndex {
+            return String(path[..<dot]) + "@2x" + String(path[dot...]) + suffix
+        }
+        return String(path) + "@2x" + suffix
+    }
+
+    /// Whether `name` is already a `@2x` name (`1-0@2x.png`).
+    public static func isRetina(_ name: String) -> Bool {
+        normalName(of: name) != nil
+    }
+
+    /// The normal name a `@2x` name belongs to, or nil when `name` is not a `@2x` name.
+    public static func normalName(of name: String) -> String? {
+        let base: Substring
+        let ext: Substring
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            base = name[..<dot]
+            ext = name[dot...]
+        } else {
+            base = Substring(name)
+            ext = ""
+        }
+        guard base.hasSuffix("@2x"), base.count > 3 else { return nil }
+        return String(base.dropLast(3)) + ext
+    }
+}

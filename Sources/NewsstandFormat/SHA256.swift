@@ -1,0 +1,62 @@
+import CCrypto
+import Foundation
+
+/// A streaming SHA-256 over libcrypto.
+public final class SHA256 {
+    private let context: OpaquePointer
+
+    /// Starts a new digest.
+    public init() {
+        context = EVP_MD_CTX_new()
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Adds bytes to the digest.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    /// Adds data to the digest.
+    public func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
+    }
+
+    /// Finishes the digest and returns it as lowercase hex.
+    public func finalizeHex() -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return Self.hex(digest.prefix(Int(length)))
+    }
+
+    /// The hex digest of a whole byte sequence.
+    public static func hex(of data: Data) -> String {
+        let hasher = SHA256()
+        hasher.update(data)
+        return hasher.finalizeHex()
+    }
+
+    /// The hex digest of a file, read in chunks (memory does not grow with the file).
+    public static func hex(ofFileAt url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(chunk)
+        }
+        return hasher.finalizeHex()
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
