@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "newsstand", targets: ["newsstand"]),
         .library(name: "NewsstandFormat", targets: ["NewsstandFormat"]),
         .library(name: "NewsstandBuild", targets: ["NewsstandBuild"]),
+        .library(name: "NewsstandReader", targets: ["NewsstandReader"]),
     ],
     targets: [
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
@@ -15,14 +16,15 @@ let package = Package(
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "CCrypto"]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
         .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
-        .target(name: "NewsstandCLI", dependencies: ["NewsstandFormat", "NewsstandBuild"]),
+        .target(name: "NewsstandReader", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
+        .target(name: "NewsstandCLI", dependencies: ["NewsstandFormat", "NewsstandBuild", "NewsstandReader"]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat"]),
         .testTarget(
             name: "NewsstandBuildTests",
-            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandArchive"],
-            resources: []
+            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandArchive"]
         ),
+        .testTarget(name: "NewsstandReaderTests", dependencies: ["NewsstandReader", "NewsstandFormat", "NewsstandArchive"]),
         .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandFormat"]),
     ],
     swiftLanguageModes: [.v6]

@@ -44,9 +44,10 @@ final class DiagnosticPrinter {
     }
 
     /// Prints the closing summary (text and GitHub) or the JSON document.
-    func finish(issues: Int) {
+    /// `extra` adds top-level members to the JSON document (a build's report).
+    func finish(issues: Int, extra: [String: Any] = [:]) {
         if format == .json {
-            printJSON(issues: issues)
+            printJSON(issues: issues, extra: extra)
             return
         }
         let summary: String
@@ -90,7 +91,7 @@ final class DiagnosticPrinter {
         escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    private func printJSON(issues: Int) {
+    private func printJSON(issues: Int, extra: [String: Any]) {
         let items: [[String: Any]] = collected.map { d in
             var item: [String: Any] = [
                 "code": d.code.rawValue, "severity": d.severity.rawValue, "message": d.message,
@@ -100,10 +101,11 @@ final class DiagnosticPrinter {
             item["column"] = d.location?.column ?? NSNull()
             return item
         }
-        let document: [String: Any] = [
+        var document: [String: Any] = [
             "diagnostics": items,
             "summary": ["issues": issues, "errors": errors, "warnings": warnings],
         ]
+        document.merge(extra) { _, new in new }
         if let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]) {
             console.out(String(decoding: data, as: UTF8.self))
         }

@@ -26,6 +26,7 @@ enum ValidateCommand: Command {
         }
         let session = try ValidationSession(arguments, magazinePath: magazine)
         let outcome = try session.run(console: console, collectPlans: false)
+        outcome.printer.finish(issues: outcome.issueCount)
         return outcome.failed ? ExitStatus.failure : ExitStatus.success
     }
 }

@@ -31,9 +31,22 @@ struct ValidationSession {
         ignored = Set(arguments.all("--ignore"))
     }
 
-    /// Validates every selected issue, printing as it goes; returns the plans of the issues
-    /// without errors (when `collectPlans`), the magazine, and whether the run failed.
-    func run(console: Console, collectPlans: Bool) throws -> (magazine: Magazine, plans: [IssuePlan], failed: Bool, printer: DiagnosticPrinter) {
+    /// What a validation run found.
+    struct Outcome {
+        var magazine: Magazine
+        /// Plans of the issues without errors (when asked for).
+        var plans: [IssuePlan]
+        /// How many issues were validated.
+        var issueCount: Int
+        /// Errors were found (or warnings, with `--strict`).
+        var failed: Bool
+        /// The printer, to print more and finish the report.
+        var printer: DiagnosticPrinter
+    }
+
+    /// Validates every selected issue, printing diagnostics as it goes; the caller finishes
+    /// the report with `printer.finish`.
+    func run(console: Console, collectPlans: Bool) throws -> Outcome {
         let printer = DiagnosticPrinter(format: format, console: console, magazinePath: magazinePath)
         let validator = MagazineValidator(
             folder: URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(),
@@ -46,9 +59,8 @@ struct ValidationSession {
             printer.print(filter(result.diagnostics))
             if collectPlans, let plan = result.plan { plans.append(plan) }
         }
-        printer.finish(issues: opening.issueNames.count)
         let failed = printer.errors > 0 || (strict && printer.warnings > 0)
-        return (opening.magazine, plans, failed, printer)
+        return Outcome(magazine: opening.magazine, plans: plans, issueCount: opening.issueNames.count, failed: failed, printer: printer)
     }
 
     private func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {

@@ -56,10 +56,15 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case issueUnknownKey = "NS-509"
     case issueNotFound = "NS-510"
 
+    // Extra catalog feeds.
+    case feedSummary = "NS-601"
+    case feedCover = "NS-602"
+
     /// The severity used unless overridden.
     public var defaultSeverity: Severity {
         switch self {
-        case .unknownProperty, .assetUnreferenced, .assetNameUnportable, .issueUnknownKey, .unknownPageKey:
+        case .unknownProperty, .assetUnreferenced, .assetNameUnportable, .issueUnknownKey, .unknownPageKey,
+            .feedSummary, .feedCover:
             return .warning
         default:
             return .error
@@ -112,6 +117,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueKeyWrongType: return "an optional issue.plist key has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named on the command line does not exist"
+        case .feedSummary: return "an issue's summary is missing or too long for the Newsstand Atom feed"
+        case .feedCover: return "an issue's cover is too small or not PNG for the Newsstand Atom feed"
         }
     }
 }

@@ -1,0 +1,58 @@
+# Newsstand: build, check and publish Newsstand magazines.
+# `make sample` and `make test` install what they need (Debian packages) themselves.
+
+SWIFT     ?= swift
+PREFIX    ?= /usr/local
+CONFIG    ?= debug
+BIN        = .build/$(CONFIG)/newsstand
+SAMPLE    ?= Samples/aurora
+SAMPLE_OUT ?= output/aurora
+
+# Debian packages: C libraries we link, and the real tools the tests and benchmarks use.
+APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev pkg-config nginx-light libarchive-tools zip unzip
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build release test sample install format bench clean
+
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "make deps: swift is not on PATH (expected /opt/swift/usr/bin)"; exit 1; }
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release:
+	$(MAKE) build CONFIG=release
+
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test --parallel
+
+sample: build
+	$(BIN) validate $(SAMPLE)
+	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom
+
+install: deps
+	$(SWIFT) build -c release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/newsstand
+	install -m 0755 .build/release/newsstand $(DESTDIR)$(PREFIX)/bin/newsstand
+	rm -rf $(DESTDIR)$(PREFIX)/share/newsstand/templates
+	cp -R templates $(DESTDIR)$(PREFIX)/share/newsstand/templates
+
+format:
+	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
+
+bench: deps
+	$(SWIFT) build -c release
+	bench/validate
+	bench/build
+
+clean:
+	rm -rf .build output

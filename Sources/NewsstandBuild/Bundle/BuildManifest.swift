@@ -1,0 +1,83 @@
+import Foundation
+import NewsstandFormat
+
+/// A file a build read, with what identifies its content.
+public struct InputRecord: Sendable, Codable, Equatable {
+    /// Path relative to the issue folder (`assets/1-0.png`).
+    public var path: String
+    public var size: Int64
+    /// Modification time in seconds since 1970 (with fractions).
+    public var modified: Double
+    public var sha256: String
+}
+
+/// A file a build wrote into the issue's output folder.
+public struct OutputRecord: Sendable, Codable, Equatable {
+    /// File name in the issue's output folder.
+    public var file: String
+    public var size: Int64
+    public var sha256: String
+}
+
+/// What an issue's output was built from and what it holds: the record that makes rebuilds
+/// incremental and lets `newsstand catalog` write an issue's catalog entry from its output
+/// folder alone. Kept in `<output>/<name>/.newsstand/manifest.json`; never published.
+public struct BuildManifest: Sendable, Codable, Equatable {
+    public var toolVersion: String
+    public var name: String
+    public var metadata: IssueMetadata
+    public var inputs: [InputRecord]
+    /// The normal bundle, the `@2x` bundle, the cover and the `@2x` cover, in that order.
+    public var bundle: OutputRecord
+    public var retinaBundle: OutputRecord
+    public var cover: OutputRecord
+    public var retinaCover: OutputRecord
+
+    /// The folder, inside an issue's output folder, that holds the manifest.
+    public static let folderName = ".newsstand"
+    static let fileName = "manifest.json"
+
+    /// Where the manifest of the issue whose output folder is `issueOutput` lives.
+    public static func url(in issueOutput: URL) -> URL {
+        issueOutput.appendingPathComponent(folderName).appendingPathComponent(fileName)
+    }
+
+    /// Reads the manifest in an issue's output folder, if there is a readable one.
+    public static func read(in issueOutput: URL) -> BuildManifest? {
+        guard let data = try? Data(contentsOf: url(in: issueOutput)) else { return nil }
+        return try? JSONDecoder().decode(BuildManifest.self, from: data)
+    }
+
+    /// Writes the manifest atomically.
+    func write(in issueOutput: URL) throws {
+        let url = Self.url(in: issueOutput)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: url, options: .atomic)
+    }
+
+    /// The issue's catalog entry for a magazine hosted at `baseURL` (ending in `/`).
+    public func catalogEntry(baseURL: URL) -> CatalogEntry {
+        let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
+        let folder = base + Self.escape(name) + "/"
+        var entry = CatalogEntry(
+            name: name, title: metadata.title, date: metadata.date, cover: folder + Self.escape(cover.file),
+            content: folder + Self.escape(bundle.file))
+        entry.summary = metadata.summary
+        entry.productID = metadata.productID
+        entry.contentSize = Int(bundle.size)
+        entry.contentSHA256 = bundle.sha256
+        entry.retinaContentSize = Int(retinaBundle.size)
+        entry.retinaContentSHA256 = retinaBundle.sha256
+        entry.coverSHA256 = cover.sha256
+        entry.retinaCoverSHA256 = retinaCover.sha256
+        return entry
+    }
+
+    private static func escape(_ component: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        return component.addingPercentEncoding(withAllowedCharacters: allowed) ?? component
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import NewsstandFormat
+
+/// Writes the catalogs (`issues.plist` and the requested feeds) from every issue present in an
+/// output folder, reading each issue's build manifest. A full build and `newsstand catalog`
+/// over gathered per-issue outputs write identical bytes.
+public struct CatalogWriter {
+    public var magazine: Magazine
+    public var output: URL
+    public var feeds: Set<Feed>
+
+    public init(magazine: Magazine, output: URL, feeds: Set<Feed>) {
+        self.magazine = magazine
+        self.output = output
+        self.feeds = feeds
+    }
+
+    /// What was written.
+    public struct Result: Sendable {
+        public var entries: Int
+        /// Warnings about the feeds' own rules.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The issue output folders in `output` that hold a build manifest, by issue name, sorted.
+    public static func builtIssueFolders(in output: URL) -> [(String, URL)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        return names.sorted().compactMap { name in
+            let folder = output.appendingPathComponent(name, isDirectory: true)
+            return FileManager.default.fileExists(atPath: BuildManifest.url(in: folder).path) ? (name, folder) : nil
+        }
+    }
+
+    /// Writes `issues.plist` and the feeds atomically.
+    public func write() throws(BuildError) -> Result {
+        guard let baseURL = magazine.baseURL else {
+            throw BuildError(issue: nil, path: "magazine.plist", reason: "BaseURL is missing or invalid")
+        }
+        var manifests: [BuildManifest] = []
+        for (name, folder) in Self.builtIssueFolders(in: output) {
+            guard let manifest = BuildManifest.read(in: folder), manifest.name == name else {
+                throw BuildError(issue: name, path: BuildManifest.url(in: folder).path, reason: "the build manifest is unreadable; rebuild the issue")
+            }
+            manifests.append(manifest)
+        }
+        let entries = Catalog.sorted(manifests.map { $0.catalogEntry(baseURL: baseURL) })
+        var diagnostics: [Diagnostic] = []
+        try writeFile("issues.plist") { try Catalog.encode(entries) }
+        if feeds.contains(.shelf) {
+            try writeFile(Feed.shelf.fileName) { try ShelfFeed.encode(entries) }
+        }
+        if feeds.contains(.atom) {
+            let atom = AtomFeed(magazineTitle: magazine.title ?? "", baseURL: baseURL, output: output)
+            diagnostics = atom.check(entries, manifests: manifests)
+            try writeFile(Feed.atom.fileName) { Data(atom.render(entries).utf8) }
+        }
+        return Result(entries: entries.count, diagnostics: diagnostics)
+    }
+
+    private func writeFile(_ name: String, _ contents: () throws -> Data) throws(BuildError) {
+        let url = output.appendingPathComponent(name)
+        do {
+            let data = try contents()
+            try AtomicFile.write(to: url) { temporary in try data.write(to: temporary) }
+        } catch {
+            throw BuildError(issue: nil, path: url.path, reason: BundleBuilder.reason(error))
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import NewsstandFormat
+
+/// `shelf.json` in the Baker framework's format, so Baker-based apps can read our catalogs:
+/// an array of `{name, title, info, date ("yyyy-MM-dd HH:mm:ss", UTC), cover, url, product_id?}`.
+enum ShelfFeed {
+    static func encode(_ entries: [CatalogEntry]) throws -> Data {
+        let items: [[String: Any]] = entries.map { entry in
+            var item: [String: Any] = [
+                "name": entry.name, "title": entry.title, "info": entry.summary ?? "",
+                "date": date(entry.date), "cover": entry.cover, "url": entry.content,
+            ]
+            item["product_id"] = entry.productID
+            return item
+        }
+        var data = try JSONSerialization.data(
+            withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        data.append(0x0A)
+        return data
+    }
+
+    static func date(_ date: Date) -> String {
+        let c = PlistDate.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
+            c.second ?? 0)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NewsstandBuild
+import NewsstandFormat
+
+/// `newsstand build`: validates, then writes the bundles, covers and catalogs.
+enum BuildCommand: Command {
+    static let name = "build"
+    static let summary = "validate, then build the normal and @2x bundles and the catalogs"
+    static let help = """
+        Usage: newsstand build <magazine> --output <folder> [--issue NAME]... [--jobs N] [--force]
+                               [--feed shelf|atom]... [--format text|json|github] [--strict] [--ignore CODE]...
+
+        Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics,
+        writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/<name>.zip,
+        <name>@2x.zip and the cover in both sizes, then <output>/issues.plist listing every issue
+        in the output folder. Issues whose sources did not change since the last build are not
+        rebuilt.
+
+        Options:
+          --output DIR      the output folder (created if missing)
+          --issue NAME      build only this issue (repeatable); the catalog still lists every
+                            issue already built in the output folder
+          --jobs N          bundles built at once (default: the number of cores)
+          --force           rebuild issues even when their output is up to date
+          --feed FEED       also write shelf.json (shelf: Baker's format) or atom.xml (atom:
+                            a Newsstand Atom feed); repeatable
+          --format FORMAT   text (default), json or github, for diagnostics and the report
+          --strict          treat warnings as errors
+          --ignore CODE     do not report this diagnostic code (repeatable)
+
+        Exit status: 0 built, 1 validation errors or a build failure, 2 usage error.
+        """
+    static let spec = OptionSpec(
+        flags: ValidationSession.flagOptions.union(["--force"]),
+        values: ValidationSession.valueOptions.union(["--output", "--jobs", "--feed"]),
+        aliases: ["-o": "--output", "-j": "--jobs"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard arguments.positionals.count == 1, let magazinePath = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing <magazine> folder" : "expected one <magazine> folder")
+        }
+        guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
+        let options = try buildOptions(arguments, output: outputPath)
+        let session = try ValidationSession(arguments, magazinePath: magazinePath)
+        let started = Date()
+        let outcome = try session.run(console: console, collectPlans: true)
+        guard !outcome.failed else {
+            if session.format != .json { console.err("newsstand build: validation failed; nothing was written") }
+            outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false]])
+            return ExitStatus.failure
+        }
+        let progress = ProgressBar(console: console, label: "building")
+        let report: BuildReport
+        do {
+            report = try MagazineBuilder(magazine: outcome.magazine, options: options)
+                .build(outcome.plans) { done, total in progress.update(done, of: total) }
+            progress.clear()
+        } catch {
+            progress.clear()
+            console.err("newsstand build: error: \(error)")
+            outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false, "error": "\(error)"]])
+            return ExitStatus.failure
+        }
+        outcome.printer.print(report.feedDiagnostics)
+        let seconds = Date().timeIntervalSince(started)
+        if session.format == .json {
+            outcome.printer.finish(issues: outcome.issueCount, extra: ["build": json(report, output: outputPath, seconds: seconds)])
+        } else {
+            outcome.printer.finish(issues: outcome.issueCount)
+            console.out(text(report, output: outputPath, seconds: seconds))
+        }
+        return ExitStatus.success
+    }
+
+    private static func buildOptions(_ arguments: ParsedArguments, output: String) throws(UsageError) -> BuildOptions {
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        if let value = arguments.value("--jobs") {
+            guard let n = Int(value), n > 0 else { throw UsageError("--jobs needs a positive number, got '\(value)'") }
+            jobs = n
+        }
+        var feeds: Set<Feed> = []
+        for name in arguments.all("--feed") {
+            guard let feed = Feed(rawValue: name) else { throw UsageError("unknown feed '\(name)'; expected shelf or atom") }
+            feeds.insert(feed)
+        }
+        return BuildOptions(
+            output: URL(fileURLWithPath: output, isDirectory: true), jobs: jobs, force: arguments.has("--force"),
+            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty)
+    }
+
+    private static func text(_ report: BuildReport, output: String, seconds: Double) -> String {
+        var parts = ["built \(report.built.count) issue(s): \(report.bundlesWritten) bundles, \(ByteCount.format(report.bytesWritten))"]
+        if !report.upToDate.isEmpty { parts.append("\(report.upToDate.count) up to date") }
+        if !report.removed.isEmpty { parts.append("removed \(report.removed.joined(separator: ", "))") }
+        parts.append(String(format: "%.2f s", seconds))
+        let catalog = (output as NSString).appendingPathComponent("issues.plist")
+        return parts.joined(separator: "; ") + "\ncatalog: \(catalog) (\(report.catalogEntries) issue(s))"
+    }
+
+    private static func json(_ report: BuildReport, output: String, seconds: Double) -> [String: Any] {
+        [
+            "written": true, "output": output, "built": report.built, "upToDate": report.upToDate,
+            "removed": report.removed, "bundles": report.bundlesWritten, "bytes": report.bytesWritten,
+            "catalogEntries": report.catalogEntries, "seconds": (seconds * 1000).rounded() / 1000,
+        ]
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A one-line progress bar on standard error, drawn only when standard error is a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let console: Console
+    private let label: String
+    private let enabled: Bool
+    private let lock = NSLock()
+
+    init(console: Console, label: String) {
+        self.console = console
+        self.label = label
+        enabled = isatty(STDERR_FILENO) == 1
+    }
+
+    func update(_ done: Int, of total: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 30
+        let filled = width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        lock.withLock { console.errRaw("\r\(label) [\(bar)] \(done)/\(total)") }
+    }
+
+    func clear() {
+        guard enabled else { return }
+        lock.withLock { console.errRaw("\r\u{1B}[2K") }
+    }
+}
+
+/// Human-readable byte counts.
+enum ByteCount {
+    static func format(_ bytes: Int64) -> String {
+        let units = ["bytes", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import NewsstandBuild
+import NewsstandFormat
+
+/// A small valid magazine in a temporary folder, for tests to break one thing at a time.
+/// Issue `f-1` has a SimplePage and a PhotoPage; every image exists in both sizes.
+final class MagazineFixture {
+    let root: URL
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var builtInSchema: URL { repositoryRoot.appendingPathComponent("templates/page-classes.plist") }
+
+    init(issues: [String] = ["f-1"]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try write("magazine.plist", Self.plist("""
+            <dict>
+                <key>Title</key>
+                <string>Fixture</string>
+                <key>BaseURL</key>
+                <string>https://example.com/mag/</string>
+            </dict>
+            """))
+        for (index, name) in issues.enumerated() {
+            try addIssue(name, day: index + 1)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    func addIssue(_ name: String, day: Int = 1) throws {
+        try write("issues/\(name)/issue.plist", Self.plist("""
+            <dict>
+                <key>Title</key>
+                <string>Issue \(name)</string>
+                <key>Date</key>
+                <date>2026-01-\(String(format: "%02d", day))T08:00:00Z</date>
+                <key>Cover</key>
+                <string>cover.png</string>
+                <key>Summary</key>
+                <string>The \(name) issue.</string>
+            </dict>
+            """))
+        try write("issues/\(name)/pages.plist", Self.defaultPages)
+        for file in ["cover.png", "1-0.png", "2-0.png", "2-1.png", "2-1t.png"] {
+            try image(name, file, width: 10, height: 20)
+        }
+    }
+
+    /// The default page config; line numbers matter to tests.
+    static let defaultPages = plist("""
+        <array>
+            <array>
+                <dict>
+                    <key>class</key>
+                    <string>SimplePage</string>
+                    <key>properties</key>
+                    <dict>
+                        <key>baseImage</key>
+                        <string>1-0.png</string>
+                    </dict>
+                </dict>
+            </array>
+            <array>
+                <dict>
+                    <key>class</key>
+                    <string>PhotoPage</string>
+                    <key>properties</key>
+                    <dict>
+                        <key>baseImage</key>
+                        <string>2-0.png</string>
+                        <key>photos</key>
+                        <array>
+                            <dict>
+                                <key>photo</key>
+                                <string>2-1.png</string>
+                                <key>thumbnail</key>
+                                <string>2-1t.png</string>
+                            </dict>
+                        </array>
+                    </dict>
+                </dict>
+            </array>
+        </array>
+        """)
+
+    /// Wraps a plist body in the XML header; the body starts on line 4.
+    static func plist(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        \(body)
+        </plist>
+
+        """
+    }
+
+    func url(_ path: String) -> URL { root.appendingPathComponent(path) }
+
+    func write(_ path: String, _ text: String) throws {
+        try write(path, Data(text.utf8))
+    }
+
+    func write(_ path: String, _ data: Data) throws {
+        let url = url(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    func remove(_ path: String) throws { try FileManager.default.removeItem(at: url(path)) }
+
+    /// Writes `name` and its @2x twin (twice the size unless `retinaScale` says otherwise).
+    func image(_ issue: String, _ name: String, width: Int, height: Int, retinaScale: Int = 2) throws {
+        try write("issues/\(issue)/assets/\(name)", Self.png(width: width, height: height, seed: name))
+        try write(
+            "issues/\(issue)/assets/\(RetinaName.of(name))",
+            Self.png(width: width * retinaScale, height: height * retinaScale, seed: name + "@2x"))
+    }
+
+    /// A PNG signature and IHDR chunk with the given size, followed by some bytes that differ
+    /// by `seed` (the validator reads headers only).
+    static func png(width: Int, height: Int, seed: String = "") -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        data.append(contentsOf: Array("IHDR".utf8))
+        for value in [width, height] {
+            data.append(contentsOf: [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        }
+        data.append(contentsOf: [8, 2, 0, 0, 0, 0, 0, 0, 0])
+        data.append(Data(("payload " + seed).utf8))
+        return data
+    }
+
+    /// Validates the whole magazine; returns every diagnostic.
+    func validate(issues: [String] = []) -> [Diagnostic] {
+        let opening = MagazineValidator(folder: root, builtInSchema: Self.builtInSchema, selectedIssues: issues).open()
+        var all = opening.diagnostics
+        for name in opening.issueNames {
+            all += IssueValidator.validate(issue: name, in: opening.magazine).diagnostics
+        }
+        return all
+    }
+
+    /// Opens the magazine and validates it into build plans (failing if there are errors).
+    func plans() throws -> (Magazine, [IssuePlan]) {
+        let opening = MagazineValidator(folder: root, builtInSchema: Self.builtInSchema).open()
+        var plans: [IssuePlan] = []
+        for name in opening.issueNames {
+            let result = IssueValidator.validate(issue: name, in: opening.magazine)
+            guard let plan = result.plan else { throw FixtureError(diagnostics: result.diagnostics) }
+            plans.append(plan)
+        }
+        return (opening.magazine, plans)
+    }
+}
+
+struct FixtureError: Error { var diagnostics: [Diagnostic] }
+
+extension Array where Element == Diagnostic {
+    /// The diagnostics with `code`.
+    func with(_ code: DiagnosticCode) -> [Diagnostic] { filter { $0.code == code } }
+}
