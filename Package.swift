@@ -19,13 +19,14 @@ let package = Package(
         .target(name: "NewsstandReader", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
         .target(name: "NewsstandCLI", dependencies: ["NewsstandFormat", "NewsstandBuild", "NewsstandReader"]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
+        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat"]),
         .testTarget(
             name: "NewsstandBuildTests",
-            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandArchive"]
+            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(name: "NewsstandReaderTests", dependencies: ["NewsstandReader", "NewsstandFormat", "NewsstandArchive"]),
-        .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandFormat"]),
+        .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandFormat", "NewsstandTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

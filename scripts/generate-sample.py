@@ -567,7 +567,7 @@ def generate_aurora(w, root):
         shutil.rmtree(mag)
     w.write(os.path.join(mag, "magazine.plist"),
             plist({"Title": "Aurora", "BaseURL": "http://localhost:8080/aurora/"}))
-    sizes = ((384, 512), (240, 320), (360, 240), (96, 64))
+    sizes = ((384, 512), (384, 512), (360, 240), (96, 64))
     for no, spec in enumerate(AURORA_ISSUES, start=1):
         meta = {"Name": spec["name"]}
         meta.update(spec["meta"])

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Runs programs for tests: the built `newsstand` and the outside tools that check its output
+/// (`unzip`, `bsdtar`, `python3`, `plutil`).
+public enum Shell {
+    /// What a program printed and how it ended.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders).
+    @discardableResult
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try locate(executable))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes before waiting, so a chatty program cannot fill a pipe and block.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a Python 3 script with arguments (`sys.argv[1:]`).
+    @discardableResult
+    public static func python(_ script: String, _ arguments: [String] = []) throws -> Result {
+        try run("python3", ["-c", script] + arguments)
+    }
+
+    /// The full path of a program.
+    public static func locate(_ name: String) throws -> String {
+        if name.contains("/") { return name }
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for folder in path + ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/opt/swift/usr/bin"] {
+            let candidate = folder + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+    }
+
+    /// The repository's root folder.
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The `newsstand` executable built beside the tests (`swift build` runs before `swift test`).
+    public static var newsstand: String {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("newsstand"),
+            Bundle.main.bundleURL.appendingPathComponent("newsstand"),
+            repositoryRoot.appendingPathComponent(".build/debug/newsstand"),
+        ]
+        return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!).path
+    }
+
+    /// A new empty temporary folder.
+    public static func temporaryFolder(_ label: String = "newsstand") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
