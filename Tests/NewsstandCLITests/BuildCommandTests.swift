@@ -1,0 +1,113 @@
+import Foundation
+import NewsstandTestSupport
+import Testing
+
+/// `newsstand build` and `newsstand catalog` on the sample, checked with tools we did not write.
+@Suite struct BuildCommandTests {
+    let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
+    let issues = ["a-1", "a-2", "a-3"]
+
+    private func build(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, URL) {
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        let result = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path] + arguments, environment: environment)
+        return (result, output)
+    }
+
+    @Test func sampleOutputPassesOutsideTools() throws {
+        let (result, output) = try build(["--feed", "shelf", "--feed", "atom"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("built 3 issue(s): 6 bundles"))
+        for name in issues {
+            for bundle in ["\(name).zip", "\(name)@2x.zip"] {
+                let path = output.appendingPathComponent("\(name)/\(bundle)").path
+                let unzip = try Shell.run("unzip", ["-t", path])
+                #expect(unzip.status == 0, "\(unzip.stdout)")
+                #expect(unzip.stdout.contains("No errors detected"))
+                let bsdtar = try Shell.run("bsdtar", ["-tf", path])
+                #expect(bsdtar.status == 0)
+                #expect(bsdtar.stdout.hasPrefix("issue.plist\npages.plist\n"))
+            }
+        }
+        let check = try Shell.python(
+            """
+            import sys, zipfile, plistlib, os
+            out = sys.argv[1]
+            catalog = plistlib.load(open(os.path.join(out, 'issues.plist'), 'rb'))
+            for entry in catalog:
+                name = entry['Name']
+                for bundle in (name + '.zip', name + '@2x.zip'):
+                    z = zipfile.ZipFile(os.path.join(out, name, bundle))
+                    assert z.testzip() is None, bundle
+                    for info in z.infolist():
+                        assert '/' not in info.filename, info.filename
+                        assert info.flag_bits & 0x800 or info.filename.isascii(), info.filename
+                        media = info.filename.endswith('.png')
+                        assert info.compress_type == (zipfile.ZIP_STORED if media else zipfile.ZIP_DEFLATED), info.filename
+                        assert (info.external_attr >> 16) & 0o777 == 0o644, info.filename
+                    pages = plistlib.loads(z.read('pages.plist'))
+                    assert isinstance(pages, list) and pages, bundle
+            print(' '.join(e['Name'] for e in catalog), catalog[0]['Date'].isoformat())
+            """, [output.path])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout == "a-3 a-2 a-1 2026-09-01T08:00:00\n")
+        #expect(try Shell.run("plutil", ["-lint", output.appendingPathComponent("issues.plist").path]).status == 0)
+        let shelf = try Shell.python("import json,sys; print(len(json.load(open(sys.argv[1]))))", [output.appendingPathComponent("shelf.json").path])
+        #expect(shelf.stdout == "3\n")
+        #expect(result.stdout.contains("no problems found"))
+    }
+
+    @Test func buildsAreByteIdenticalAcrossRunsAndTimeZones() throws {
+        let (first, a) = try build([], environment: ["TZ": "America/New_York"])
+        let (second, b) = try build(["--jobs", "1"], environment: ["TZ": "Asia/Tokyo"])
+        #expect(first.status == 0 && second.status == 0)
+        var files = ["issues.plist"]
+        for name in issues { files += ["\(name)/\(name).zip", "\(name)/\(name)@2x.zip", "\(name)/cover.png", "\(name)/cover@2x.png"] }
+        for file in files {
+            let left = try Data(contentsOf: a.appendingPathComponent(file))
+            let right = try Data(contentsOf: b.appendingPathComponent(file))
+            #expect(left == right, "\(file) differs")
+        }
+        // Entry times come from the issue's date, not the clock.
+        let listing = try Shell.run("unzip", ["-Z", "-T", a.appendingPathComponent("a-1/a-1.zip").path]).stdout
+        #expect(listing.contains("20260301.080000 issue.plist"))
+    }
+
+    @Test func matrixBuildsGatheredGiveTheSameCatalog() throws {
+        let (full, fullOutput) = try build(["--feed", "shelf"])
+        #expect(full.status == 0)
+        let gathered = try Shell.temporaryFolder().appendingPathComponent("gathered")
+        try FileManager.default.createDirectory(at: gathered, withIntermediateDirectories: true)
+        for name in issues {
+            let (one, output) = try build(["--issue", name])
+            #expect(one.status == 0)
+            try FileManager.default.copyItem(at: output.appendingPathComponent(name), to: gathered.appendingPathComponent(name))
+        }
+        let catalog = try Shell.run(Shell.newsstand, ["catalog", gathered.path, "--magazine", sample, "--feed", "shelf"])
+        #expect(catalog.status == 0, "\(catalog.stderr)")
+        for file in ["issues.plist", "shelf.json"] {
+            #expect(try Data(contentsOf: gathered.appendingPathComponent(file)) == Data(contentsOf: fullOutput.appendingPathComponent(file)))
+        }
+    }
+
+    @Test func validationErrorsWriteNothing() throws {
+        let magazine = try Shell.temporaryFolder().appendingPathComponent("aurora")
+        try FileManager.default.copyItem(atPath: sample, toPath: magazine.path)
+        try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-2/assets/cover@2x.png"))
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("NS-303"))
+        #expect(result.stderr.contains("nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func jsonReportAndNoChangeRebuild() throws {
+        let (_, output) = try build([])
+        let again = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path, "--format", "json"])
+        #expect(again.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let report = try #require(document["build"] as? [String: Any])
+        #expect(report["built"] as? [String] == [])
+        #expect(report["upToDate"] as? [String] == issues)
+    }
+}

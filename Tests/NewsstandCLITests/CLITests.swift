@@ -1,0 +1,117 @@
+import Foundation
+import NewsstandTestSupport
+import Testing
+
+/// The `newsstand` executable: exit statuses, output formats, help and usage errors.
+@Suite struct CLITests {
+    let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
+
+    private func newsstand(_ arguments: String..., environment: [String: String] = [:]) throws -> Shell.Result {
+        try Shell.run(Shell.newsstand, arguments, environment: environment)
+    }
+
+    /// A copy of the sample that a test may break.
+    private func sampleCopy() throws -> URL {
+        let copy = try Shell.temporaryFolder().appendingPathComponent("aurora")
+        try FileManager.default.copyItem(atPath: sample, toPath: copy.path)
+        return copy
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try newsstand("--version")
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("newsstand "))
+        let help = try newsstand("--help")
+        #expect(help.status == 0)
+        for command in ["init", "validate", "build", "catalog"] { #expect(help.stdout.contains("  \(command) ")) }
+        let validateHelp = try newsstand("validate", "--help")
+        #expect(validateHelp.status == 0)
+        #expect(validateHelp.stdout.hasPrefix("Usage: newsstand validate"))
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        let unknownOption = try newsstand("validate", sample, "--frobnicate")
+        #expect(unknownOption.status == 2)
+        #expect(unknownOption.stderr.contains("unknown option '--frobnicate'"))
+        #expect(unknownOption.stderr.contains("Usage: newsstand validate"))
+        #expect(try newsstand("frobnicate").status == 2)
+        #expect(try newsstand("validate").status == 2)
+        #expect(try newsstand("validate", sample, "--format", "xml").status == 2)
+        #expect(try newsstand("build", sample).status == 2)
+        #expect(try newsstand().status == 2)
+    }
+
+    @Test func sampleValidatesClean() throws {
+        let result = try newsstand("validate", sample, "--strict")
+        #expect(result.status == 0)
+        #expect(result.stdout == "no problems found in 3 issues\n")
+    }
+
+    @Test func textOutputIsLikeACompilersAndUncoloredWhenPiped() throws {
+        let magazine = try sampleCopy()
+        let pages = magazine.appendingPathComponent("issues/a-1/pages.plist")
+        let text = try String(contentsOf: pages, encoding: .utf8)
+        try text.replacingOccurrences(of: "<string>PhotoPage</string>", with: "<string>PhotoPgae</string>")
+            .write(to: pages, atomically: true, encoding: .utf8)
+        let line = text.components(separatedBy: "\n").firstIndex { $0.contains("<string>PhotoPage</string>") }! + 1
+        let result = try newsstand("validate", magazine.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(magazine.path)/issues/a-1/pages.plist:\(line): error: page class 'PhotoPgae' is unknown; did you mean 'PhotoPage'?"))
+        #expect(result.stdout.contains("[NS-201]"))
+        #expect(!result.stdout.contains("\u{1B}["))
+        #expect(result.stdout.hasSuffix(" in 3 issues\n"))
+    }
+
+    @Test func jsonIsOneDocumentWithEveryDiagnostic() throws {
+        let magazine = try sampleCopy()
+        try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-2/assets/1-0@2x.png"))
+        try Data("x".utf8).write(to: magazine.appendingPathComponent("issues/a-3/assets/extra.png"))
+        let result = try newsstand("validate", magazine.path, "--format", "json")
+        #expect(result.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        let codes = diagnostics.compactMap { $0["code"] as? String }
+        #expect(codes.contains("NS-303"))
+        #expect(codes.contains("NS-306"))
+        let missing = try #require(diagnostics.first { $0["code"] as? String == "NS-303" })
+        #expect(missing["severity"] as? String == "error")
+        #expect((missing["file"] as? String)?.hasSuffix("issues/a-2/pages.plist") == true)
+        #expect((missing["line"] as? Int ?? 0) > 0)
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary["errors"] == 1)
+        #expect(summary["issues"] == 3)
+    }
+
+    @Test func githubAnnotations() throws {
+        let magazine = try sampleCopy()
+        try Data("x".utf8).write(to: magazine.appendingPathComponent("issues/a-1/assets/stray.png"))
+        let result = try newsstand("validate", magazine.path, "--format", "github")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("::warning file=\(magazine.path)/issues/a-1/assets/stray.png,title=NS-306::'stray.png' is never referenced"))
+        let strict = try newsstand("validate", magazine.path, "--strict")
+        #expect(strict.status == 1)
+        let ignored = try newsstand("validate", magazine.path, "--strict", "--ignore", "NS-306")
+        #expect(ignored.status == 0)
+    }
+
+    @Test func onlySelectedIssues() throws {
+        let magazine = try sampleCopy()
+        try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-1/pages.plist"))
+        #expect(try newsstand("validate", magazine.path, "--issue", "a-2", "--issue", "a-3").status == 0)
+        let all = try newsstand("validate", magazine.path)
+        #expect(all.status == 1)
+        #expect(all.stdout.contains("NS-001"))
+    }
+
+    @Test func initCreatesAMagazineThatValidatesAndRefusesToOverwrite() throws {
+        let folder = try Shell.temporaryFolder().appendingPathComponent("new")
+        let created = try newsstand("init", folder.path)
+        #expect(created.status == 0)
+        let validation = try newsstand("validate", folder.path, "--strict")
+        #expect(validation.status == 0)
+        #expect(validation.stdout == "no problems found in 1 issue\n")
+        let again = try newsstand("init", folder.path)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("not an empty folder"))
+    }
+}
