@@ -64,9 +64,14 @@ public enum PlistReader {
                 entries.append(PlistNode.Entry(key: key, keyLine: 0, node: try node(from: d[key]!, location: location)))
             }
             return PlistNode(.dictionary(entries), line: 0)
+        case let n as NSNumber:
+            // Bridging would read 1 as true: the number's own type tells booleans, integers and reals apart.
+            switch String(cString: n.objCType) {
+            case "c", "B": return PlistNode(.boolean(n.boolValue), line: 0)
+            case "f", "d": return PlistNode(.real(n.doubleValue), line: 0)
+            default: return PlistNode(.integer(n.intValue), line: 0)
+            }
         case let b as Bool: return PlistNode(.boolean(b), line: 0)
-        case let i as Int: return PlistNode(.integer(i), line: 0)
-        case let r as Double: return PlistNode(.real(r), line: 0)
         default:
             throw PlistReadFailure(diagnostics: [
                 Diagnostic(.malformedPlist, "unsupported value in binary property list", at: location)
