@@ -14,6 +14,5 @@ enum FileCopier {
             chunk.withUnsafeBytes { observe($0) }
             try output.write(contentsOf: chunk)
         }
-        try output.synchronize()
     }
 }
