@@ -59,8 +59,9 @@ struct AtomFeed {
                         at: issueFile))
             }
             let cover = output.appendingPathComponent(manifest.name).appendingPathComponent(manifest.retinaCover.file)
-            let size = try? ImageSize.read(cover)
-            let isPNG = FileSignature.head(of: cover).map(FileSignature.detect) == .png
+            let probe = ImageSize.probe(cover)
+            let size = try? probe.size.get()
+            let isPNG = probe.signature == .png
             if !isPNG || max(size?.width ?? 0, size?.height ?? 0) < Self.minimumCoverSide {
                 diagnostics.append(
                     Diagnostic(

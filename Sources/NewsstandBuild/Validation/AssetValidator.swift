@@ -70,8 +70,8 @@ struct AssetValidator {
     }
 
     private mutating func checkFile(_ reference: AssetReference, files: Set<String>, byLowercase: [String: String]) {
-        let url = folder.appendingPathComponent(reference.name)
-        checkContent(name: reference.name, url: url, at: reference.location)
+        let normal = ImageSize.probe(folder.appendingPathComponent(reference.name))
+        checkContent(name: reference.name, normal, at: reference.location)
         guard reference.kind == .image else { return }
         let retinaName = RetinaName.of(reference.name)
         guard files.contains(retinaName) else {
@@ -86,42 +86,42 @@ struct AssetValidator {
             }
             return
         }
-        let retinaURL = folder.appendingPathComponent(retinaName)
-        checkContent(name: retinaName, url: retinaURL, at: reference.location)
-        guard let normal = imageSize(reference.name, url, at: reference.location),
-            let retina = imageSize(retinaName, retinaURL, at: reference.location)
+        let retina = ImageSize.probe(folder.appendingPathComponent(retinaName))
+        checkContent(name: retinaName, retina, at: reference.location)
+        guard let normalSize = imageSize(reference.name, normal, at: reference.location),
+            let retinaSize = imageSize(retinaName, retina, at: reference.location)
         else { return }
-        if retina.width != normal.width * 2 || retina.height != normal.height * 2 {
+        if retinaSize.width != normalSize.width * 2 || retinaSize.height != normalSize.height * 2 {
             report(
                 .retinaWrongSize,
-                "'\(retinaName)' is \(retina), but '\(reference.name)' is \(normal): a @2x image must be exactly \(normal.width * 2)×\(normal.height * 2)",
+                "'\(retinaName)' is \(retinaSize), but '\(reference.name)' is \(normalSize): a @2x image must be exactly \(normalSize.width * 2)×\(normalSize.height * 2)",
                 at: reference.location)
         }
     }
 
-    private mutating func checkContent(name: String, url: URL, at location: SourceLocation) {
-        guard let expected = FileSignature.expected(forFileName: name), let head = FileSignature.head(of: url) else { return }
-        let actual = FileSignature.detect(head)
-        if actual != expected {
-            let what = actual == .unknown ? "not \(expected.rawValue) data" : "\(actual.rawValue) data"
-            report(.contentMismatch, "'\(name)' is \(what), but its extension says \(expected.rawValue)", at: location)
+    private mutating func checkContent(name: String, _ probe: ImageSize.Probe, at location: SourceLocation) {
+        guard probe.isReadable else {
+            report(.fileUnreadable, "'\(name)' cannot be read", at: location)
+            return
         }
+        let actual = probe.signature
+        guard let expected = FileSignature.expected(forFileName: name), actual != expected else { return }
+        let what = actual == .unknown ? "not \(expected.rawValue) data" : "\(actual.rawValue) data"
+        report(.contentMismatch, "'\(name)' is \(what), but its extension says \(expected.rawValue)", at: location)
     }
 
-    private mutating func imageSize(_ name: String, _ url: URL, at location: SourceLocation) -> ImageSize? {
-        do {
-            return try ImageSize.read(url)
-        } catch {
-            switch error {
-            case .unsupportedFormat:
-                report(
-                    .imageUnreadable, "cannot check the size of '\(name)': only PNG, JPEG and GIF headers are read",
-                    at: location, severity: .warning)
-            case .corrupt(let reason):
-                report(.imageUnreadable, "cannot read the size of '\(name)': \(reason)", at: location)
-            }
-            return nil
+    private mutating func imageSize(_ name: String, _ probe: ImageSize.Probe, at location: SourceLocation) -> ImageSize? {
+        switch probe.size {
+        case .success(let size):
+            return size
+        case .failure(.unsupportedFormat):
+            report(
+                .imageUnreadable, "cannot check the size of '\(name)': only PNG, JPEG and GIF headers are read",
+                at: location, severity: .warning)
+        case .failure(.corrupt(let reason)):
+            report(.imageUnreadable, "cannot read the size of '\(name)': \(reason)", at: location)
         }
+        return nil
     }
 
     private mutating func reportUnreferenced(_ names: Set<String>) {

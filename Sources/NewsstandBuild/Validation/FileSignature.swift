@@ -8,7 +8,8 @@ enum FileSignature: String {
 
     /// The format a file name's extension promises, when it is one we can check.
     static func expected(forFileName name: String) -> FileSignature? {
-        switch (name as NSString).pathExtension.lowercased() {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
         case "png": return .png
         case "jpg", "jpeg": return .jpeg
         case "gif": return .gif
@@ -33,12 +34,5 @@ enum FileSignature: String {
         if starts(Array("ftyp".utf8), at: 4) { return .isoMedia }
         if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) { return .zip }
         return .unknown
-    }
-
-    /// The first `count` bytes of a file.
-    static func head(of url: URL, count: Int = 16) -> [UInt8]? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: count)).map { Array($0) } ?? []
     }
 }

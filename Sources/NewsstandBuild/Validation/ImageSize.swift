@@ -8,40 +8,61 @@ struct ImageSize: Equatable, CustomStringConvertible {
     var description: String { "\(width)×\(height)" }
 
     /// Why a size could not be read.
-    enum Failure: Error {
+    enum Failure: Error, Equatable {
         /// The format is not one whose header we read.
         case unsupportedFormat
-        /// The header is truncated or corrupt.
+        /// The file cannot be opened, or its header is truncated or corrupt.
         case corrupt(String)
     }
 
-    /// Reads the size of the image at `url` (only the header is read).
-    static func read(_ url: URL) throws(Failure) -> ImageSize {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { throw .corrupt("cannot be opened") }
-        defer { try? handle.close() }
-        let head = Array((try? handle.read(upToCount: 32)) ?? Data())
-        switch FileSignature.detect(head) {
+    /// What one look at a file's first bytes tells: its format and, for images, its size.
+    struct Probe {
+        var signature: FileSignature
+        var size: Result<ImageSize, Failure>
+        /// Whether the file could be opened at all.
+        var isReadable = true
+    }
+
+    /// Opens the file once and reads its format and, for PNG, GIF and JPEG, its size.
+    static func probe(_ url: URL) -> Probe {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return Probe(signature: .unknown, size: .failure(.corrupt(String(cString: strerror(errno)))), isReadable: false)
+        }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 32)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 32, 0) }
+        head = Array(head.prefix(max(0, count)))
+        let signature = FileSignature.detect(head)
+        switch signature {
         case .png:
             // Signature (8), IHDR length (4), "IHDR" (4), width (4), height (4).
-            guard head.count >= 24, Array(head[12..<16]) == Array("IHDR".utf8) else { throw .corrupt("PNG has no IHDR chunk") }
-            return ImageSize(width: Self.bigEndian(head, 16, 4), height: Self.bigEndian(head, 20, 4))
+            guard head.count >= 24, Array(head[12..<16]) == Array("IHDR".utf8) else {
+                return Probe(signature: signature, size: .failure(.corrupt("PNG has no IHDR chunk")))
+            }
+            return Probe(signature: signature, size: .success(ImageSize(width: bigEndian(head, 16, 4), height: bigEndian(head, 20, 4))))
         case .gif:
-            guard head.count >= 10 else { throw .corrupt("GIF header is truncated") }
-            return ImageSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8)
+            guard head.count >= 10 else { return Probe(signature: signature, size: .failure(.corrupt("GIF header is truncated"))) }
+            return Probe(
+                signature: signature,
+                size: .success(ImageSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8)))
         case .jpeg:
-            try? handle.seek(toOffset: 2)
-            return try jpegSize(handle)
+            return Probe(signature: signature, size: Result { () throws(Failure) -> ImageSize in try jpegSize(fd) })
         default:
-            throw .unsupportedFormat
+            return Probe(signature: signature, size: .failure(.unsupportedFormat))
         }
     }
 
     /// Walks JPEG segments to the first start-of-frame marker (SOF0–SOF15 except DHT C4,
     /// JPG C8 and DAC CC), which holds the height and width.
-    private static func jpegSize(_ handle: FileHandle) throws(Failure) -> ImageSize {
+    private static func jpegSize(_ fd: Int32) throws(Failure) -> ImageSize {
+        var offset: off_t = 2
         func bytes(_ n: Int) throws(Failure) -> [UInt8] {
-            guard let data = try? handle.read(upToCount: n), data.count == n else { throw .corrupt("JPEG is truncated") }
-            return Array(data)
+            var buffer = [UInt8](repeating: 0, count: n)
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, n, offset) }
+            guard count == n else { throw .corrupt("JPEG is truncated") }
+            offset += off_t(n)
+            return buffer
         }
         while true {
             var marker = try bytes(1)[0]
@@ -55,7 +76,7 @@ struct ImageSize: Equatable, CustomStringConvertible {
                 let frame = try bytes(5)
                 return ImageSize(width: bigEndian(frame, 3, 2), height: bigEndian(frame, 1, 2))
             }
-            _ = try bytes(length - 2)
+            offset += off_t(length - 2)
         }
     }
 
