@@ -7,7 +7,7 @@ enum BuildCommand: Command {
     static let name = "build"
     static let summary = "validate, then build the normal and @2x bundles and the catalogs"
     static let help = """
-        Usage: newsstand build <magazine> --output <folder> [--issue NAME]... [--jobs N] [--force]
+        Usage: newsstand build <magazine> --output <folder> [--issue NAME]... [--jobs N] [--force] [--versioned]
                                [--feed shelf|atom]... [--format text|json|github] [--strict] [--ignore CODE]...
 
         Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics,
@@ -22,6 +22,8 @@ enum BuildCommand: Command {
                             issue already built in the output folder
           --jobs N          bundles built at once (default: the number of cores)
           --force           rebuild issues even when their output is up to date
+          --versioned       put a content hash in bundle and cover names (a-1.3fa9c1e2.zip,
+                            a-1.3fa9c1e2@2x.zip) so their URLs can be cached forever
           --feed FEED       also write shelf.json (shelf: Baker's format) or atom.xml (atom:
                             a Newsstand Atom feed); repeatable
           --format FORMAT   text (default), json or github, for diagnostics and the report
@@ -31,7 +33,7 @@ enum BuildCommand: Command {
         Exit status: 0 built, 1 validation errors or a build failure, 2 usage error.
         """
     static let spec = OptionSpec(
-        flags: ValidationSession.flagOptions.union(["--force"]),
+        flags: ValidationSession.flagOptions.union(["--force", "--versioned"]),
         values: ValidationSession.valueOptions.union(["--output", "--jobs", "--feed"]),
         aliases: ["-o": "--output", "-j": "--jobs"])
 
@@ -85,7 +87,7 @@ enum BuildCommand: Command {
         }
         return BuildOptions(
             output: URL(fileURLWithPath: output, isDirectory: true), jobs: jobs, force: arguments.has("--force"),
-            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty)
+            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty, versioned: arguments.has("--versioned"))
     }
 
     private static func text(_ report: BuildReport, output: String, seconds: Double) -> String {

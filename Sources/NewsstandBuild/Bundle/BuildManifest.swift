@@ -32,6 +32,11 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var retinaBundle: OutputRecord
     public var cover: OutputRecord
     public var retinaCover: OutputRecord
+    /// Whether the outputs carry content hashes in their names (`build --versioned`).
+    public var isVersioned: Bool
+
+    /// The four outputs: bundles and covers in both sizes.
+    public var outputs: [OutputRecord] { [bundle, retinaBundle, cover, retinaCover] }
 
     /// The folder, inside an issue's output folder, that holds the manifest.
     public static let folderName = ".newsstand"

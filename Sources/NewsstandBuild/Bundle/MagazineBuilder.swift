@@ -13,13 +13,19 @@ public struct BuildOptions: Sendable {
     public var feeds: Set<Feed>
     /// Remove output folders of issues that are no longer in the magazine (a full build).
     public var removesStaleIssues: Bool
+    /// Name bundles and covers by their content (`a-1.3fa9c1e2.zip`) so they can be cached forever.
+    public var versioned: Bool
 
-    public init(output: URL, jobs: Int, force: Bool = false, feeds: Set<Feed> = [], removesStaleIssues: Bool = true) {
+    public init(
+        output: URL, jobs: Int, force: Bool = false, feeds: Set<Feed> = [], removesStaleIssues: Bool = true,
+        versioned: Bool = false
+    ) {
         self.output = output
         self.jobs = jobs
         self.force = force
         self.feeds = feeds
         self.removesStaleIssues = removesStaleIssues
+        self.versioned = versioned
     }
 }
 
@@ -58,7 +64,9 @@ public struct MagazineBuilder: Sendable {
         var stale: [IssuePlan] = []
         for plan in plans {
             let folder = options.output.appendingPathComponent(plan.name)
-            if !options.force, BuildCache.upToDateManifest(for: plan, output: folder) != nil {
+            if !options.force, let manifest = BuildCache.upToDateManifest(for: plan, output: folder),
+                manifest.isVersioned == options.versioned
+            {
                 report.upToDate.append(plan.name)
             } else {
                 stale.append(plan)
@@ -119,19 +127,30 @@ public struct MagazineBuilder: Sendable {
             let retina = results[2 * index + 1]
             var inputs: [String: InputRecord] = [:]
             for input in normal.inputs + retina.inputs { inputs[input.path] = input }
-            let manifest = BuildManifest(
+            var manifest = BuildManifest(
                 toolVersion: ToolVersion.current, name: plan.name, metadata: plan.metadata,
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
-                cover: normal.cover, retinaCover: retina.cover)
+                cover: normal.cover, retinaCover: retina.cover, isVersioned: options.versioned)
             let folder = output.appendingPathComponent(plan.name)
             do {
+                if options.versioned { try VersionedNames.apply(to: &manifest, in: folder) }
                 try manifest.write(in: folder)
+                try removeLeftovers(in: folder, keeping: manifest)
             } catch {
-                throw BuildError(issue: plan.name, path: BuildManifest.url(in: folder).path, reason: BundleBuilder.reason(error))
+                throw error as? BuildError ?? BuildError(issue: plan.name, path: folder.path, reason: BundleBuilder.reason(error))
             }
             report.built.append(plan.name)
             report.bundlesWritten += 2
             report.bytesWritten += normal.bundle.size + retina.bundle.size
+        }
+    }
+
+    /// Removes files of earlier builds from an issue's output folder (older versioned names, a
+    /// renamed cover), so the folder holds exactly what the manifest lists.
+    private func removeLeftovers(in folder: URL, keeping manifest: BuildManifest) throws {
+        let keep = Set(manifest.outputs.map(\.file) + [BuildManifest.folderName])
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !keep.contains(name) {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 
