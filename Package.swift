@@ -25,8 +25,12 @@ let package = Package(
             name: "NewsstandBuildTests",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandArchive", "NewsstandTestSupport"]
         ),
-        .testTarget(name: "NewsstandReaderTests", dependencies: ["NewsstandReader", "NewsstandFormat", "NewsstandArchive"]),
+        .testTarget(
+            name: "NewsstandReaderTests",
+            dependencies: ["NewsstandReader", "NewsstandFormat", "NewsstandArchive", "NewsstandTestSupport"]
+        ),
         .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandFormat", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandPreviewTests", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

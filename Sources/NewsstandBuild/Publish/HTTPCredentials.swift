@@ -6,6 +6,11 @@ public struct HTTPCredentials: Sendable, Equatable {
     public var user: String
     public var password: String
 
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
     /// The `Authorization` header value.
     var authorization: String {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()

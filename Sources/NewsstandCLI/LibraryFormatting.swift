@@ -1,0 +1,56 @@
+import Foundation
+import NewsstandReader
+
+/// How `newsstand library` prints issues, problems and progress.
+enum LibraryFormatting {
+    static func line(_ issue: Issue) -> String {
+        let size = issue.contentSize.map { byteCount(Int64($0)) } ?? "-"
+        let update = issue.hasUpdate ? "  (update available)" : ""
+        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)"
+    }
+
+    static func json(_ issue: Issue) -> [String: Any] {
+        var object: [String: Any] = [
+            "name": issue.name, "title": issue.title, "date": ISO8601DateFormatter().string(from: issue.date),
+            "status": issue.status.label, "hasUpdate": issue.hasUpdate, "inCatalog": issue.isInCatalog,
+            "contentURL": issue.remoteContentURL.absoluteString,
+        ]
+        object["size"] = issue.contentSize
+        if issue.status == .available { object["path"] = issue.contentURL.path }
+        if case .downloading(let progress) = issue.status { object["bytesReceived"] = progress.bytesReceived }
+        return object
+    }
+
+    static func describe(_ problem: RefreshProblem) -> String {
+        switch problem {
+        case .badEntry(let name, let reason): "catalog entry \(name.map { "'\($0)'" } ?? "without a name") skipped: \(reason)"
+        case .unsafeName(let name): "catalog entry '\(name)' skipped: unsafe issue name"
+        case .badURL(let name, let url): "catalog entry '\(name)' skipped: bad URL '\(url)'"
+        case .coverUnavailable(let name, let url, let reason): "cover of '\(name)' (\(url)) not fetched: \(reason)"
+        }
+    }
+
+    static func progressBar(name: String, _ progress: DownloadProgress) -> String {
+        let width = 30
+        guard let fraction = progress.fractionCompleted, let expected = progress.bytesExpected else {
+            return "\(name) \(byteCount(progress.bytesReceived))"
+        }
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        return "\(name) [\(bar)] \(Int(fraction * 100))% \(byteCount(progress.bytesReceived))/\(byteCount(expected))"
+    }
+
+    static func byteCount(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1 << 20 { return String(format: "%.1f KB", Double(bytes) / 1024) }
+        return String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+
+    private static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import NewsstandReader
+
+/// The work behind `newsstand library`: opens the library, runs one action and prints it.
+struct LibrarySession: Sendable {
+    /// Which issues `download` fetches.
+    enum Selection: Sendable {
+        case named(String)
+        case latest
+        case all
+        case pending
+    }
+
+    let console: Console
+    let json: Bool
+
+    func refresh(folder: URL, url: URL, scale: LibraryScale) throws -> Int32 {
+        let library = try IssueLibrary(folder: folder, scale: scale)
+        if library.scale != scale, scale == .retina {
+            console.err("newsstand library: warning: the library in '\(folder.path)' was created for normal screens; --retina ignored")
+        }
+        let result = try runBlocking { try await library.refresh(from: url) }
+        if json {
+            printJSON([
+                "notModified": result.notModified, "added": result.added, "updated": result.updated,
+                "contentUpdates": result.contentUpdates, "removed": result.removed,
+                "problems": result.problems.map { LibraryFormatting.describe($0) },
+            ])
+        } else if result.notModified {
+            console.out("catalog not modified")
+        } else {
+            console.out(
+                "\(result.added.count) added, \(result.updated.count) updated, \(result.contentUpdates.count) with new content, \(result.removed.count) removed")
+            for problem in result.problems { console.err("newsstand library: warning: \(LibraryFormatting.describe(problem))") }
+        }
+        return ExitStatus.success
+    }
+
+    func list(folder: URL) throws -> Int32 {
+        let library = try IssueLibrary(folder: folder)
+        let issues = try runBlocking { await library.issues }
+        if json {
+            printJSON(issues.map(LibraryFormatting.json))
+        } else {
+            for issue in issues { console.out(LibraryFormatting.line(issue)) }
+        }
+        return ExitStatus.success
+    }
+
+    func download(folder: URL, _ selection: Selection) throws -> Int32 {
+        let library = try IssueLibrary(folder: folder)
+        let console = console
+        let showsProgress = console.isTerminal && !json
+        let outcomes: [(String, Result<Issue, LibraryError>)] = try runBlocking {
+            let names: [String]
+            switch selection {
+            case .named(let name): names = [name]
+            case .latest:
+                guard let newest = await library.issues.first else { throw LibraryCLIError.emptyLibrary(folder.path) }
+                names = [newest.name]
+            case .all: names = await library.issues.filter { $0.status != .available || $0.hasUpdate }.map(\.name)
+            case .pending: names = await library.resumePendingDownloads()
+            }
+            var outcomes: [(String, Result<Issue, LibraryError>)] = []
+            for name in names {
+                do throws(LibraryError) {
+                    let issue = try await library.download(name) { progress in
+                        if showsProgress { console.errRaw("\r" + LibraryFormatting.progressBar(name: name, progress)) }
+                    }
+                    outcomes.append((name, .success(issue)))
+                } catch {
+                    outcomes.append((name, .failure(error)))
+                }
+                if showsProgress { console.errRaw("\r\u{1B}[K") }
+            }
+            return outcomes
+        }
+        if json {
+            printJSON(outcomes.map { name, result -> [String: Any] in
+                switch result {
+                case .success(let issue): LibraryFormatting.json(issue)
+                case .failure(let error): ["name": name, "status": "none", "error": error.description]
+                }
+            })
+        } else {
+            for (name, result) in outcomes {
+                switch result {
+                case .success(let issue): console.out("\(name): available in \(issue.contentURL.path)")
+                case .failure(let error): console.err("newsstand library: error: \(error.description)")
+                }
+            }
+            if outcomes.isEmpty { console.out("nothing to download") }
+        }
+        let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    func remove(folder: URL, name: String) throws -> Int32 {
+        let library = try IssueLibrary(folder: folder)
+        try runBlocking { try await library.remove(name) }
+        if json {
+            printJSON(["name": name, "status": "none"])
+        } else {
+            console.out("\(name): removed")
+        }
+        return ExitStatus.success
+    }
+
+    private func printJSON(_ value: Any) {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
+        console.out(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Failures of the command itself (not of the library).
+enum LibraryCLIError: Error, CustomStringConvertible {
+    case emptyLibrary(String)
+
+    var description: String {
+        switch self {
+        case .emptyLibrary(let path): "the library in '\(path)' has no issues: refresh it from a catalog first"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import NewsstandBuild
+import NewsstandFormat
+
+/// `newsstand preview`: validates, then writes a static web preview of the magazine.
+enum PreviewCommand: Command {
+    static let name = "preview"
+    static let summary = "validate, then write a static web preview of every issue (HTML, no server needed)"
+    static let help = """
+        Usage: newsstand preview <magazine> --output <folder> [--templates DIR] [--issue NAME]...
+                                 [--format text|json|github] [--strict] [--ignore CODE]...
+
+        Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics,
+        writes nothing and exits 1. Otherwise writes <output>/index.html, a shelf of the issues
+        newest first, and per issue <output>/<name>/index.html, a reader showing every page by
+        its class (left/right: articles, up/down: pages), with copies of the images it uses in
+        both sizes. Links are relative: open index.html from disk or publish the folder beside
+        the catalog as a web edition.
+
+        Options:
+          --output DIR      the output folder (created if missing)
+          --templates DIR   preview templates to use instead of the installed
+                            templates/preview (copy that folder to restyle the preview)
+          --issue NAME      preview only this issue (repeatable); the index lists only these
+          --format FORMAT   text (default), json or github, for diagnostics and the report
+          --strict          treat warnings as errors
+          --ignore CODE     do not report this diagnostic code (repeatable)
+
+        Exit status: 0 written, 1 validation errors or a write failure, 2 usage error.
+        """
+    static let spec = OptionSpec(
+        flags: ValidationSession.flagOptions,
+        values: ValidationSession.valueOptions.union(["--output", "--templates"]),
+        aliases: ["-o": "--output"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard arguments.positionals.count == 1, let magazinePath = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing <magazine> folder" : "expected one <magazine> folder")
+        }
+        guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
+        let templates = try arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? PreviewWriter.defaultTemplates()
+        let session = try ValidationSession(arguments, magazinePath: magazinePath)
+        let outcome = try session.run(console: console, collectPlans: true)
+        guard !outcome.failed else {
+            if session.format != .json { console.err("newsstand preview: validation failed; nothing was written") }
+            outcome.printer.finish(issues: outcome.issueCount, extra: ["preview": ["written": false]])
+            return ExitStatus.failure
+        }
+        let writer = PreviewWriter(magazine: outcome.magazine, output: URL(fileURLWithPath: outputPath, isDirectory: true), templates: templates)
+        let report: PreviewWriter.Report
+        do {
+            report = try writer.write(outcome.plans)
+        } catch {
+            console.err("newsstand preview: error: \(error)")
+            outcome.printer.finish(issues: outcome.issueCount, extra: ["preview": ["written": false, "error": "\(error)"]])
+            return ExitStatus.failure
+        }
+        let index = (outputPath as NSString).appendingPathComponent("index.html")
+        if session.format == .json {
+            outcome.printer.finish(
+                issues: outcome.issueCount,
+                extra: [
+                    "preview": [
+                        "written": true, "output": outputPath, "index": index, "issues": report.issues, "pages": report.pages,
+                        "imagesCopied": report.imagesCopied, "bytesCopied": report.bytesCopied,
+                    ]
+                ])
+        } else {
+            outcome.printer.finish(issues: outcome.issueCount)
+            console.out(
+                "previewed \(report.issues.count) issue(s), \(report.pages) page(s); copied \(report.imagesCopied) image(s), "
+                    + "\(ByteCount.format(report.bytesCopied))\nopen: \(index)")
+        }
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NewsstandFormat
+
+/// Downloads covers into `Covers/`, a few at a time, each written under a temporary name and
+/// renamed into place.
+struct CoverFetcher: Sendable {
+    struct Job: Sendable {
+        var name: String
+        var url: URL
+        var sha256: String?
+    }
+
+    enum Outcome: Sendable {
+        case fetched(name: String, fileName: String, url: URL, sha256: String?)
+        case failed(name: String, url: URL, reason: String)
+    }
+
+    let client: CatalogClient
+    let folder: URL
+    let concurrency = 4
+
+    func fetch(_ jobs: [Job]) async -> [Outcome] {
+        await withTaskGroup(of: Outcome.self) { group in
+            var outcomes: [Outcome] = []
+            var pending = jobs[...]
+            for _ in 0..<concurrency {
+                guard let job = pending.popFirst() else { break }
+                group.addTask { await fetch(job) }
+            }
+            for await outcome in group {
+                outcomes.append(outcome)
+                if let job = pending.popFirst() { group.addTask { await fetch(job) } }
+            }
+            return outcomes
+        }
+    }
+
+    private func fetch(_ job: Job) async -> Outcome {
+        do {
+            let data = try await client.fetchFile(job.url)
+            let sha256 = SHA256.hex(of: data)
+            if let expected = job.sha256, expected.lowercased() != sha256 {
+                return .failed(name: job.name, url: job.url, reason: "SHA-256 is \(sha256), the catalog says \(expected)")
+            }
+            let fileName = Self.fileName(for: job.name, url: job.url)
+            let target = folder.appendingPathComponent(fileName)
+            let temporary = folder.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
+            try AtomicFile.write(data, to: temporary)
+            try AtomicFile.move(temporary, to: target)
+            return .fetched(name: job.name, fileName: fileName, url: job.url, sha256: job.sha256)
+        } catch {
+            return .failed(name: job.name, url: job.url, reason: "\(error)")
+        }
+    }
+
+    /// `<name>.<extension of the URL>`; the extension only when it is short and alphanumeric.
+    static func fileName(for name: String, url: URL) -> String {
+        let ext = url.pathExtension.lowercased()
+        let usable = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return usable ? "\(name).\(ext)" : name
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NewsstandArchive
+import NewsstandFormat
+
+/// Verifies a downloaded bundle and unpacks it into an issue's content folder: into a
+/// temporary folder beside it first, then a rename, so the folder is either the old content
+/// or the complete new content, never half of it.
+struct Installer: Sendable {
+    let name: String
+    let part: URL
+    let layout: LibraryLayout
+    let limits: ZipExtractionLimits
+
+    /// Returns the bundle's SHA-256 once the content is in place.
+    func install(expectedSize: Int?, expectedSHA256: String?) -> Result<String, LibraryError> {
+        let sha256: String
+        do {
+            sha256 = try verify(expectedSize: expectedSize, expectedSHA256: expectedSHA256)
+        } catch {
+            return .failure(error)
+        }
+        let temporary = layout.temporaryContent(of: name)
+        do {
+            try ZipExtractor.extract(from: part, into: temporary, limits: limits)
+        } catch {
+            return .failure(.unpackFailed(name: name, reason: error))
+        }
+        let destination = layout.content(of: name)
+        let fileManager = FileManager.default
+        do {
+            if fileManager.fileExists(atPath: destination.path) {
+                // Move the old content aside under a temporary name: a crash here leaves a
+                // leftover that the next open removes, not a mix of old and new.
+                let old = layout.temporaryContent(of: name)
+                try AtomicFile.move(destination, to: old)
+                try AtomicFile.move(temporary, to: destination)
+                try? fileManager.removeItem(at: old)
+            } else {
+                try AtomicFile.move(temporary, to: destination)
+            }
+        } catch {
+            try? fileManager.removeItem(at: temporary)
+            return .failure(.fileSystem(path: destination.path, reason: "\(error)"))
+        }
+        return .success(sha256)
+    }
+
+    private func verify(expectedSize: Int?, expectedSHA256: String?) throws(LibraryError) -> String {
+        let size = AtomicFile.size(of: part) ?? 0
+        if let expectedSize, Int64(expectedSize) != size {
+            throw .verificationFailed(
+                name: name, path: part.path, reason: "size is \(size) bytes, the catalog says \(expectedSize)")
+        }
+        let sha256: String
+        do {
+            sha256 = try SHA256.hex(ofFileAt: part)
+        } catch {
+            throw .fileSystem(path: part.path, reason: "\(error)")
+        }
+        if let expectedSHA256, expectedSHA256.lowercased() != sha256 {
+            throw .verificationFailed(
+                name: name, path: part.path, reason: "SHA-256 is \(sha256), the catalog says \(expectedSHA256)")
+        }
+        return sha256
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+extension IssueLibrary {
+    /// Downloads, verifies and unpacks an issue, and waits until it is available.
+    /// If the issue is already downloading, joins that download. An available issue without
+    /// an update is returned at once.
+    /// - Parameter progress: called as bytes arrive (bytes on disk, bytes expected).
+    /// - Throws: `LibraryError`; the issue's status is back to none (the `.part` file is kept
+    ///   for a resume unless the download was bad).
+    @discardableResult
+    public func download(
+        _ name: String, progress: (@Sendable (DownloadProgress) -> Void)? = nil
+    ) async throws(LibraryError) -> Issue {
+        if let record = state.issues[name], record.status == .available, !record.hasUpdate {
+            return record.issue(in: layout)
+        }
+        let task = try startTask(name)
+        if let progress { progressHandlers[name, default: []].append(progress) }
+        let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        return try result.get()
+    }
+
+    /// Starts downloading an issue without waiting; follow it with `events()` or join it with
+    /// `download(_:)`.
+    public func startDownload(_ name: String) throws(LibraryError) {
+        if let record = state.issues[name], record.status == .available, !record.hasUpdate { return }
+        _ = try startTask(name)
+    }
+
+    /// Continues every download that was under way when the library was last closed (after a
+    /// crash or `suspendDownloads()`); returns their names. Join one with `download(_:)`.
+    @discardableResult
+    public func resumePendingDownloads() -> [String] {
+        let names = pendingDownloads
+        for name in names { _ = try? startTask(name) }
+        return names
+    }
+
+    /// Cancels an issue's download and waits until it has stopped. Its status goes back to none;
+    /// the partial file is kept, so the next download continues it.
+    public func cancelDownload(_ name: String) async {
+        guard let task = running[name] else { return }
+        task.cancel()
+        _ = await task.value
+    }
+
+    /// Stops every transfer but keeps them pending, as if the app were quitting: a later
+    /// `resumePendingDownloads()` (in this or a new process) continues them.
+    public func suspendDownloads() async {
+        let tasks = running
+        suspending.formUnion(tasks.keys)
+        for task in tasks.values { task.cancel() }
+        for task in tasks.values { _ = await task.value }
+    }
+
+    /// The running download of `name`, or a new one.
+    private func startTask(_ name: String) throws(LibraryError) -> Task<Result<Issue, LibraryError>, Never> {
+        if let task = running[name] { return task }
+        guard var record = state.issues[name] else { throw .unknownIssue(name: name) }
+        let part = layout.part(of: name, scale: state.scale)
+        let onDisk = AtomicFile.size(of: part) ?? 0
+        try checkSpace(for: record, alreadyDownloaded: onDisk)
+        let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
+        record.status = .downloading(progress)
+        state.issues[name] = record
+        try save()
+        emit(.statusChanged(name: name, record.status))
+        let task = Task { await self.runDownload(name) }
+        running[name] = task
+        return task
+    }
+
+    /// Refuses a download whose remaining bytes plus its unpacked content do not fit.
+    private func checkSpace(for record: IssueRecord, alreadyDownloaded: Int64) throws(LibraryError) {
+        guard let size = record.contentSize.map(Int64.init),
+            let available = configuration.availableCapacity(folder)
+        else { return }
+        // Unpacked size is unknown before the download; bundles are stored, not deflated,
+        // so the bundle's size is a fair estimate of it.
+        let required = max(0, size - alreadyDownloaded) + size
+        if available < required {
+            throw .insufficientSpace(name: record.name, path: folder.path, required: required, available: available)
+        }
+    }
+
+    private func runDownload(_ name: String) async -> Result<Issue, LibraryError> {
+        let result: Result<Issue, LibraryError>
+        if await slots.acquire() {
+            result = await transferAndInstall(name)
+            await slots.release()
+        } else {
+            result = .failure(.cancelled(name: name))
+        }
+        running[name] = nil
+        progressHandlers[name] = nil
+        let suspended = suspending.remove(name) != nil
+        switch result {
+        case .success(let issue):
+            emit(.statusChanged(name: name, issue.status))
+        case .failure(let error):
+            log("download of \(name) ended: \(error)")
+            if suspended, error == .cancelled(name: name) { break }
+            if var record = state.issues[name], case .downloading = record.status {
+                record.status = .none
+                state.issues[name] = record
+                try? save()
+            }
+            emit(.downloadFailed(name: name, error))
+            emit(.statusChanged(name: name, .none))
+        }
+        return result
+    }
+
+    private func transferAndInstall(_ name: String) async -> Result<Issue, LibraryError> {
+        guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+        let url = record.remoteContentURL
+        let part = layout.part(of: name, scale: state.scale)
+        let transfer = ResumableDownload(
+            url: url, part: part, stallTimeout: configuration.stallTimeout,
+            allowsCellularAccess: configuration.allowsCellularAccess)
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { return .failure(.cancelled(name: name)) }
+            log("GET \(url.absoluteString) attempt \(attempt), \(AtomicFile.size(of: part) ?? 0) bytes on disk")
+            do {
+                let outcome = try await transfer.run { received, expected in
+                    Task { await self.recordProgress(name, DownloadProgress(bytesReceived: received, bytesExpected: expected)) }
+                }
+                log("\(name): \(outcome.bytesTransferred) bytes transferred\(outcome.restarted ? " (restarted from zero)" : "")")
+                break
+            } catch {
+                if error == .cancelled || Task.isCancelled { return .failure(.cancelled(name: name)) }
+                if error.isTransient, attempt < configuration.maxAttempts {
+                    let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
+                    log("\(name): \(error), retrying in \(delay) s")
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    continue
+                }
+                if case .httpStatus = error { PartMetadata.discard(part: part) }
+                return .failure(Self.libraryError(error, name: name, url: url))
+            }
+        }
+        return await install(name, from: part)
+    }
+
+    private static func libraryError(_ failure: TransferFailure, name: String, url: URL) -> LibraryError {
+        switch failure {
+        case .httpStatus(let status): .downloadHTTPStatus(name: name, url: url.absoluteString, status: status)
+        case .stalled: .downloadStalled(name: name, url: url.absoluteString)
+        case .cancelled: .cancelled(name: name)
+        case .network(_, let reason), .badResponse(let reason): .downloadFailed(name: name, url: url.absoluteString, reason: reason)
+        case .rangeNotSatisfiable: .downloadFailed(name: name, url: url.absoluteString, reason: "the server refused the resume range")
+        case .file(let path, let reason): .fileSystem(path: path, reason: reason)
+        }
+    }
+
+    /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
+    private func install(_ name: String, from part: URL) async -> Result<Issue, LibraryError> {
+        guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+        let layout = layout
+        let limits = configuration.extractionLimits
+        let installation = await Task.detached {
+            Installer(name: name, part: part, layout: layout, limits: limits)
+                .install(expectedSize: record.contentSize, expectedSHA256: record.contentSHA256)
+        }.value
+        PartMetadata.discard(part: part)
+        switch installation {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let sha256):
+            guard var current = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+            current.status = .available
+            current.hasUpdate = false
+            current.installedSHA256 = sha256
+            current.installedContentURL = record.remoteContentURL
+            state.issues[name] = current
+            do {
+                try save()
+                _ = try applyStoragePolicy(protecting: [name])
+            } catch {
+                return .failure(error)
+            }
+            log("\(name) is available")
+            return .success(current.issue(in: layout))
+        }
+    }
+
+    func recordProgress(_ name: String, _ progress: DownloadProgress) {
+        guard running[name] != nil, var record = state.issues[name], case .downloading = record.status else { return }
+        record.status = .downloading(progress)
+        state.issues[name] = record
+        emit(.progress(name: name, progress))
+        for handler in progressHandlers[name] ?? [] { handler(progress) }
+    }
+}

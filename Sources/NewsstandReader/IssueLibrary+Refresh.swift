@@ -1,0 +1,167 @@
+import Foundation
+import NewsstandFormat
+
+extension IssueLibrary {
+    /// Refreshes the shelf from a catalog (`issues.plist`) with a conditional GET: an unchanged
+    /// catalog costs a 304 and no parsing. Adds new issues, updates known ones, flags downloaded
+    /// issues whose content changed, drops issues that left the catalog unless downloaded, and
+    /// fetches new or changed covers.
+    /// - Parameter url: the catalog; nil uses the one of the last refresh.
+    /// - Throws: `LibraryError`; a malformed catalog changes nothing.
+    @discardableResult
+    public func refresh(from url: URL? = nil) async throws(LibraryError) -> RefreshResult {
+        guard let catalogURL = url ?? state.catalogURL else { throw .noCatalogURL }
+        let known = catalogURL == state.catalogURL
+        let response = try await catalogClient.fetch(
+            catalogURL, etag: known ? state.catalogETag : nil, lastModified: known ? state.catalogLastModified : nil)
+        var result = RefreshResult()
+        guard case .modified(let data, let etag, let lastModified) = response else {
+            log("catalog \(catalogURL.absoluteString) not modified")
+            result.notModified = true
+            emit(.refreshed(result))
+            return result
+        }
+        let decoded: (entries: [CatalogEntry], problems: [CatalogError])
+        do {
+            decoded = try Catalog.decode(data)
+        } catch {
+            throw .catalogMalformed(url: catalogURL.absoluteString, reason: Self.reason(error))
+        }
+        if decoded.entries.isEmpty, let first = decoded.problems.first {
+            // Not one usable entry: applying it would empty the shelf.
+            throw .catalogMalformed(url: catalogURL.absoluteString, reason: "no usable entry: \(Self.reason(first))")
+        }
+        result.problems = decoded.problems.map {
+            switch $0 {
+            case .badEntry(let name, let reason): .badEntry(name: name, reason: reason)
+            case .malformed(let reason): .badEntry(name: nil, reason: reason)
+            }
+        }
+        apply(decoded.entries, from: catalogURL, to: &result)
+        state.catalogURL = catalogURL
+        state.catalogETag = etag
+        state.catalogLastModified = lastModified
+        try save()
+        await refreshCovers(&result)
+        log("catalog \(catalogURL.absoluteString): \(result.added.count) added, \(result.updated.count) updated, \(result.removed.count) removed")
+        emit(.refreshed(result))
+        return result
+    }
+
+    private static func reason(_ error: CatalogError) -> String {
+        switch error {
+        case .malformed(let reason): reason
+        case .badEntry(let name, let reason): name.map { "entry '\($0)': \(reason)" } ?? reason
+        }
+    }
+
+    /// Merges catalog entries into the state.
+    private func apply(_ entries: [CatalogEntry], from catalogURL: URL, to result: inout RefreshResult) {
+        let retina = state.scale.isRetina
+        var seen: Set<String> = []
+        for entry in entries {
+            guard IssueName.isSafe(entry.name) else {
+                result.problems.append(.unsafeName(entry.name))
+                continue
+            }
+            guard !seen.contains(entry.name) else {
+                result.problems.append(.badEntry(name: entry.name, reason: "listed twice; the first entry is used"))
+                continue
+            }
+            guard let cover = URL(string: entry.coverURL(retina: retina), relativeTo: catalogURL)?.absoluteURL else {
+                result.problems.append(.badURL(name: entry.name, url: entry.coverURL(retina: retina)))
+                continue
+            }
+            guard let content = URL(string: entry.contentURL(retina: retina), relativeTo: catalogURL)?.absoluteURL else {
+                result.problems.append(.badURL(name: entry.name, url: entry.contentURL(retina: retina)))
+                continue
+            }
+            seen.insert(entry.name)
+            let existing = state.issues[entry.name]
+            var record = existing ?? IssueRecord(
+                name: entry.name, title: entry.title, date: entry.date, remoteCoverURL: cover,
+                remoteContentURL: content, status: .none, hasUpdate: false, isInCatalog: true)
+            record.title = entry.title
+            record.date = entry.date
+            record.summary = entry.summary
+            record.productID = entry.productID
+            record.remoteCoverURL = cover
+            record.remoteContentURL = content
+            record.contentSize = entry.contentSize(retina: retina)
+            record.contentSHA256 = entry.contentSHA256(retina: retina)?.lowercased()
+            record.coverSHA256 = entry.coverSHA256(retina: retina)?.lowercased()
+            record.isInCatalog = true
+            guard let existing else {
+                result.added.append(entry.name)
+                state.issues[entry.name] = record
+                continue
+            }
+            if record.status == .available {
+                let changed: Bool
+                if let expected = record.contentSHA256, let installed = record.installedSHA256 {
+                    changed = expected != installed
+                } else {
+                    changed = record.installedContentURL != nil && record.installedContentURL != content
+                }
+                if changed && !record.hasUpdate { result.contentUpdates.append(entry.name) }
+                record.hasUpdate = changed
+            }
+            if record != existing { result.updated.append(entry.name) }
+            state.issues[entry.name] = record
+        }
+        for (name, var record) in state.issues where !seen.contains(name) {
+            if record.status == .none, running[name] == nil {
+                if let cover = record.coverFileName {
+                    try? FileManager.default.removeItem(at: layout.covers.appendingPathComponent(cover))
+                }
+                PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
+                state.issues[name] = nil
+                if state.currentlyReading == name { state.currentlyReading = nil }
+                result.removed.append(name)
+            } else if record.isInCatalog {
+                record.isInCatalog = false
+                state.issues[name] = record
+                result.updated.append(name)
+            }
+        }
+        result.added.sort()
+        result.updated.sort()
+        result.removed.sort()
+        result.contentUpdates.sort()
+    }
+
+    /// Fetches covers that are missing, or whose URL or checksum changed.
+    private func refreshCovers(_ result: inout RefreshResult) async {
+        let fileManager = FileManager.default
+        let jobs = state.issues.values.compactMap { record -> CoverFetcher.Job? in
+            let file = record.coverFileName.map { layout.covers.appendingPathComponent($0).path }
+            let current = file.map { fileManager.fileExists(atPath: $0) } == true
+                && record.cachedCoverURL == record.remoteCoverURL
+                && (record.coverSHA256 == nil || record.coverSHA256 == record.cachedCoverSHA256)
+            return current ? nil : CoverFetcher.Job(name: record.name, url: record.remoteCoverURL, sha256: record.coverSHA256)
+        }
+        guard !jobs.isEmpty else { return }
+        let outcomes = await CoverFetcher(client: catalogClient, folder: layout.covers).fetch(jobs)
+        for outcome in outcomes {
+            switch outcome {
+            case .fetched(let name, let fileName, let url, let sha256):
+                guard var record = state.issues[name] else { continue }
+                if let old = record.coverFileName, old != fileName {
+                    try? fileManager.removeItem(at: layout.covers.appendingPathComponent(old))
+                }
+                let replaced = record.cachedCoverURL != nil
+                record.coverFileName = fileName
+                record.cachedCoverURL = url
+                record.cachedCoverSHA256 = sha256
+                state.issues[name] = record
+                if replaced, !result.added.contains(name), !result.updated.contains(name) {
+                    result.updated.append(name)
+                }
+            case .failed(let name, let url, let reason):
+                result.problems.append(.coverUnavailable(name: name, url: url.absoluteString, reason: reason))
+            }
+        }
+        result.updated.sort()
+        try? save()
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The shelf of issues on this device (after `NKLibrary`): one folder holding the persisted
+/// state, partial downloads, unpacked issues and cached covers.
+///
+/// Every change is saved at once (temporary file + rename), so reopening the folder after a
+/// crash shows the same issues and statuses; leftovers of an interrupted unpack are removed
+/// on open, and downloads that were under way continue with `resumePendingDownloads()`.
+public actor IssueLibrary {
+    /// The library's folder.
+    public nonisolated let folder: URL
+    /// The scale fixed when the folder was first used.
+    public nonisolated let scale: LibraryScale
+    /// How the library downloads and keeps issues.
+    public nonisolated let configuration: LibraryConfiguration
+
+    let layout: LibraryLayout
+    var state: LibraryState
+    let catalogClient: CatalogClient
+    let slots: DownloadSlots
+    var running: [String: Task<Result<Issue, LibraryError>, Never>] = [:]
+    var progressHandlers: [String: [@Sendable (DownloadProgress) -> Void]] = [:]
+    var suspending: Set<String> = []
+    var observers: [UUID: AsyncStream<LibraryEvent>.Continuation] = [:]
+
+    /// Opens the library in `folder`, creating it when needed.
+    /// - Parameters:
+    ///   - scale: used only when the folder is new; an existing library keeps its own scale.
+    ///   - configuration: download, unpack and storage settings.
+    public init(
+        folder: URL, scale: LibraryScale = .normal, configuration: LibraryConfiguration = LibraryConfiguration()
+    ) throws(LibraryError) {
+        let layout = LibraryLayout(folder: folder.standardizedFileURL)
+        do {
+            try layout.createFolders()
+        } catch {
+            throw .cannotOpen(path: folder.path, reason: "\(error)")
+        }
+        var state = try StateStore.load(from: layout.stateFile) ?? LibraryState(scale: scale)
+        Self.recover(&state, in: layout)
+        try StateStore.save(state, to: layout.stateFile)
+        self.folder = layout.folder
+        self.scale = state.scale
+        self.configuration = configuration
+        self.layout = layout
+        self.state = state
+        catalogClient = CatalogClient(stallTimeout: configuration.stallTimeout)
+        slots = DownloadSlots(limit: configuration.maxConcurrentDownloads)
+    }
+
+    /// Brings the files and the state back in line after a crash: removes interrupted unpacks,
+    /// marks issues whose content folder is gone as not downloaded, drops orphaned `.part` files.
+    private static func recover(_ state: inout LibraryState, in layout: LibraryLayout) {
+        let fileManager = FileManager.default
+        for item in (try? fileManager.contentsOfDirectory(atPath: layout.issues.path)) ?? []
+        where item.hasPrefix(LibraryLayout.temporaryPrefix) {
+            try? fileManager.removeItem(at: layout.issues.appendingPathComponent(item))
+        }
+        for (name, var record) in state.issues {
+            switch record.status {
+            case .available where !fileManager.fileExists(atPath: layout.content(of: name).path):
+                record.status = .none
+                record.installedSHA256 = nil
+                record.installedContentURL = nil
+            case .downloading:
+                let onDisk = AtomicFile.size(of: layout.part(of: name, scale: state.scale)) ?? 0
+                record.status = .downloading(
+                    DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init)))
+            default:
+                break
+            }
+            state.issues[name] = record
+        }
+        let parts = Set(state.issues.keys.map { layout.part(of: $0, scale: state.scale).lastPathComponent })
+        for item in (try? fileManager.contentsOfDirectory(atPath: layout.downloads.path)) ?? [] {
+            let part = item.hasSuffix(".part.json") ? String(item.dropLast(5)) : item
+            if !parts.contains(part) { try? fileManager.removeItem(at: layout.downloads.appendingPathComponent(item)) }
+        }
+    }
+
+    // MARK: - The shelf
+
+    /// Every issue, newest first.
+    public var issues: [Issue] {
+        state.issues.values
+            .sorted { $0.date != $1.date ? $0.date > $1.date : $0.name < $1.name }
+            .map { $0.issue(in: layout) }
+    }
+
+    /// The issue with this name, if the library has it.
+    public func issue(named name: String) -> Issue? {
+        state.issues[name]?.issue(in: layout)
+    }
+
+    /// The catalog the library was last refreshed from.
+    public var catalogURL: URL? { state.catalogURL }
+
+    /// The issue the reader has open (persisted); the storage policy never removes it.
+    public var currentlyReadingIssue: Issue? {
+        state.currentlyReading.flatMap { issue(named: $0) }
+    }
+
+    /// Sets (or clears, with nil) the issue being read.
+    public func setCurrentlyReadingIssue(_ name: String?) throws(LibraryError) {
+        if let name, state.issues[name] == nil { throw .unknownIssue(name: name) }
+        state.currentlyReading = name
+        try save()
+    }
+
+    /// Issues whose download was under way (the equivalent of `downloadingAssets`).
+    public var pendingDownloads: [String] {
+        issues.filter { if case .downloading = $0.status { true } else { false } }.map(\.name)
+    }
+
+    // MARK: - Events
+
+    /// A stream of progress and status changes, for an app's UI. Each call makes a new stream.
+    public func events() -> AsyncStream<LibraryEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LibraryEvent.self, bufferingPolicy: .bufferingNewest(512))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.removeObserver(id) } }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    func emit(_ event: LibraryEvent) {
+        for continuation in observers.values { continuation.yield(event) }
+    }
+
+    // MARK: - Persistence
+
+    func save() throws(LibraryError) {
+        try StateStore.save(state, to: layout.stateFile)
+    }
+
+    func log(_ message: @autoclosure () -> String) {
+        configuration.log?("newsstand-reader: \(message())")
+    }
+}

@@ -1,0 +1,59 @@
+import NewsstandArchive
+
+/// Why a library operation failed. Every case carries the issue, path or URL involved.
+public enum LibraryError: Error, Sendable, Equatable {
+    /// The library folder or its state file cannot be read.
+    case cannotOpen(path: String, reason: String)
+    /// The state file or a library folder cannot be written.
+    case cannotSave(path: String, reason: String)
+    /// No issue with this name is in the library.
+    case unknownIssue(name: String)
+    /// `refresh()` without a URL, and the library has never been refreshed.
+    case noCatalogURL
+    /// The catalog could not be fetched (network error).
+    case catalogUnavailable(url: String, reason: String)
+    /// The catalog server answered with an error status.
+    case catalogHTTPStatus(url: String, status: Int)
+    /// The catalog is not a valid `issues.plist`; the library was not changed.
+    case catalogMalformed(url: String, reason: String)
+    /// The bundle download failed for good (after retries, when the failure was transient).
+    case downloadFailed(name: String, url: String, reason: String)
+    /// The bundle server answered with an error status (404 and 403 are not retried).
+    case downloadHTTPStatus(name: String, url: String, status: Int)
+    /// No bytes arrived for longer than the stall timeout (after retries).
+    case downloadStalled(name: String, url: String)
+    /// The download was cancelled; the partial file is kept for a later resume.
+    case cancelled(name: String)
+    /// The downloaded bundle's size or SHA-256 differs from the catalog's; it was deleted.
+    case verificationFailed(name: String, path: String, reason: String)
+    /// Not enough free space for the download plus its unpacked content.
+    case insufficientSpace(name: String, path: String, required: Int64, available: Int64)
+    /// The bundle could not be unpacked safely; nothing of it was kept.
+    case unpackFailed(name: String, reason: ZipExtractionError)
+    /// A file operation on the library's own files failed.
+    case fileSystem(path: String, reason: String)
+}
+
+extension LibraryError: CustomStringConvertible {
+    /// A one-line reason, for logs and the command line.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open library '\(path)': \(reason)"
+        case .cannotSave(let path, let reason): "cannot save '\(path)': \(reason)"
+        case .unknownIssue(let name): "no issue named '\(name)' in the library"
+        case .noCatalogURL: "the library has no catalog URL yet: refresh it from one first"
+        case .catalogUnavailable(let url, let reason): "cannot fetch catalog '\(url)': \(reason)"
+        case .catalogHTTPStatus(let url, let status): "catalog '\(url)' answered HTTP \(status)"
+        case .catalogMalformed(let url, let reason): "catalog '\(url)' is malformed: \(reason)"
+        case .downloadFailed(let name, let url, let reason): "download of '\(name)' from '\(url)' failed: \(reason)"
+        case .downloadHTTPStatus(let name, let url, let status): "download of '\(name)' from '\(url)' answered HTTP \(status)"
+        case .downloadStalled(let name, let url): "download of '\(name)' from '\(url)' stalled"
+        case .cancelled(let name): "download of '\(name)' was cancelled"
+        case .verificationFailed(let name, let path, let reason): "bundle of '\(name)' ('\(path)') failed verification: \(reason)"
+        case .insufficientSpace(let name, let path, let required, let available):
+            "not enough space for '\(name)' in '\(path)': needs \(required) bytes, \(available) free"
+        case .unpackFailed(let name, let reason): "cannot unpack '\(name)': \(reason)"
+        case .fileSystem(let path, let reason): "file operation on '\(path)' failed: \(reason)"
+        }
+    }
+}

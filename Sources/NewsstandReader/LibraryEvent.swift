@@ -1,0 +1,11 @@
+/// A change an app's UI can follow (see `IssueLibrary.events()`).
+public enum LibraryEvent: Sendable, Equatable {
+    /// Bytes arrived for an issue's download.
+    case progress(name: String, DownloadProgress)
+    /// An issue's status changed (to downloading, available or none).
+    case statusChanged(name: String, IssueStatus)
+    /// A download failed; the issue's status is back to none.
+    case downloadFailed(name: String, LibraryError)
+    /// A refresh finished.
+    case refreshed(RefreshResult)
+}

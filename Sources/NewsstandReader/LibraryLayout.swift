@@ -1,0 +1,38 @@
+import Foundation
+import NewsstandFormat
+
+/// Where a library keeps its files, all inside its folder (never `/tmp`): the state file,
+/// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.
+struct LibraryLayout: Sendable {
+    let folder: URL
+
+    var stateFile: URL { folder.appendingPathComponent("library.json") }
+    var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }
+    var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
+    var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }
+
+    /// The unpacked content of an issue.
+    func content(of name: String) -> URL { issues.appendingPathComponent(name, isDirectory: true) }
+
+    /// The partial bundle download (`<name>.zip.part` or `<name>@2x.zip.part`).
+    func part(of name: String, scale: LibraryScale) -> URL {
+        let file = scale.isRetina ? RetinaName.of("\(name).zip") : "\(name).zip"
+        return downloads.appendingPathComponent(file + ".part")
+    }
+
+    /// Prefix of the folders an unpack or a replacement works in, beside the content folders;
+    /// any found on open are leftovers of an interrupted run.
+    static let temporaryPrefix = ".tmp-"
+
+    /// A fresh temporary folder name beside the issue's content folder.
+    func temporaryContent(of name: String) -> URL {
+        issues.appendingPathComponent("\(Self.temporaryPrefix)\(name)-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    /// Creates the library's folders if needed.
+    func createFolders() throws {
+        for folder in [folder, downloads, issues, covers] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import NewsstandFormat
+import NewsstandReader
+import Testing
+
+@Suite("Refresh", .timeLimit(.minutes(1)))
+struct RefreshTests {
+    @Test func refreshAddsIssuesNewestFirstAndAnUnchangedCatalogCostsA304() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("f-1", day: 1), .init("f-3", day: 3), .init("f-2", day: 2)])
+            let library = try bed.library()
+            let first = try await library.refresh(from: bed.catalogURL)
+            #expect(first.added == ["f-1", "f-2", "f-3"])
+            #expect(first.notModified == false)
+            #expect(first.problems.isEmpty)
+            let issues = await library.issues
+            #expect(issues.map(\.name) == ["f-3", "f-2", "f-1"])
+            #expect(issues.allSatisfy { $0.status == .none && $0.isInCatalog })
+            let cover = try #require(issues[0].coverFileURL)
+            #expect(try String(contentsOf: cover, encoding: .utf8) == "cover f-3")
+
+            let second = try await library.refresh()
+            #expect(second.notModified)
+            #expect(!second.hasChanges)
+            #expect(bed.requests("issues.plist", atLeast: 2).map(\.status) == [200, 304])
+            #expect(bed.requests("f-3/cover.png").count == 1, "an unchanged cover is not fetched again")
+        }
+    }
+
+    @Test func refreshUpdatesDropsAndKeepsDownloadedIssues() async throws {
+        try await Testbed.with { bed in
+            let entries = try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("a")
+
+            var changed = entries.filter { $0.name != "b" && $0.name != "a" }
+            changed[0].title = "New title"
+            try bed.writeCatalog(changed)
+            let result = try await library.refresh()
+            #expect(result.removed == ["b"])
+            #expect(result.updated == ["a", "c"])
+            #expect(await library.issue(named: "b") == nil)
+            let kept = try #require(await library.issue(named: "a"))
+            #expect(kept.status == .available)
+            #expect(kept.isInCatalog == false)
+            #expect(await library.issue(named: "c")?.title == "New title")
+        }
+    }
+
+    @Test func aChangedChecksumMarksADownloadedIssueAsUpdated() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("a", day: 1)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("a")
+            try bed.publish([.init("a", day: 1, normal: Testbed.IssueSpec.pages(scale: "", seed: 99))])
+            let result = try await library.refresh()
+            #expect(result.contentUpdates == ["a"])
+            #expect(await library.issue(named: "a")?.hasUpdate == true)
+            let updated = try await library.download("a")
+            #expect(updated.hasUpdate == false)
+            let image = try Data(contentsOf: updated.contentURL.appendingPathComponent("1-0.png"))
+            #expect(image == (try ZipFixture.randomBytes(count: 4096, seed: 99)))
+        }
+    }
+
+    @Test func aMalformedCatalogChangesNothing() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("a", day: 1)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            try Data("<plist><dict>".utf8).write(to: bed.nginx.root.appendingPathComponent("issues.plist"))
+            await #expect(throws: LibraryError.catalogMalformed(url: bed.catalogURL.absoluteString, reason: "not a property list")) {
+                try await library.refresh()
+            }
+            #expect(await library.issues.map(\.name) == ["a"])
+            let reopened = try bed.library()
+            #expect(await reopened.issues.map(\.name) == ["a"])
+        }
+    }
+
+    @Test func unsafeNamesAreSkippedAndTheRestIsUsed() async throws {
+        try await Testbed.with { bed in
+            let base = bed.nginx.baseURL.absoluteString
+            let evil = CatalogEntry(name: "../evil", title: "Evil", date: Date(), cover: base + "x.png", content: base + "x.zip")
+            let hidden = CatalogEntry(name: ".hidden", title: "Hidden", date: Date(), cover: base + "y.png", content: base + "y.zip")
+            try bed.publish([.init("good", day: 1)], catalog: [evil, hidden])
+            let library = try bed.library()
+            let result = try await library.refresh(from: bed.catalogURL)
+            #expect(result.added == ["good"])
+            #expect(result.problems.contains(.unsafeName("../evil")))
+            #expect(result.problems.contains(.unsafeName(".hidden")))
+            #expect(await library.issues.map(\.name) == ["good"])
+        }
+    }
+
+    @Test func catalogErrorsAreTyped() async throws {
+        try await Testbed.with { bed in
+            let library = try bed.library()
+            await #expect(throws: LibraryError.noCatalogURL) { try await library.refresh() }
+            let missing = bed.nginx.baseURL.appendingPathComponent("missing.plist")
+            await #expect(throws: LibraryError.catalogHTTPStatus(url: missing.absoluteString, status: 404)) {
+                try await library.refresh(from: missing)
+            }
+        }
+    }
+
+    @Test func scaleIsFixedAtCreationAndPicksRetinaFiles() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("f-2", day: 1)])
+            let library = try bed.library(scale: .retina)
+            try await library.refresh(from: bed.catalogURL)
+            let issue = try await library.download("f-2")
+            #expect(issue.remoteContentURL.lastPathComponent == "f-2@2x.zip")
+            #expect(FileManager.default.fileExists(atPath: issue.contentURL.appendingPathComponent("1-0@2x.png").path))
+            #expect(try String(contentsOf: #require(issue.coverFileURL), encoding: .utf8) == "cover@2x f-2")
+            #expect(bed.requests("f-2/f-2@2x.zip").map(\.status) == [200])
+            #expect(bed.requests("f-2/cover@2x.png").count == 1)
+            #expect(bed.nginx.requests().allSatisfy { $0.uri != "/f-2/f-2.zip" && $0.uri != "/f-2/cover.png" })
+
+            let reopened = try bed.library(scale: .normal)
+            #expect(reopened.scale == .retina)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real nginx on a free loopback port, with its own prefix, config and logs in a temporary
+/// folder; started by a test and stopped (and its folder removed) by `stop()`.
+///
+/// Locations:
+/// - `/` serves `root` as is.
+/// - `/slow/` serves `root` at 300 KB/s for requests without a `Range` header (so that a test
+///   can cancel a first download mid-way) and at full speed for resumed ones.
+/// - `/norange/` serves `root` ignoring `Range` (`max_ranges 0`), slow like `/slow/` at first.
+/// - `/broken/` answers 503 to everything.
+/// - `/dav/` is a WebDAV endpoint (PUT, DELETE, MKCOL, COPY, MOVE) writing into `root`.
+public final class Nginx: @unchecked Sendable {
+    public let prefix: URL
+    public let root: URL
+    public let port: Int
+    private let process: Process
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    public static var executable: String? {
+        let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx", "/opt/homebrew/bin/nginx"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts nginx; retries with another port if the chosen one was taken meanwhile.
+    public init() throws {
+        guard let executable = Self.executable else { throw TestFailure("nginx is not installed (make deps)") }
+        prefix = try Shell.temporaryFolder("nginx")
+        root = prefix.appendingPathComponent("htdocs")
+        for folder in ["htdocs", "logs", "tmp"] {
+            try FileManager.default.createDirectory(at: prefix.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        var lastError = ""
+        for _ in 0..<5 {
+            let port = try Self.freePort()
+            let config = prefix.appendingPathComponent("nginx.conf")
+            try Self.config(prefix: prefix.path, root: root.path, port: port).write(to: config, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if Self.waitUntilListening(port: port, process: process) {
+                self.port = port
+                self.process = process
+                return
+            }
+            process.terminate()
+            process.waitUntilExit()
+            lastError = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+        }
+        try? FileManager.default.removeItem(at: prefix)
+        throw TestFailure("nginx did not start: \(lastError)")
+    }
+
+    /// Stops nginx and removes its folder.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: prefix)
+    }
+
+    /// Stops nginx but keeps its files (to make requests fail).
+    public func pause() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Requests logged so far.
+    public func requests() -> [LoggedRequest] {
+        let log = (try? String(contentsOf: prefix.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { LoggedRequest(String($0)) }
+    }
+
+    /// Requests for one URI path, waiting (up to 5 s) until at least `count` are logged: nginx
+    /// logs a cut connection only once it notices the cut.
+    public func requests(for uri: String, atLeast count: Int = 1) -> [LoggedRequest] {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let matching = requests().filter { $0.uri == uri }
+            if matching.count >= count || Date() > deadline { return matching }
+            usleep(20_000)
+        }
+    }
+
+    private static func config(prefix: String, root: String, port: Int) -> String {
+        """
+        daemon off;
+        \(geteuid() == 0 ? "user root;" : "")
+        worker_processes 1;
+        pid \(prefix)/nginx.pid;
+        error_log \(prefix)/logs/error.log;
+        events { worker_connections 64; }
+        http {
+            types { application/zip zip; image/png png; application/xml plist; }
+            default_type application/octet-stream;
+            client_body_temp_path \(prefix)/tmp/client;
+            proxy_temp_path \(prefix)/tmp/proxy;
+            fastcgi_temp_path \(prefix)/tmp/fastcgi;
+            uwsgi_temp_path \(prefix)/tmp/uwsgi;
+            scgi_temp_path \(prefix)/tmp/scgi;
+            log_format test '$status $body_bytes_sent $request_method $uri "$http_range"';
+            access_log \(prefix)/logs/access.log test;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+                location /slow/ {
+                    alias \(root)/;
+                    set $limit_rate 300k;
+                    if ($http_range) { set $limit_rate 0; }
+                }
+                location /norange/ {
+                    alias \(root)/;
+                    max_ranges 0;
+                    set $limit_rate 300k;
+                    if ($http_range) { set $limit_rate 0; }
+                }
+                location /broken/ { return 503; }
+                location /dav/ {
+                    alias \(root)/;
+                    dav_methods PUT DELETE MKCOL COPY MOVE;
+                    create_full_put_path on;
+                    dav_access user:rw group:r all:r;
+                    client_max_body_size 0;
+                }
+            }
+        }
+        """
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func waitUntilListening(port: Int, process: Process) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, process.isRunning {
+            if canConnect(port: port) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    public static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// One access-log line: `$status $body_bytes_sent $request_method $uri "$http_range"`.
+public struct LoggedRequest: Equatable, Sendable {
+    public var status: Int
+    public var bytesSent: Int
+    public var method: String
+    public var uri: String
+    /// The `Range` header, nil when there was none.
+    public var range: String?
+
+    public init?(_ line: String) {
+        let parts = line.split(separator: " ", maxSplits: 4)
+        guard parts.count == 5, let status = Int(parts[0]), let bytes = Int(parts[1]) else { return nil }
+        self.status = status
+        bytesSent = bytes
+        method = String(parts[2])
+        uri = String(parts[3])
+        let quoted = parts[4].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        range = quoted == "-" ? nil : quoted
+    }
+}
+
+/// A failure in the test harness itself.
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
