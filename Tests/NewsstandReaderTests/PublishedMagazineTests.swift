@@ -1,0 +1,40 @@
+import Foundation
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// End to end: the sample built and published by the `newsstand` program to a real nginx
+/// (WebDAV), then refreshed, downloaded, verified and unpacked by the reader library.
+@Suite struct PublishedMagazineTests {
+    @Test(arguments: [LibraryScale.normal, .retina])
+    func readerDownloadsWhatWasPublished(scale: LibraryScale) async throws {
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let work = try Shell.temporaryFolder("e2e")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let magazine = work.appendingPathComponent("aurora")
+        try FileManager.default.copyItem(at: Shell.repositoryRoot.appendingPathComponent("Samples/aurora"), to: magazine)
+        let settings = magazine.appendingPathComponent("magazine.plist")
+        try String(contentsOf: settings, encoding: .utf8)
+            .replacingOccurrences(of: "http://localhost:8080/aurora/", with: nginx.baseURL.absoluteString)
+            .write(to: settings, atomically: true, encoding: .utf8)
+        let output = work.appendingPathComponent("out")
+        let build = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        let publish = try Shell.run(Shell.newsstand, ["publish", output.path, "--to", nginx.baseURL.absoluteString + "dav/"])
+        #expect(publish.status == 0, "\(publish.stdout)\(publish.stderr)")
+
+        let library = try IssueLibrary(folder: work.appendingPathComponent("library"), scale: scale)
+        let refresh = try await library.refresh(from: nginx.baseURL.appendingPathComponent("issues.plist"))
+        #expect(Set(refresh.added) == ["a-3", "a-2", "a-1"])
+        #expect(await library.issues.map(\.name) == ["a-3", "a-2", "a-1"])
+        let issue = try await library.download("a-2")
+        #expect(issue.status == .available)
+        let suffix = scale == .retina ? "@2x" : ""
+        #expect(issue.remoteContentURL.lastPathComponent == "a-2\(suffix).zip")
+        for file in ["pages.plist", "issue.plist", "1-0\(suffix).png"] {
+            #expect(FileManager.default.fileExists(atPath: issue.contentURL.appendingPathComponent(file).path), "\(file)")
+        }
+        #expect(nginx.requests().contains { $0.uri == "/a-2/a-2\(suffix).zip" && $0.status == 200 })
+    }
+}
