@@ -9,6 +9,8 @@ struct LibraryState: Codable, Equatable, Sendable {
     var catalogETag: String?
     var catalogLastModified: String?
     var currentlyReading: String?
+    /// Where the reader left each issue (optional so that older state files still load).
+    var readingPositions: [String: ReadingPosition]?
     var issues: [String: IssueRecord] = [:]
 
     init(scale: LibraryScale) { self.scale = scale }

@@ -36,5 +36,16 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: issue.contentURL.appendingPathComponent(file).path), "\(file)")
         }
         #expect(nginx.requests().contains { $0.uri == "/a-2/a-2\(suffix).zip" && $0.status == 200 })
+
+        // Reading: the cursor starts at the beginning; the position survives reopening the library.
+        var cursor = try await library.cursor(for: "a-2")
+        #expect(cursor.position == .start)
+        #expect(cursor.current.page(as: SimplePage.self)?.baseImage.lastPathComponent == "1-0\(suffix).png")
+        let moved = cursor.moveToNextArticle()
+        #expect(moved)
+        try await library.setReadingPosition(cursor.position, of: "a-2")
+        let reopened = try IssueLibrary(folder: work.appendingPathComponent("library"))
+        #expect(try await reopened.cursor(for: "a-2").position == ReadingPosition(article: 1, page: 0))
+        await #expect(throws: ContentError.notAvailable(issue: "a-1")) { _ = try await reopened.content(of: "a-1") }
     }
 }

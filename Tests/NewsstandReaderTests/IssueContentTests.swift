@@ -1,0 +1,140 @@
+import Foundation
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// Reading an issue: pages decoded by class, assets resolved for the scale, the cursor at every edge.
+@Suite struct IssueContentTests {
+    /// The sample's issue a-1, built by `newsstand build` and unpacked from both bundles.
+    static func sampleIssue() throws -> (normal: URL, retina: URL) {
+        let work = try Shell.temporaryFolder("content")
+        let output = work.appendingPathComponent("out")
+        let build = try Shell.run(Shell.newsstand, ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", output.path, "--issue", "a-1"])
+        guard build.status == 0 else { throw TestFailure(build.stderr) }
+        let normal = work.appendingPathComponent("normal")
+        let retina = work.appendingPathComponent("retina")
+        try Shell.run("unzip", ["-q", output.appendingPathComponent("a-1/a-1.zip").path, "-d", normal.path])
+        try Shell.run("unzip", ["-q", output.appendingPathComponent("a-1/a-1@2x.zip").path, "-d", retina.path])
+        return (normal, retina)
+    }
+
+    @Test func sampleIssuePagesAreDecodedForEachScale() throws {
+        let (normal, retina) = try Self.sampleIssue()
+        let content = try IssueContent(contentsOf: normal, scale: .normal)
+        #expect(content.title == "Aurora — Spring 2026")
+        #expect(content.articles.count == 5)
+        let first = try #require(content.articles[0][0].page(as: SimplePage.self))
+        #expect(first.baseImage == normal.appendingPathComponent("1-0.png"))
+        let photoPage = try #require(content.articles.joined().lazy.compactMap { $0.page(as: PhotoPage.self) }.first)
+        #expect(!photoPage.photos.isEmpty)
+        #expect(content.articles.joined().allSatisfy { $0.error == nil })
+
+        let retinaContent = try IssueContent(contentsOf: retina, scale: .retina)
+        let retinaFirst = try #require(retinaContent.articles[0][0].page(as: SimplePage.self))
+        #expect(retinaFirst.baseImage == retina.appendingPathComponent("1-0@2x.png"))
+    }
+
+    /// A small issue: article 1 has 3 pages, article 2 has 1, article 3 has 2.
+    private func fixture(_ pages: String, files: [String]) throws -> URL {
+        let folder = try Shell.temporaryFolder("content-fixture")
+        try Data(pages.utf8).write(to: folder.appendingPathComponent("pages.plist"))
+        for file in files { try Data("x".utf8).write(to: folder.appendingPathComponent(file)) }
+        return folder
+    }
+
+    private func simple(_ image: String) -> String {
+        "<dict><key>class</key><string>SimplePage</string><key>properties</key><dict><key>baseImage</key><string>\(image)</string></dict></dict>"
+    }
+
+    @Test func cursorMovesLikeSwipesAndStopsAtEveryEdge() throws {
+        let folder = try fixture(
+            "<plist><array><array>\(simple("a.png"))\(simple("b.png"))\(simple("c.png"))</array><array>\(simple("d.png"))</array><array>\(simple("e.png"))\(simple("f.png"))</array></array></plist>",
+            files: ["a.png", "b.png", "c.png", "d.png", "e.png", "f.png"])
+        var cursor = IssueCursor(content: try IssueContent(contentsOf: folder, scale: .normal))
+        func image() -> String? { cursor.current.page(as: SimplePage.self)?.baseImage.lastPathComponent }
+        #expect(cursor.lastArticleIndex == 2)
+        #expect(cursor.lastPageIndex(in: 0) == 2)
+        #expect(image() == "a.png")
+        #expect(cursor.previous == nil && cursor.upper == nil)
+        var moved = cursor.moveToPreviousArticle()
+        #expect(!moved)
+        moved = cursor.moveToUpperPage()
+        #expect(!moved)
+        #expect(cursor.lower?.page(as: SimplePage.self)?.baseImage.lastPathComponent == "b.png")
+        moved = cursor.moveToLowerPage() && cursor.moveToLowerPage()
+        #expect(moved && image() == "c.png")
+        moved = cursor.moveToLowerPage()
+        #expect(!moved)
+        moved = cursor.moveToNextArticle()
+        #expect(moved && image() == "d.png")
+        #expect(cursor.position == ReadingPosition(article: 1, page: 0))
+        moved = cursor.moveToLowerPage() || cursor.moveToUpperPage()
+        #expect(!moved)
+        moved = cursor.moveToNextArticle() && cursor.moveToLowerPage()
+        #expect(moved && image() == "f.png")
+        moved = cursor.moveToNextArticle()
+        #expect(!moved && cursor.next == nil)
+        moved = cursor.moveToPreviousArticle()
+        #expect(moved && image() == "d.png")
+
+        let clamped = IssueCursor(content: cursor.content, position: ReadingPosition(article: 9, page: 9))
+        #expect(clamped.position == ReadingPosition(article: 2, page: 1))
+    }
+
+    @Test func retinaFallsBackToTheNormalFileWhenThereIsNoRetinaOne() throws {
+        let folder = try fixture("<plist><array><array>\(simple("a.png"))\(simple("b.png"))</array></array></plist>", files: ["a.png", "a@2x.png", "b.png"])
+        let content = try IssueContent(contentsOf: folder, scale: .retina)
+        #expect(content.articles[0][0].page(as: SimplePage.self)?.baseImage.lastPathComponent == "a@2x.png")
+        #expect(content.articles[0][1].page(as: SimplePage.self)?.baseImage.lastPathComponent == "b.png")
+    }
+
+    @Test func unknownClassesStayGenericAndAMissingAssetFailsOnlyItsPage() throws {
+        let folder = try fixture(
+            """
+            <plist><array><array>
+            <dict><key>class</key><string>VideoPage</string><key>properties</key><dict><key>movie</key><string>m.mp4</string><key>loop</key><true/></dict></dict>
+            \(simple("missing.png"))
+            \(simple("a.png"))
+            </array></array></plist>
+            """, files: ["a.png", "m.mp4"])
+        let content = try IssueContent(contentsOf: folder, scale: .normal)
+        let pages = content.articles[0]
+        guard case .generic(let generic) = pages[0].kind else {
+            Issue.record("an unknown class should be generic")
+            return
+        }
+        #expect(generic.className == "VideoPage")
+        #expect(generic.properties.values["loop"] == .boolean(true))
+        #expect(try generic.properties.asset("movie").lastPathComponent == "m.mp4")
+        #expect(pages[1].error == .assetMissing(name: "missing.png", property: "baseImage"))
+        #expect(pages[2].page(as: SimplePage.self) != nil)
+
+        var registry = PageRegistry.standard
+        registry.register(VideoPage.self)
+        let custom = try IssueContent(contentsOf: folder, scale: .normal, registry: registry)
+        #expect(custom.articles[0][0].page(as: VideoPage.self)?.loops == true)
+    }
+
+    @Test func malformedConfigIsAnError() throws {
+        let folder = try fixture("<plist><array><string>x</string></array></plist>", files: [])
+        #expect(throws: ContentError.self) { _ = try IssueContent(contentsOf: folder, scale: .normal) }
+        let empty = try Shell.temporaryFolder("content-empty")
+        #expect {
+            _ = try IssueContent(contentsOf: empty, scale: .normal)
+        } throws: { error in
+            if case .unreadable(file: "pages.plist", _) = error as? ContentError { true } else { false }
+        }
+    }
+}
+
+/// An app's own page type, registered by name.
+struct VideoPage: IssuePage {
+    static let className = "VideoPage"
+    var movie: URL
+    var loops: Bool
+
+    init(properties: PageProperties) throws(ContentError) {
+        movie = try properties.asset("movie")
+        loops = properties.values["loop"]?.boolean ?? false
+    }
+}
