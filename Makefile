@@ -9,10 +9,10 @@ SAMPLE    ?= Samples/aurora
 SAMPLE_OUT ?= output/aurora
 
 # Debian packages: C libraries we link, and the real tools the tests and benchmarks use.
-APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev pkg-config nginx-light libarchive-tools zip unzip
+APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev pkg-config nginx-light libarchive-tools zip unzip curl rclone
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test sample install format bench clean
+.PHONY: deps build release test sample publish-sample stop-sample install format bench clean
 
 deps:
 	@missing=""; \
@@ -39,6 +39,12 @@ sample: build
 	$(BIN) validate $(SAMPLE)
 	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom
 
+publish-sample: sample
+	scripts/publish-sample.sh
+
+stop-sample:
+	-[ -f output/nginx/nginx.pid ] && kill "$$(cat output/nginx/nginx.pid)"
+
 install: deps
 	$(SWIFT) build -c release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/newsstand
@@ -53,6 +59,7 @@ bench: deps
 	$(SWIFT) build -c release
 	bench/validate
 	bench/build
+	bench/reader
 
 clean:
 	rm -rf .build output

@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "NewsstandReader", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
         .target(name: "NewsstandCLI", dependencies: ["NewsstandFormat", "NewsstandBuild", "NewsstandReader"]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
+        // Times the reader library's operations for bench/reader.
+        .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandArchive"], path: "bench/ReaderBench"),
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat"]),
         .testTarget(

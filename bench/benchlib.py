@@ -13,7 +13,9 @@ NEWSSTAND = os.environ.get("NEWSSTAND", os.path.join(ROOT, ".build", "release", 
 
 
 def run(argv, **kwargs):
-    """Runs a command; returns its wall-clock seconds."""
+    """Runs a command; returns its wall-clock seconds. Dirty pages left by the previous
+    command are written out first, so that no command pays for another's writes."""
+    os.sync()
     start = time.perf_counter()
     proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)
     seconds = time.perf_counter() - start
