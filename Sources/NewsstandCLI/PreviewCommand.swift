@@ -38,7 +38,8 @@ enum PreviewCommand: Command {
             throw UsageError(arguments.positionals.isEmpty ? "missing <magazine> folder" : "expected one <magazine> folder")
         }
         guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
-        let templates = try arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let templates =
+            try arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? PreviewWriter.defaultTemplates()
         let session = try ValidationSession(arguments, magazinePath: magazinePath)
         let outcome = try session.run(console: console, collectPlans: true)
@@ -47,7 +48,8 @@ enum PreviewCommand: Command {
             outcome.printer.finish(issues: outcome.issueCount, extra: ["preview": ["written": false]])
             return ExitStatus.failure
         }
-        let writer = PreviewWriter(magazine: outcome.magazine, output: URL(fileURLWithPath: outputPath, isDirectory: true), templates: templates)
+        let writer = PreviewWriter(
+            magazine: outcome.magazine, output: URL(fileURLWithPath: outputPath, isDirectory: true), templates: templates)
         let report: PreviewWriter.Report
         do {
             report = try writer.write(outcome.plans)

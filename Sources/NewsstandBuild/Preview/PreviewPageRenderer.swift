@@ -27,11 +27,18 @@ struct PreviewTemplates {
 /// An image as the preview links it: the normal file for 1x screens and its `@2x` file for 2x.
 struct PreviewImage {
     let name: String
+    /// The folder the links go through (`a-1/` from the index), or empty for the same folder.
+    let folder: String
+
+    init(name: String, folder: String = "") {
+        self.name = name
+        self.folder = folder.isEmpty ? "" : HTML.url(folder) + "/"
+    }
 
     /// The `src` value: the normal file.
-    var src: String { HTML.url(name) }
+    var src: String { folder + HTML.url(name) }
     /// The `srcset` value: `x.png 1x, x@2x.png 2x`.
-    var srcset: String { "\(HTML.url(name)) 1x, \(HTML.url(RetinaName.of(name))) 2x" }
+    var srcset: String { "\(folder)\(HTML.url(name)) 1x, \(folder)\(HTML.url(RetinaName.of(name))) 2x" }
 }
 
 /// Renders the pages of one issue to HTML by their class: `SimplePage` as its base image,
@@ -74,7 +81,7 @@ struct PreviewPageRenderer {
             "className": .text(className),
             "label": .text("Article \(article), page \(number)"),
         ]
-        let base = properties?["baseImage"]?.string.map(PreviewImage.init)
+        let base = properties?["baseImage"]?.string.map { PreviewImage(name: $0) }
         if let base {
             values["baseImageSrc"] = .text(base.src)
             values["baseImageSrcset"] = .text(base.srcset)
