@@ -72,10 +72,21 @@ public enum Shell {
         return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!).path
     }
 
-    /// A new empty temporary folder.
+    /// A new empty temporary folder, inside one folder per test process that is removed when
+    /// the process exits.
     public static func temporaryFolder(_ label: String = "newsstand") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        _ = removesTestRootAtExit
+        let url = URL(fileURLWithPath: testRootPath).appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    private static let removesTestRootAtExit: Bool = {
+        atexit { try? FileManager.default.removeItem(atPath: testRootPath) }
+        return true
+    }()
 }
+
+/// The folder holding this test process's temporary folders.
+private let testRootPath = FileManager.default.temporaryDirectory
+    .appendingPathComponent("newsstand-tests-\(ProcessInfo.processInfo.processIdentifier)").path
