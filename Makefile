@@ -9,7 +9,8 @@ SAMPLE    ?= Samples/aurora
 SAMPLE_OUT ?= output/aurora
 
 # Debian packages: C libraries we link, and the real tools the tests and benchmarks use.
-APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev pkg-config nginx-light libarchive-tools zip unzip curl rclone
+APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev pkg-config nginx-light libarchive-tools zip unzip curl rclone \
+               chromium chromium-driver python3-selenium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release test sample publish-sample stop-sample install format bench clean

@@ -32,7 +32,11 @@ let package = Package(
             dependencies: ["NewsstandReader", "NewsstandFormat", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandFormat", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandPreviewTests", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandTestSupport"]),
+        .testTarget(
+            name: "NewsstandPreviewTests",
+            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandTestSupport"],
+            exclude: ["browser_check.py"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,225 @@
+import Foundation
+import NewsstandFormat
+
+/// Writes a static web preview of a magazine's validated issues (`newsstand preview`).
+///
+/// The output, all with relative links so that it works from `file://` and can be published
+/// beside the catalog as a web edition:
+///
+/// ```
+/// <output>/
+///   index.html              the shelf: every issue with its cover, newest first
+///   preview.css preview.js  the templates folder's static files
+///   <name>/
+///     index.html            the issue's reader: its pages by class, keyboard navigation
+///     cover.png cover@2x.png 1-0.png 1-0@2x.png …   copies of the images its pages use
+/// ```
+///
+/// Pages are rendered from the HTML templates in `templates/preview/` (see its README): a
+/// `SimplePage` as its base image, a `PhotoPage` as its base image with a gallery of
+/// thumbnails opening the photos, any other class as a labelled placeholder listing its
+/// properties, with the images among them (found through the schema) shown. Every image is
+/// given with `srcset` so the browser picks the `@2x` file on a 2x screen. All user text is
+/// HTML-escaped. Each HTML file is written under a temporary name and renamed into place,
+/// `<output>/index.html` last.
+public struct PreviewWriter {
+    /// The magazine, as `MagazineValidator.open()` gives it.
+    public var magazine: Magazine
+    /// The output folder (created if missing).
+    public var output: URL
+    /// The preview templates folder (`templates/preview`).
+    public var templates: URL
+
+    /// A writer for `magazine` into `output`, using the templates in `templates`.
+    public init(magazine: Magazine, output: URL, templates: URL) {
+        self.magazine = magazine
+        self.output = output
+        self.templates = templates
+    }
+
+    /// The installed preview templates: `preview/` in `Templates.directory()`.
+    public static func defaultTemplates() throws(Templates.NotFound) -> URL {
+        try Templates.directory().appendingPathComponent("preview", isDirectory: true)
+    }
+
+    /// What a preview run wrote.
+    public struct Report: Sendable, Equatable {
+        /// The issues in the preview, newest first (by date, then name), as the index lists them.
+        public var issues: [String]
+        /// Pages rendered, over all issues.
+        public var pages: Int
+        /// Image files copied (normal and `@2x` counted apart, covers included).
+        public var imagesCopied: Int
+        /// Bytes of the copied images.
+        public var bytesCopied: Int64
+        /// `<output>/index.html`.
+        public var index: URL
+    }
+
+    /// Writes the preview of `plans` (the issues `IssueValidator` found valid) and the index
+    /// listing them. Files of earlier previews that are no longer used are left in place.
+    public func write(_ plans: [IssuePlan]) throws(PreviewError) -> Report {
+        let templateSet = try PreviewTemplates(folder: templates)
+        let staticFiles = try staticFileNames()
+        let ordered = plans.sorted { a, b in
+            a.metadata.date != b.metadata.date ? a.metadata.date > b.metadata.date : a.name < b.name
+        }
+        let reserved = Set((["index.html"] + staticFiles).map { $0.lowercased() })
+        for plan in ordered where reserved.contains(plan.name.lowercased()) {
+            throw .nameCollision(
+                "issue '\(plan.name)' has the name of a file of the preview itself; preview it into another folder")
+        }
+        try createFolder(output)
+
+        let renderer = PreviewPageRenderer(schema: magazine.schema, templates: templateSet)
+        var report = Report(
+            issues: ordered.map(\.name), pages: 0, imagesCopied: 0, bytesCopied: 0,
+            index: output.appendingPathComponent("index.html"))
+        var cards: [String] = []
+        for plan in ordered {
+            let counts = try writeIssue(plan, renderer: renderer, templates: templateSet, report: &report)
+            report.pages += counts.pages
+            var values = issueValues(plan, fromIndex: true)
+            values["link"] = .text(HTML.url(plan.name) + "/index.html")
+            values["articleCount"] = .text(String(counts.articles))
+            values["pageCount"] = .text(String(counts.pages))
+            values["contentsText"] = .text(Self.contents(articles: counts.articles, pages: counts.pages))
+            cards.append(try templateSet.issueCard.render(values))
+        }
+        for name in staticFiles {
+            try copy(templates.appendingPathComponent(name), to: output.appendingPathComponent(name))
+        }
+        let index = try templateSet.index.render([
+            "magazineTitle": .text(magazineTitle),
+            "issueCount": .text(String(ordered.count)),
+            "issueCountText": .text(Self.plural(ordered.count, "issue")),
+            "issues": .html(cards.joined(separator: "\n")),
+        ])
+        try writeText(index, to: report.index)
+        return report
+    }
+
+    // MARK: Issues
+
+    private var magazineTitle: String { magazine.title ?? magazine.folder.lastPathComponent }
+
+    /// The placeholders an issue's card and reader page share.
+    /// From the index (`fromIndex`), links go through the issue's folder.
+    private func issueValues(_ plan: IssuePlan, fromIndex: Bool = false) -> [String: TemplateValue] {
+        let cover = PreviewImage(name: plan.metadata.cover, folder: fromIndex ? plan.name : "")
+        return [
+            "magazineTitle": .text(magazineTitle),
+            "name": .text(plan.name),
+            "title": .text(plan.metadata.title),
+            "date": .text(Self.displayDate(plan.metadata.date)),
+            "dateISO": .text(PlistDate.format(plan.metadata.date)),
+            "summary": .text(plan.metadata.summary ?? ""),
+            "coverSrc": .text(cover.src),
+            "coverSrcset": .text(cover.srcset),
+        ]
+    }
+
+    /// Writes `<output>/<name>/`: the images, then the reader page.
+    private func writeIssue(
+        _ plan: IssuePlan, renderer: PreviewPageRenderer, templates templateSet: PreviewTemplates, report: inout Report
+    ) throws(PreviewError) -> (articles: Int, pages: Int) {
+        let pagesFile = plan.folder.appendingPathComponent("pages.plist")
+        let root: PlistNode
+        do {
+            root = try PlistReader.read(contentsOf: pagesFile, displayPath: Magazine.displayPath(issue: plan.name, "pages.plist"))
+        } catch {
+            throw .unreadablePages(plan.name, error.diagnostics.map(\.message).joined(separator: "; "))
+        }
+        let rendered = try renderer.renderArticles(root)
+
+        let folder = output.appendingPathComponent(plan.name, isDirectory: true)
+        try createFolder(folder)
+        var images = [plan.metadata.cover]
+        images += plan.assets.filter { $0.kind == .image }.map(\.name)
+        var seen: Set<String> = []
+        for name in images where seen.insert(name).inserted {
+            guard name.lowercased() != "index.html" else {
+                throw .nameCollision("issue '\(plan.name)': image 'index.html' would overwrite the issue's reader page")
+            }
+            for file in [name, RetinaName.of(name)] {
+                report.bytesCopied += try copy(
+                    plan.assetsFolder.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+                report.imagesCopied += 1
+            }
+        }
+
+        var values = issueValues(plan)
+        values["articles"] = .html(rendered.html)
+        values["articleCount"] = .text(String(rendered.articles))
+        values["pageCount"] = .text(String(rendered.pages))
+        values["contentsText"] = .text(Self.contents(articles: rendered.articles, pages: rendered.pages))
+        try writeText(try templateSet.issue.render(values), to: folder.appendingPathComponent("index.html"))
+        return (rendered.articles, rendered.pages)
+    }
+
+    // MARK: Text
+
+    /// `1 March 2026`, in UTC like the catalog's dates.
+    static func displayDate(_ date: Date) -> String {
+        let c = PlistDate.calendar.dateComponents([.year, .month, .day], from: date)
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+            "December",
+        ]
+        let month = (c.month ?? 1) - 1
+        return "\(c.day ?? 1) \(months[max(0, min(11, month))]) \(c.year ?? 0)"
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    static func contents(articles: Int, pages: Int) -> String {
+        "\(plural(articles, "article")) · \(plural(pages, "page"))"
+    }
+
+    // MARK: Files
+
+    /// Files of the templates folder copied as they are: everything but the HTML templates,
+    /// README.md and hidden files.
+    private func staticFileNames() throws(PreviewError) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: templates.path) else {
+            throw .templateMissing(templates.path)
+        }
+        return names.filter { name in
+            var isDirectory: ObjCBool = false
+            return !name.hasPrefix(".") && !name.lowercased().hasSuffix(".html") && name != "README.md"
+                && FileManager.default.fileExists(atPath: templates.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }.sorted()
+    }
+
+    private func createFolder(_ folder: URL) throws(PreviewError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed(folder.path, error.localizedDescription)
+        }
+    }
+
+    private func writeText(_ text: String, to destination: URL) throws(PreviewError) {
+        do {
+            try AtomicFile.write(to: destination) { temporary in try Data(text.utf8).write(to: temporary) }
+        } catch {
+            throw .writeFailed(destination.path, error.localizedDescription)
+        }
+    }
+
+    /// Copies a file under a temporary name, then renames it into place; returns its size.
+    @discardableResult
+    private func copy(_ source: URL, to destination: URL) throws(PreviewError) -> Int64 {
+        do {
+            return try AtomicFile.write(to: destination) { temporary in
+                try? FileManager.default.removeItem(at: temporary)
+                var bytes: Int64 = 0
+                try FileCopier.copy(source, to: temporary) { bytes += Int64($0.count) }
+                return bytes
+            }
+        } catch {
+            throw .writeFailed(destination.path, "copying '\(source.path)': \(error.localizedDescription)")
+        }
+    }
+}
