@@ -39,6 +39,7 @@ test: deps
 sample: build
 	$(BIN) validate $(SAMPLE)
 	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom
+	$(BIN) preview $(SAMPLE) --output $(SAMPLE_OUT)-preview
 
 publish-sample: sample
 	scripts/publish-sample.sh
