@@ -39,19 +39,22 @@ struct BundleBuilder {
             let file = asset.fileName(retina: retina)
             entries.append((plan.assetsFolder.appendingPathComponent(file), "assets/\(file)", file))
         }
-        let hasher = SHA256()
+        let hasher = BackgroundHasher()
         do {
             let size = try AtomicFile.write(to: destination) { temporary in
                 let writer = try ZipWriter(url: temporary) { hasher.update($0) }
+                var recorders: [InputRecorder] = []
                 for item in entries {
-                    let record = try InputRecorder.record(item.source, relative: item.relative) { observe in
-                        try writer.addFile(
-                            at: item.source, as: item.entry, modified: plan.metadata.date,
-                            compression: .suited(toFileName: item.entry), observe: observe)
-                    }
-                    inputs.append(record)
+                    var recorder = InputRecorder(item.source, relative: item.relative)
+                    try writer.addFile(
+                        at: item.source, as: item.entry, modified: plan.metadata.date,
+                        compression: .suited(toFileName: item.entry)
+                    ) { recorder.observe($0) }
+                    recorders.append(recorder)
                 }
-                return try writer.close()
+                let size = try writer.close()
+                inputs += recorders.map { $0.finish() }
+                return size
             }
             return OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
         } catch let error as ArchiveError {
@@ -66,9 +69,9 @@ struct BundleBuilder {
         let destination = outputFolder.appendingPathComponent(name)
         do {
             let record = try AtomicFile.write(to: destination) { temporary in
-                try InputRecorder.record(source, relative: "assets/\(name)") { observe in
-                    try FileCopier.copy(source, to: temporary, observe: observe)
-                }
+                var recorder = InputRecorder(source, relative: "assets/\(name)")
+                try FileCopier.copy(source, to: temporary) { recorder.observe($0) }
+                return recorder.finish()
             }
             inputs.append(record)
             return OutputRecord(file: name, size: record.size, sha256: record.sha256)

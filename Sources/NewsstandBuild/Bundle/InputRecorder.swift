@@ -1,20 +1,28 @@
 import Foundation
 import NewsstandFormat
 
-/// Records an input file (size, modification time, SHA-256) while it is being read for
-/// another purpose, so that recording costs no extra read.
-enum InputRecorder {
-    /// Runs `read`, giving it an observer that hashes the bytes it reads, and returns the
-    /// file's record.
-    static func record(
-        _ url: URL, relative: String, read: (@escaping (UnsafeRawBufferPointer) -> Void) throws -> Void
-    ) throws -> InputRecord {
-        let hasher = SHA256()
-        var size: Int64 = 0
-        try read { chunk in
-            hasher.update(chunk)
-            size += Int64(chunk.count)
-        }
+/// Records an input file (size, modification time, SHA-256) while it is read for packing, so
+/// that recording costs no extra read. The hash runs on its own thread and is collected with
+/// `finish()` once the whole bundle is written, so packing never waits for it.
+struct InputRecorder {
+    let relative: String
+    let url: URL
+    private let hasher = BackgroundHasher()
+    private var size: Int64 = 0
+
+    init(_ url: URL, relative: String) {
+        self.url = url
+        self.relative = relative
+    }
+
+    /// Sees a chunk of the file as it is read.
+    mutating func observe(_ chunk: UnsafeRawBufferPointer) {
+        hasher.update(chunk)
+        size += Int64(chunk.count)
+    }
+
+    /// The file's record, once every chunk has been hashed.
+    func finish() -> InputRecord {
         let modified = (try? FileStatus.of(url))?.modified ?? 0
         return InputRecord(path: relative, size: size, modified: modified, sha256: hasher.finalizeHex())
     }
