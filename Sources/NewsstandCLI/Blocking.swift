@@ -10,7 +10,8 @@ func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) 
         done.signal()
     }
     done.wait()
-    return try box.result!.get()
+    guard let result = box.result else { throw CancellationError() }
+    return try result.get()
 }
 
 /// Hands a result from the task to the waiting thread (the semaphore orders the accesses).

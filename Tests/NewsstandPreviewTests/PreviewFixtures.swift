@@ -137,9 +137,9 @@ enum PreviewFixtures {
     }
 
     /// Every relative `src`, `href` and `srcset` URL in an HTML file (external links left out).
-    static func localLinks(in html: String) -> [String] {
+    static func localLinks(in html: String) throws -> [String] {
         var links: [String] = []
-        let pattern = try! NSRegularExpression(pattern: #"(src|href|srcset|data-srcset)="([^"]*)""#)
+        let pattern = try NSRegularExpression(pattern: #"(src|href|srcset|data-srcset)="([^"]*)""#)
         for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
             let attribute = String(html[Range(match.range(at: 1), in: html)!])
             let value = String(html[Range(match.range(at: 2), in: html)!]).replacingOccurrences(of: "&amp;", with: "&")

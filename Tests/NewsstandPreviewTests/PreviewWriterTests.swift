@@ -67,7 +67,7 @@ import Testing
             #expect(!html.contains("page--generic"))
             #expect(html.contains("href=\"../index.html\"") && html.contains("src=\"../preview.js\""))
             // Every local link resolves to a copied file: the folder works on its own and from file://.
-            for link in PreviewFixtures.localLinks(in: html) {
+            for link in try PreviewFixtures.localLinks(in: html) {
                 let path = output.appendingPathComponent(name).appendingPathComponent(link.removingPercentEncoding ?? link)
                     .standardized.path
                 #expect(fileManager.fileExists(atPath: path), "\(name)/index.html links to missing \(link)")
@@ -77,7 +77,7 @@ import Testing
         }
         #expect(report.pages == total)
         let index = try PreviewFixtures.read(report.index)
-        for link in PreviewFixtures.localLinks(in: index) {
+        for link in try PreviewFixtures.localLinks(in: index) {
             #expect(
                 fileManager.fileExists(atPath: output.appendingPathComponent(link).path), "index.html links to missing \(link)")
         }

@@ -23,7 +23,7 @@ public struct WebDAVDestination: PublishDestination {
             String(component).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
                 ?? String(component)
         }
-        return URL(string: escaped.joined(separator: "/"), relativeTo: root)!.absoluteURL
+        return URL(string: escaped.joined(separator: "/"), relativeTo: root)?.absoluteURL ?? root.appendingPathComponent(path)
     }
 
     private func request(_ method: String, _ path: String) -> URLRequest {
