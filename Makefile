@@ -9,7 +9,8 @@ SAMPLE    ?= Samples/aurora
 SAMPLE_OUT ?= output/aurora
 
 # Debian packages: C libraries we link, and the real tools the tests and benchmarks use.
-APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev pkg-config nginx-light libarchive-tools zip unzip curl rclone \
+APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev pkg-config nginx-light libarchive-tools \
+               zip unzip curl rclone \
                chromium chromium-driver python3-selenium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -29,8 +30,9 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-release:
-	$(MAKE) build CONFIG=release
+# Optimised, with the Swift runtime linked in: starts faster and runs where Swift is not installed.
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib
 
 test: deps
 	$(SWIFT) build
@@ -47,8 +49,7 @@ publish-sample: sample
 stop-sample:
 	-[ -f output/nginx/nginx.pid ] && kill "$$(cat output/nginx/nginx.pid)"
 
-install: deps
-	$(SWIFT) build -c release
+install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/newsstand
 	install -m 0755 .build/release/newsstand $(DESTDIR)$(PREFIX)/bin/newsstand
 	rm -rf $(DESTDIR)$(PREFIX)/share/newsstand/templates
@@ -57,8 +58,7 @@ install: deps
 format:
 	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
 
-bench: deps
-	$(SWIFT) build -c release
+bench: release
 	bench/validate
 	bench/build
 	bench/reader
