@@ -12,16 +12,37 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NEWSSTAND = os.environ.get("NEWSSTAND", os.path.join(ROOT, ".build", "release", "newsstand"))
 
 
-def run(argv, **kwargs):
-    """Runs a command; returns its wall-clock seconds. Dirty pages left by the previous
-    command are written out first, so that no command pays for another's writes."""
-    os.sync()
-    start = time.perf_counter()
-    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-    return seconds
+REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
+
+
+def run(argv, prepare=None, repeat=REPEAT, **kwargs):
+    """Runs a command `repeat` times and returns its best wall-clock seconds (this virtual
+    machine's disk makes single timings noisy). Before each run `prepare` removes the
+    previous run's output, and dirty pages are written out, so no command pays for another's
+    writes."""
+    best = None
+    for _ in range(repeat):
+        if prepare:
+            prepare()
+        os.sync()
+        start = time.perf_counter()
+        proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+        best = seconds if best is None else min(best, seconds)
+    return best
+
+
+def remover(*paths):
+    """A `prepare` that deletes files or folders."""
+    def prepare():
+        for path in paths:
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.remove(path)
+    return prepare
 
 
 def peak_rss(argv):
