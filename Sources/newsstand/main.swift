@@ -6,4 +6,7 @@ import NewsstandCLI
 setlocale(LC_ALL, "C.UTF-8")
 setenv("TZ", "UTC", 1)
 tzset()
+// A file-size limit (ulimit -f) then fails a write with EFBIG, reported like a full disk,
+// instead of killing the process.
+signal(SIGXFSZ, SIG_IGN)
 exit(NewsstandCommand.run(Array(CommandLine.arguments.dropFirst())))

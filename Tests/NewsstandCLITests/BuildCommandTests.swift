@@ -111,3 +111,33 @@ import Testing
         #expect(report["upToDate"] as? [String] == issues)
     }
 }
+
+/// Writing fails part-way (a file-size limit stands in for a full disk): the build reports the
+/// issue and file, and leaves no archive or catalog under its real name.
+@Suite struct BuildFailureTests {
+    @Test func aFailedWriteLeavesNothingThatLooksDone() throws {
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
+        // 400 KB: the normal bundles fit, the @2x ones (450–670 KB) do not.
+        let result = try Shell.run(
+            "bash", ["-c", "ulimit -f 400; exec \"$0\" build \"$1\" --output \"$2\" --jobs 1", Shell.newsstand, sample, output.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("issue 'a-"))
+        #expect(result.stderr.contains("File too large"))
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("issues.plist").path))
+        for issue in ["a-1", "a-2", "a-3"] {
+            let folder = output.appendingPathComponent(issue)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            #expect(!files.contains { $0.hasSuffix(".tmp") }, "\(files)")
+            #expect(!files.contains("\(issue)@2x.zip"))
+            for zip in files where zip.hasSuffix(".zip") {
+                #expect(try Shell.run("unzip", ["-tq", folder.appendingPathComponent(zip).path]).status == 0)
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".newsstand/manifest.json").path))
+        }
+        // With the limit gone, the same command finishes the job.
+        let retry = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path])
+        #expect(retry.status == 0)
+        #expect(retry.stdout.contains("built 3 issue(s)"))
+    }
+}
