@@ -4,7 +4,7 @@ import NewsstandReader
 /// How `newsstand library` prints issues, problems and progress.
 enum LibraryFormatting {
     static func line(_ issue: Issue) -> String {
-        let size = issue.contentSize.map { byteCount(Int64($0)) } ?? "-"
+        let size = issue.contentSize.map { ByteCount.format(Int64($0)) } ?? "-"
         let update = issue.hasUpdate ? "  (update available)" : ""
         return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)"
     }
@@ -33,17 +33,11 @@ enum LibraryFormatting {
     static func progressBar(name: String, _ progress: DownloadProgress) -> String {
         let width = 30
         guard let fraction = progress.fractionCompleted, let expected = progress.bytesExpected else {
-            return "\(name) \(byteCount(progress.bytesReceived))"
+            return "\(name) \(ByteCount.format(progress.bytesReceived))"
         }
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        return "\(name) [\(bar)] \(Int(fraction * 100))% \(byteCount(progress.bytesReceived))/\(byteCount(expected))"
-    }
-
-    static func byteCount(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        if bytes < 1 << 20 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-        return String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+        return "\(name) [\(bar)] \(Int(fraction * 100))% \(ByteCount.format(progress.bytesReceived))/\(ByteCount.format(expected))"
     }
 
     private static func day(_ date: Date) -> String {
