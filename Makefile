@@ -8,17 +8,20 @@ BIN        = .build/$(CONFIG)/newsstand
 SAMPLE    ?= Samples/aurora
 SAMPLE_OUT ?= output/aurora
 
-# Debian packages: C libraries we link, and the real tools the tests and benchmarks use.
-APT_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev pkg-config nginx-light libarchive-tools \
-               zip unzip curl rclone \
-               chromium chromium-driver python3-selenium
+# Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
+# then the real tools the tests and benchmarks check our output with.
+BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev pkg-config nginx-light
+TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromium chromium-driver python3-selenium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test sample publish-sample stop-sample install format bench clean
+.PHONY: deps build-deps build release test sample publish-sample stop-sample install format bench clean
 
-deps:
+# Installs only what is missing, after one apt-get update.
+deps: PACKAGES = $(TEST_PACKAGES)
+build-deps: PACKAGES = $(BUILD_PACKAGES)
+deps build-deps:
 	@missing=""; \
-	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
@@ -27,11 +30,11 @@ deps:
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "make deps: swift is not on PATH (expected /opt/swift/usr/bin)"; exit 1; }
 
-build: deps
+build: build-deps
 	$(SWIFT) build -c $(CONFIG)
 
 # Optimised, with the Swift runtime linked in: starts faster and runs where Swift is not installed.
-release: deps
+release: build-deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 test: deps
@@ -58,7 +61,7 @@ install: release
 format:
 	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
 
-bench: release
+bench: deps release
 	bench/validate
 	bench/build
 	bench/reader
