@@ -73,50 +73,17 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
             return false
         }
         do {
-            switch http.statusCode {
-            case 206 where offset > 0:
-                let range = http.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)
-                guard let range, range.start == offset else {
-                    PartMetadata.discard(part: part)
-                    failure = .badResponse("Content-Range does not continue the partial file")
-                    return false
-                }
-                let handle = try FileHandle(forWritingTo: part)
-                try handle.truncate(atOffset: UInt64(offset))
-                self.handle = handle
-                fileSize = offset
-                expected = range.total
-            case 200:
-                // A new file (or the server ignored the range, or the file changed): start again.
-                restarted = offset > 0
-                guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
-                    failure = .file(path: part.path, reason: "cannot create the partial file")
-                    return false
-                }
-                handle = try FileHandle(forWritingTo: part)
-                fileSize = 0
-                expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
-                try PartMetadata(url: url, validator: Self.validator(of: http), expectedLength: expected).save(for: part)
-            case 416 where offset > 0:
-                PartMetadata.discard(part: part)
-                failure = .rangeNotSatisfiable
-                return false
-            default:
-                failure = .httpStatus(http.statusCode)
-                return false
-            }
+            let file = try PartFile.open(for: http, url: url, part: part, offset: offset)
+            handle = file.handle
+            fileSize = file.startSize
+            expected = file.expected
+            restarted = file.restarted
         } catch {
-            failure = .file(path: part.path, reason: "\(error)")
+            failure = error
             return false
         }
         lastReported = fileSize
         return true
-    }
-
-    /// The response's validator for a later `If-Range`: a strong ETag, else `Last-Modified`.
-    private static func validator(of response: HTTPURLResponse) -> String? {
-        if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/") { return etag }
-        return response.value(forHTTPHeaderField: "Last-Modified")
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
