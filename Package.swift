@@ -13,10 +13,14 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "CCrypto"]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
         .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
-        .target(name: "NewsstandReader", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
+        .target(
+            name: "NewsstandReader",
+            dependencies: ["NewsstandFormat", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux]))]
+        ),
         .target(name: "NewsstandCLI", dependencies: ["NewsstandFormat", "NewsstandBuild", "NewsstandReader"]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
         // Times the reader library's operations for bench/reader.

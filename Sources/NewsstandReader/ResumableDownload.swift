@@ -39,7 +39,35 @@ struct ResumableDownload: Sendable {
         }
         if offset == 0 { PartMetadata.discard(part: part) }
         if Task.isCancelled { throw .cancelled }
+        #if canImport(CCurl)
+            return try await runOnCurl(offset: offset, validator: validator, progress: progress)
+        #else
+            return try await runOnURLSession(offset: offset, validator: validator, progress: progress)
+        #endif
+    }
 
+    #if canImport(CCurl)
+        /// Linux: libcurl directly, on a thread of its own (its calls block).
+        private func runOnCurl(
+            offset: Int64, validator: String?, progress: @escaping @Sendable (Int64, Int64?) -> Void
+        ) async throws(TransferFailure) -> Outcome {
+            let transfer = CurlTransfer(
+                url: url, part: part, offset: offset, validator: validator, stallTimeout: stallTimeout, progress: progress)
+            let result = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    Thread.detachNewThread { continuation.resume(returning: transfer.run()) }
+                }
+            } onCancel: {
+                transfer.cancel()
+            }
+            return try result.get()
+        }
+    #endif
+
+    /// Apple platforms: a URLSession data task streaming into the `.part` file.
+    private func runOnURLSession(
+        offset: Int64, validator: String?, progress: @escaping @Sendable (Int64, Int64?) -> Void
+    ) async throws(TransferFailure) -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: stallTimeout)
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if offset > 0, let validator {

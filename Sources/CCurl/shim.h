@@ -1,0 +1,23 @@
+#include <curl/curl.h>
+
+// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: typed wrappers.
+static inline CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_setopt_write(CURL *handle, size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
+static inline CURLcode ccurl_setopt_header(CURL *handle, size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+static inline CURLcode ccurl_setopt_progress(CURL *handle, int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+static inline long ccurl_response_code(CURL *handle) {
+    long code = 0;
+    curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
+    return code;
+}
