@@ -1,0 +1,95 @@
+import Foundation
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// Failures nginx cannot produce: a proxy in front of it cuts every response after a few
+/// hundred KB, the way a flaky mobile connection does.
+@Suite("Cut connections", .timeLimit(.minutes(1)))
+struct ConnectionCutTests {
+    /// A TCP proxy to nginx that closes each connection after `cut` bytes of response.
+    final class CuttingProxy: @unchecked Sendable {
+        let process = Process()
+        let port: Int
+
+        init(upstream: Int, cut: Int) throws {
+            let script = """
+                import socket, sys, threading
+                upstream, cut = int(sys.argv[1]), int(sys.argv[2])
+                server = socket.socket()
+                server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                server.bind(("127.0.0.1", 0))
+                server.listen(16)
+                print(server.getsockname()[1], flush=True)
+                def relay(client):
+                    with client, socket.create_connection(("127.0.0.1", upstream)) as origin:
+                        request = b""
+                        while b"\\r\\n\\r\\n" not in request:
+                            chunk = client.recv(65536)
+                            if not chunk:
+                                return
+                            request += chunk
+                        origin.sendall(request)
+                        sent = 0
+                        while sent < cut:
+                            chunk = origin.recv(min(65536, cut - sent))
+                            if not chunk:
+                                break
+                            client.sendall(chunk)
+                            sent += len(chunk)
+                        client.shutdown(socket.SHUT_RDWR)
+                while True:
+                    connection, _ = server.accept()
+                    threading.Thread(target=relay, args=(connection,), daemon=True).start()
+                """
+            process.executableURL = URL(fileURLWithPath: try Shell.locate("python3"))
+            process.arguments = ["-c", script, String(upstream), String(cut)]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var line = Data()
+            while !line.contains(0x0A) {
+                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                guard !byte.isEmpty else { throw TestFailure("the proxy did not start") }
+                line.append(byte)
+            }
+            guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw TestFailure("the proxy printed no port")
+            }
+            self.port = port
+        }
+
+        /// Kills the proxy (SIGKILL: the test process may pass SIGTERM on as ignored).
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    @Test func aDownloadCutAgainAndAgainResumesToTheEnd() async throws {
+        try await Testbed.with { bed in
+            var entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle)])
+            let proxy = try CuttingProxy(upstream: bed.nginx.port, cut: 400_000)
+            defer { proxy.stop() }
+            entries[0].content = "http://127.0.0.1:\(proxy.port)/f-1/f-1.zip"
+            try bed.writeCatalog(entries)
+            let library = try bed.library { $0.maxAttempts = 10 }
+            try await library.refresh(from: bed.catalogURL)
+
+            let issue = try await library.download("f-1")
+            #expect(issue.status == .available)
+            let image = try Data(contentsOf: issue.contentURL.appendingPathComponent("1-0.png"))
+            #expect(image == (try ZipFixture.randomBytes(count: 1_500_000, seed: 5)))
+
+            // Each attempt continued where the last was cut: a plain GET, then ranges that grow.
+            let requests = bed.requests("f-1/f-1.zip", atLeast: 4)
+            #expect(requests.count >= 4)
+            #expect(requests.first?.range == nil)
+            let starts = requests.dropFirst().compactMap { $0.range.flatMap { Int($0.dropFirst(6).dropLast()) } }
+            #expect(starts.count == requests.count - 1)
+            #expect(starts == starts.sorted() && Set(starts).count == starts.count)
+            #expect(requests.dropFirst().allSatisfy { $0.status == 206 })
+        }
+    }
+}
