@@ -66,7 +66,8 @@ enum BuildCommand: Command {
         outcome.printer.print(report.feedDiagnostics)
         let seconds = Date().timeIntervalSince(started)
         if session.format == .json {
-            outcome.printer.finish(issues: outcome.issueCount, extra: ["build": json(report, output: outputPath, seconds: seconds)])
+            outcome.printer.finish(
+                issues: outcome.issueCount, extra: ["build": json(report, output: outputPath, seconds: seconds)])
         } else {
             outcome.printer.finish(issues: outcome.issueCount)
             console.out(text(report, output: outputPath, seconds: seconds))
@@ -91,7 +92,9 @@ enum BuildCommand: Command {
     }
 
     private static func text(_ report: BuildReport, output: String, seconds: Double) -> String {
-        var parts = ["built \(report.built.count) issue(s): \(report.bundlesWritten) bundles, \(ByteCount.format(report.bytesWritten))"]
+        var parts = [
+            "built \(report.built.count) issue(s): \(report.bundlesWritten) bundles, \(ByteCount.format(report.bytesWritten))"
+        ]
         if !report.upToDate.isEmpty { parts.append("\(report.upToDate.count) up to date") }
         if !report.removed.isEmpty { parts.append("removed \(report.removed.joined(separator: ", "))") }
         parts.append(String(format: "%.2f s", seconds))

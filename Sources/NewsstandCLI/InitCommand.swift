@@ -34,7 +34,9 @@ enum InitCommand: Command {
             try fileManager.copyItem(at: template.appendingPathComponent(name), to: destination.appendingPathComponent(name))
         }
         console.out("created a magazine in \(path)")
-        console.out("next: set BaseURL in \((path as NSString).appendingPathComponent("magazine.plist")), then run 'newsstand validate \(path)'")
+        console.out(
+            "next: set BaseURL in \((path as NSString).appendingPathComponent("magazine.plist")), then run 'newsstand validate \(path)'"
+        )
         return ExitStatus.success
     }
 }

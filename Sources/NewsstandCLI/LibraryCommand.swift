@@ -31,7 +31,8 @@ enum LibraryCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let positionals = arguments.positionals
         guard positionals.count >= 2 else {
-            throw UsageError(positionals.isEmpty ? "missing <folder>" : "missing action (refresh, list, download, resume, remove)")
+            throw UsageError(
+                positionals.isEmpty ? "missing <folder>" : "missing action (refresh, list, download, resume, remove)")
         }
         let json: Bool
         switch arguments.value("--format") ?? "text" {

@@ -37,7 +37,8 @@ enum LibraryFormatting {
         }
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        return "\(name) [\(bar)] \(Int(fraction * 100))% \(ByteCount.format(progress.bytesReceived))/\(ByteCount.format(expected))"
+        return
+            "\(name) [\(bar)] \(Int(fraction * 100))% \(ByteCount.format(progress.bytesReceived))/\(ByteCount.format(expected))"
     }
 
     private static func day(_ date: Date) -> String {

@@ -17,7 +17,8 @@ struct LibrarySession: Sendable {
     func refresh(folder: URL, url: URL, scale: LibraryScale) throws -> Int32 {
         let library = try IssueLibrary(folder: folder, scale: scale)
         if library.scale != scale, scale == .retina {
-            console.err("newsstand library: warning: the library in '\(folder.path)' was created for normal screens; --retina ignored")
+            console.err(
+                "newsstand library: warning: the library in '\(folder.path)' was created for normal screens; --retina ignored")
         }
         let result = try runBlocking { try await library.refresh(from: url) }
         if json {
@@ -30,7 +31,8 @@ struct LibrarySession: Sendable {
             console.out("catalog not modified")
         } else {
             console.out(
-                "\(result.added.count) added, \(result.updated.count) updated, \(result.contentUpdates.count) with new content, \(result.removed.count) removed")
+                "\(result.added.count) added, \(result.updated.count) updated, \(result.contentUpdates.count) with new content, \(result.removed.count) removed"
+            )
             for problem in result.problems { console.err("newsstand library: warning: \(LibraryFormatting.describe(problem))") }
         }
         return ExitStatus.success
@@ -76,12 +78,13 @@ struct LibrarySession: Sendable {
             return outcomes
         }
         if json {
-            printJSON(outcomes.map { name, result -> [String: Any] in
-                switch result {
-                case .success(let issue): LibraryFormatting.json(issue)
-                case .failure(let error): ["name": name, "status": "none", "error": error.description]
-                }
-            })
+            printJSON(
+                outcomes.map { name, result -> [String: Any] in
+                    switch result {
+                    case .success(let issue): LibraryFormatting.json(issue)
+                    case .failure(let error): ["name": name, "status": "none", "error": error.description]
+                    }
+                })
         } else {
             for (name, result) in outcomes {
                 switch result {
@@ -107,7 +110,10 @@ struct LibrarySession: Sendable {
     }
 
     private func printJSON(_ value: Any) {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return }
         console.out(String(decoding: data, as: UTF8.self))
     }
 }

@@ -4,7 +4,10 @@ import NewsstandBuild
 /// The `newsstand` program: dispatches to a subcommand and turns errors into exit statuses.
 public enum NewsstandCommand {
     static var commands: [any Command.Type] {
-        [InitCommand.self, ValidateCommand.self, BuildCommand.self, CatalogCommand.self, PublishCommand.self, LibraryCommand.self, PreviewCommand.self]
+        [
+            InitCommand.self, ValidateCommand.self, BuildCommand.self, CatalogCommand.self, PublishCommand.self,
+            LibraryCommand.self, PreviewCommand.self,
+        ]
     }
 
     static var help: String {

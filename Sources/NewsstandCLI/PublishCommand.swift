@@ -35,7 +35,9 @@ enum PublishCommand: Command {
             throw UsageError("expected one <built-folder>")
         }
         guard let to = arguments.value("--to") else { throw UsageError("missing --to <destination>") }
-        if arguments.has("--verify") && arguments.has("--no-verify") { throw UsageError("--verify and --no-verify contradict each other") }
+        if arguments.has("--verify") && arguments.has("--no-verify") {
+            throw UsageError("--verify and --no-verify contradict each other")
+        }
         let destination = try Destinations.parse(to)
         let verify = arguments.has("--verify") || (!arguments.has("--no-verify") && destination is WebDAVDestination)
         let publisher = Publisher(destination: destination, prune: arguments.has("--prune"))
@@ -48,14 +50,17 @@ enum PublishCommand: Command {
             for path in plan.stale {
                 console.out(arguments.has("--prune") ? "would delete \(path)" : "stale (kept without --prune): \(path)")
             }
-            console.out("dry run: \(plan.uploads.count) to upload, \(plan.catalogs.count) catalog(s) to replace, \(arguments.has("--prune") ? plan.stale.count : 0) to delete, \(plan.unchanged) unchanged")
+            console.out(
+                "dry run: \(plan.uploads.count) to upload, \(plan.catalogs.count) catalog(s) to replace, \(arguments.has("--prune") ? plan.stale.count : 0) to delete, \(plan.unchanged) unchanged"
+            )
             return ExitStatus.success
         }
 
         console.out("publishing \(built) to \(destination.description)")
         let report = try runBlocking { try await publisher.run(plan) { step in console.out("  \(step)") } }
         console.out(
-            "published: \(report.uploaded.count) uploaded, \(report.replacedCatalogs.count) catalog(s) replaced, \(report.deleted.count) deleted, \(report.unchanged) unchanged")
+            "published: \(report.uploaded.count) uploaded, \(report.replacedCatalogs.count) catalog(s) replaced, \(report.deleted.count) deleted, \(report.unchanged) unchanged"
+        )
         guard verify else { return ExitStatus.success }
         let problems = try runBlocking { await PublishVerifier(destination: destination).verify() }
         guard problems.isEmpty else {

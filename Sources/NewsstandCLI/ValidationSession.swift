@@ -60,7 +60,8 @@ struct ValidationSession {
             if collectPlans, let plan = result.plan { plans.append(plan) }
         }
         let failed = printer.errors > 0 || (strict && printer.warnings > 0)
-        return Outcome(magazine: opening.magazine, plans: plans, issueCount: opening.issueNames.count, failed: failed, printer: printer)
+        return Outcome(
+            magazine: opening.magazine, plans: plans, issueCount: opening.issueNames.count, failed: failed, printer: printer)
     }
 
     private func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {

@@ -151,7 +151,9 @@ struct XMLPlistParser {
             } else if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE {
                 let t = text(of: node)
                 if !t.allSatisfy(\.isWhitespace) {
-                    problem(node, "unexpected text '\(t.trimmingCharacters(in: .whitespacesAndNewlines))' inside <\(name(of: element))>")
+                    problem(
+                        node,
+                        "unexpected text '\(t.trimmingCharacters(in: .whitespacesAndNewlines))' inside <\(name(of: element))>")
                 }
             }
             child = node.pointee.next

@@ -99,7 +99,8 @@
                     statusLine = line
                     headers = [:]
                 } else if let colon = line.firstIndex(of: ":") {
-                    headers[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                    headers[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingCharacters(
+                        in: .whitespaces)
                 }
             }
             return length

@@ -16,7 +16,11 @@ extension IssueLibrary {
         }
         let task = try startTask(name)
         if let progress { progressHandlers[name, default: []].append(progress) }
-        let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
         return try result.get()
     }
 
@@ -149,8 +153,10 @@ extension IssueLibrary {
         case .httpStatus(let status): .downloadHTTPStatus(name: name, url: url.absoluteString, status: status)
         case .stalled: .downloadStalled(name: name, url: url.absoluteString)
         case .cancelled: .cancelled(name: name)
-        case .network(_, let reason), .badResponse(let reason): .downloadFailed(name: name, url: url.absoluteString, reason: reason)
-        case .rangeNotSatisfiable: .downloadFailed(name: name, url: url.absoluteString, reason: "the server refused the resume range")
+        case .network(_, let reason), .badResponse(let reason):
+            .downloadFailed(name: name, url: url.absoluteString, reason: reason)
+        case .rangeNotSatisfiable:
+            .downloadFailed(name: name, url: url.absoluteString, reason: "the server refused the resume range")
         case .file(let path, let reason): .fileSystem(path: path, reason: reason)
         }
     }

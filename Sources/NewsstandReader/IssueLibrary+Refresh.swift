@@ -43,7 +43,9 @@ extension IssueLibrary {
         state.catalogLastModified = lastModified
         try save()
         await refreshCovers(&result)
-        log("catalog \(catalogURL.absoluteString): \(result.added.count) added, \(result.updated.count) updated, \(result.removed.count) removed")
+        log(
+            "catalog \(catalogURL.absoluteString): \(result.added.count) added, \(result.updated.count) updated, \(result.removed.count) removed"
+        )
         emit(.refreshed(result))
         return result
     }
@@ -78,9 +80,11 @@ extension IssueLibrary {
             }
             seen.insert(entry.name)
             let existing = state.issues[entry.name]
-            var record = existing ?? IssueRecord(
-                name: entry.name, title: entry.title, date: entry.date, remoteCoverURL: cover,
-                remoteContentURL: content, status: .none, hasUpdate: false, isInCatalog: true)
+            var record =
+                existing
+                ?? IssueRecord(
+                    name: entry.name, title: entry.title, date: entry.date, remoteCoverURL: cover,
+                    remoteContentURL: content, status: .none, hasUpdate: false, isInCatalog: true)
             record.title = entry.title
             record.date = entry.date
             record.summary = entry.summary
@@ -135,7 +139,8 @@ extension IssueLibrary {
         let fileManager = FileManager.default
         let jobs = state.issues.values.compactMap { record -> CoverFetcher.Job? in
             let file = record.coverFileName.map { layout.covers.appendingPathComponent($0).path }
-            let current = file.map { fileManager.fileExists(atPath: $0) } == true
+            let current =
+                file.map { fileManager.fileExists(atPath: $0) } == true
                 && record.cachedCoverURL == record.remoteCoverURL
                 && (record.coverSHA256 == nil || record.coverSHA256 == record.cachedCoverSHA256)
             return current ? nil : CoverFetcher.Job(name: record.name, url: record.remoteCoverURL, sha256: record.coverSHA256)

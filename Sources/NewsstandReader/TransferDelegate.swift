@@ -26,7 +26,10 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
     private var lastActivity = DispatchTime.now()
     private var watchdog: DispatchSourceTimer?
 
-    init(url: URL, part: URL, offset: Int64, progress: @escaping @Sendable (Int64, Int64?) -> Void, completion: @escaping Completion) {
+    init(
+        url: URL, part: URL, offset: Int64, progress: @escaping @Sendable (Int64, Int64?) -> Void,
+        completion: @escaping Completion
+    ) {
         self.url = url
         self.part = part
         self.offset = offset

@@ -48,7 +48,8 @@ import Testing
         let fixture = try MagazineFixture()
         try fixture.remove("\(assets)/1-0.png")
         try fixture.remove("\(assets)/1-0@2x.png")
-        try fixture.write("issues/f-1/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "1-0.png", with: "1-0.jpg"))
+        try fixture.write(
+            "issues/f-1/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "1-0.png", with: "1-0.jpg"))
         try fixture.write("\(assets)/1-0.jpg", Self.jpeg(width: 300, height: 200))
         try fixture.write("\(assets)/1-0@2x.jpg", Self.jpeg(width: 600, height: 401))
         let found = fixture.validate()
@@ -77,14 +78,18 @@ import Testing
 
     @Test func referenceThatIsAPathIsRejected() throws {
         let fixture = try MagazineFixture()
-        try fixture.write("issues/f-1/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "1-0.png", with: "../1-0.png"))
+        try fixture.write(
+            "issues/f-1/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "1-0.png", with: "../1-0.png"))
         #expect(fixture.validate().with(.assetNameInvalid).map(\.location?.line) == [12])
     }
 
     /// A minimal JPEG: SOI, an APP0 segment, then a SOF0 frame header with the size.
     static func jpeg(width: Int, height: Int) -> Data {
         var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
-        bytes += [0xFF, 0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3]
+        bytes += [
+            0xFF, 0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+            3,
+        ]
         bytes += [1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xFF, 0xD9]
         return Data(bytes)
     }

@@ -29,7 +29,10 @@ import Testing
         let report = try build(fixture, into: output)
         #expect(report.built == ["f-1"])
         let folder = output.appendingPathComponent("f-1")
-        #expect(try entries(folder.appendingPathComponent("f-1.zip")) == ["issue.plist", "pages.plist", "1-0.png", "2-0.png", "2-1.png", "2-1t.png"])
+        #expect(
+            try entries(folder.appendingPathComponent("f-1.zip")) == [
+                "issue.plist", "pages.plist", "1-0.png", "2-0.png", "2-1.png", "2-1t.png",
+            ])
         #expect(
             try entries(folder.appendingPathComponent("f-1@2x.zip"))
                 == ["issue.plist", "pages.plist", "1-0@2x.png", "2-0@2x.png", "2-1@2x.png", "2-1t@2x.png"])
@@ -65,7 +68,8 @@ import Testing
         let zip = output.appendingPathComponent("f-1/f-1.zip")
         let before = try FileManager.default.attributesOfItem(atPath: zip.path)[.modificationDate] as? Date
         // Touching a file without changing it does not count as a change.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: fixture.url("issues/f-1/assets/1-0.png").path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: fixture.url("issues/f-1/assets/1-0.png").path)
         var report = try build(fixture, into: output)
         #expect(report.built == [])
         #expect(report.upToDate == ["f-1", "f-2"])
@@ -88,7 +92,8 @@ import Testing
         let report = try build(fixture, into: output)
         #expect(report.removed == ["f-2"])
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("f-2").path))
-        #expect(try Catalog.decode(Data(contentsOf: output.appendingPathComponent("issues.plist"))).entries.map(\.name) == ["f-1"])
+        #expect(
+            try Catalog.decode(Data(contentsOf: output.appendingPathComponent("issues.plist"))).entries.map(\.name) == ["f-1"])
     }
 
     @Test func assetThatVanishesBeforePackingNamesTheIssueAndFileAndLeavesNoArchive() throws {
@@ -125,7 +130,8 @@ import Testing
             magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.shelf, .atom])
         ).build(plans)
         let shelf = try #require(
-            JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("shelf.json"))) as? [[String: String]])
+            JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("shelf.json")))
+                as? [[String: String]])
         #expect(shelf.map { $0["name"] } == ["f-2", "f-1"])
         #expect(shelf.first?["date"] == "2026-01-02 08:00:00")
         #expect(shelf.first?["url"] == "https://example.com/mag/f-2/f-2.zip")

@@ -14,20 +14,21 @@ import Testing
     }
 
     @Test func missingAndWrongTypedKeys() throws {
-        let found = try diagnostics(issue: """
-            <dict>
-                <key>Title</key>
-                <integer>3</integer>
-                <key>Date</key>
-                <string>2013-11-28</string>
-                <key>Name</key>
-                <string>f-2</string>
-                <key>Summary</key>
-                <true/>
-                <key>Colour</key>
-                <string>red</string>
-            </dict>
-            """)
+        let found = try diagnostics(
+            issue: """
+                <dict>
+                    <key>Title</key>
+                    <integer>3</integer>
+                    <key>Date</key>
+                    <string>2013-11-28</string>
+                    <key>Name</key>
+                    <string>f-2</string>
+                    <key>Summary</key>
+                    <true/>
+                    <key>Colour</key>
+                    <string>red</string>
+                </dict>
+                """)
         #expect(found.with(.issueTitle).map(\.location?.line) == [6])
         #expect(found.with(.issueDate).map(\.location?.line) == [8])
         #expect(found.with(.issueCover).map(\.location?.line) == [4])
@@ -56,14 +57,17 @@ import Testing
 
     @Test func baseURLMustBeAbsoluteHTTP() throws {
         let fixture = try MagazineFixture()
-        try fixture.write("magazine.plist", MagazineFixture.plist("""
-            <dict>
-                <key>Title</key>
-                <string>Fixture</string>
-                <key>BaseURL</key>
-                <string>ftp://example.com/</string>
-            </dict>
-            """))
+        try fixture.write(
+            "magazine.plist",
+            MagazineFixture.plist(
+                """
+                <dict>
+                    <key>Title</key>
+                    <string>Fixture</string>
+                    <key>BaseURL</key>
+                    <string>ftp://example.com/</string>
+                </dict>
+                """))
         let d = try #require(fixture.validate().with(.magazineBaseURL).first)
         #expect(d.location == SourceLocation(file: "magazine.plist", line: 8))
         #expect(d.message.contains("'ftp://example.com/'"))
@@ -78,7 +82,8 @@ import Testing
     @Test func everyProblemIsReportedInOneRun() throws {
         let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
         try fixture.remove("issues/f-1/assets/1-0.png")
-        try fixture.write("issues/f-2/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "SimplePage", with: "SimplePag"))
+        try fixture.write(
+            "issues/f-2/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "SimplePage", with: "SimplePag"))
         try fixture.remove("issues/f-2/assets/cover.png")
         let codes = Set(fixture.validate().map(\.code))
         #expect(codes.isSuperset(of: [.assetMissing, .unknownPageClass, .assetMissing]))

@@ -45,8 +45,11 @@ import Testing
     }
 
     @Test func unknownPropertyIsAWarningWithASuggestion() throws {
-        let found = try diagnostics(replacing: "<key>baseImage</key>\n                <string>1-0.png</string>",
-                                    with: "<key>baseImage</key>\n                <string>1-0.png</string>\n                <key>baseImgae</key>\n                <string>x</string>")
+        let found = try diagnostics(
+            replacing: "<key>baseImage</key>\n                <string>1-0.png</string>",
+            with:
+                "<key>baseImage</key>\n                <string>1-0.png</string>\n                <key>baseImgae</key>\n                <string>x</string>"
+        )
         let d = try #require(found.with(.unknownProperty).first)
         #expect(d.severity == .warning)
         #expect(d.location?.line == 13)
@@ -57,7 +60,8 @@ import Testing
     @Test func emptyPhotosArrayViolatesMinimumCount() throws {
         let fixture = try MagazineFixture()
         let pages = MagazineFixture.defaultPages
-        let photos = try #require(pages.range(of: "<array>", range: pages.range(of: "<key>photos</key>")!.upperBound..<pages.endIndex))
+        let photos = try #require(
+            pages.range(of: "<array>", range: pages.range(of: "<key>photos</key>")!.upperBound..<pages.endIndex))
         let end = try #require(pages.range(of: "</array>", range: photos.upperBound..<pages.endIndex))
         try fixture.write(pagesFile, pages.replacingCharacters(in: photos.lowerBound..<end.upperBound, with: "<array/>"))
         let d = try #require(fixture.validate().with(.arrayCount).first)
@@ -75,25 +79,28 @@ import Testing
 
     @Test func structureErrors() throws {
         let fixture = try MagazineFixture()
-        try fixture.write(pagesFile, MagazineFixture.plist("""
-            <array>
-                <array/>
-                <string>not an article</string>
+        try fixture.write(
+            pagesFile,
+            MagazineFixture.plist(
+                """
                 <array>
-                    <string>not a page</string>
-                    <dict>
-                        <key>properties</key>
-                        <dict/>
-                    </dict>
-                    <dict>
-                        <key>class</key>
-                        <string>SimplePage</string>
-                        <key>extra</key>
-                        <true/>
-                    </dict>
+                    <array/>
+                    <string>not an article</string>
+                    <array>
+                        <string>not a page</string>
+                        <dict>
+                            <key>properties</key>
+                            <dict/>
+                        </dict>
+                        <dict>
+                            <key>class</key>
+                            <string>SimplePage</string>
+                            <key>extra</key>
+                            <true/>
+                        </dict>
+                    </array>
                 </array>
-            </array>
-            """))
+                """))
         let found = fixture.validate()
         #expect(found.with(.emptyArticle).map(\.location?.line) == [5])
         #expect(found.with(.articleNotArray).map(\.location?.line) == [6])
@@ -120,16 +127,19 @@ import Testing
 
     @Test func malformedPlistValues() throws {
         let fixture = try MagazineFixture()
-        try fixture.write(pagesFile, MagazineFixture.plist("""
-            <array>
-                <integer>twelve</integer>
-                <date>28.11.2013</date>
-                <dict>
-                    <key>lonely</key>
-                </dict>
-                <widget/>
-            </array>
-            """))
+        try fixture.write(
+            pagesFile,
+            MagazineFixture.plist(
+                """
+                <array>
+                    <integer>twelve</integer>
+                    <date>28.11.2013</date>
+                    <dict>
+                        <key>lonely</key>
+                    </dict>
+                    <widget/>
+                </array>
+                """))
         let lines = fixture.validate().with(.malformedPlist).compactMap(\.location?.line).sorted()
         #expect(lines == [5, 6, 8, 10])
     }

@@ -17,7 +17,8 @@ import Testing
         _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2)).build(plans)
     }
 
-    private func publish(_ built: URL, to destination: any PublishDestination, prune: Bool = false) async throws -> PublishReport {
+    private func publish(_ built: URL, to destination: any PublishDestination, prune: Bool = false) async throws -> PublishReport
+    {
         let publisher = Publisher(destination: destination, prune: prune)
         return try await publisher.run(try await publisher.plan(builtFolder: built))
     }
@@ -32,8 +33,11 @@ import Testing
                     let path = String(url.dropFirst("https://example.com/mag/".count))
                     #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path) is missing")
                 }
-                let bundle = root.appendingPathComponent(String(entry.contentURL(retina: retina).dropFirst("https://example.com/mag/".count)))
-                #expect(try FileManager.default.attributesOfItem(atPath: bundle.path)[.size] as? Int == entry.contentSize(retina: retina))
+                let bundle = root.appendingPathComponent(
+                    String(entry.contentURL(retina: retina).dropFirst("https://example.com/mag/".count)))
+                #expect(
+                    try FileManager.default.attributesOfItem(atPath: bundle.path)[.size] as? Int
+                        == entry.contentSize(retina: retina))
             }
         }
     }
@@ -112,7 +116,9 @@ import Testing
         let (entries, _) = try Catalog.decode(Data(contentsOf: root.appendingPathComponent("issues.plist")))
         for entry in entries {
             for url in [entry.content, entry.contentURL(retina: true), entry.cover, entry.coverURL(retina: true)] {
-                #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(String(url.dropFirst("https://example.com/mag/".count))).path))
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: root.appendingPathComponent(String(url.dropFirst("https://example.com/mag/".count))).path))
             }
         }
     }
@@ -149,13 +155,22 @@ import Testing
     }
 
     @Test func credentialsComeFromNetrcOrTheEnvironment() throws {
-        let netrc = "machine other.example login a password b\nmachine dav.example.com\n  login alice\n  password s3cret\ndefault login d password e\n"
+        let netrc =
+            "machine other.example login a password b\nmachine dav.example.com\n  login alice\n  password s3cret\ndefault login d password e\n"
         let folder = try Shell.temporaryFolder()
         try netrc.write(to: folder.appendingPathComponent("netrc"), atomically: true, encoding: .utf8)
         let url = URL(string: "https://dav.example.com/mag/")!
-        #expect(HTTPCredentials.find(for: url, environment: ["NETRC": folder.appendingPathComponent("netrc").path]) == HTTPCredentials(user: "alice", password: "s3cret"))
-        #expect(HTTPCredentials.find(for: URL(string: "https://x.example/")!, environment: ["NETRC": folder.appendingPathComponent("netrc").path]) == HTTPCredentials(user: "d", password: "e"))
-        #expect(HTTPCredentials.find(for: url, environment: ["NEWSSTAND_USER": "u", "NEWSSTAND_PASSWORD": "p", "NETRC": "/nonexistent"]) == HTTPCredentials(user: "u", password: "p"))
+        #expect(
+            HTTPCredentials.find(for: url, environment: ["NETRC": folder.appendingPathComponent("netrc").path])
+                == HTTPCredentials(user: "alice", password: "s3cret"))
+        #expect(
+            HTTPCredentials.find(
+                for: URL(string: "https://x.example/")!, environment: ["NETRC": folder.appendingPathComponent("netrc").path])
+                == HTTPCredentials(user: "d", password: "e"))
+        #expect(
+            HTTPCredentials.find(
+                for: url, environment: ["NEWSSTAND_USER": "u", "NEWSSTAND_PASSWORD": "p", "NETRC": "/nonexistent"])
+                == HTTPCredentials(user: "u", password: "p"))
     }
 }
 
@@ -174,15 +189,24 @@ struct FailingDestination: PublishDestination {
 
     func read(_ path: String) async throws(PublishError) -> Data? { try await wrapped.read(path) }
     func upload(_ file: URL, to path: String) async throws(PublishError) {
-        guard counter.next() <= failAfterUploads else { throw PublishError(step: "upload", target: path, reason: "injected failure") }
+        guard counter.next() <= failAfterUploads else {
+            throw PublishError(step: "upload", target: path, reason: "injected failure")
+        }
         try await wrapped.upload(file, to: path)
     }
-    func move(_ source: String, to destination: String) async throws(PublishError) { try await wrapped.move(source, to: destination) }
+    func move(_ source: String, to destination: String) async throws(PublishError) {
+        try await wrapped.move(source, to: destination)
+    }
     func delete(_ path: String) async throws(PublishError) { try await wrapped.delete(path) }
 }
 
 final class UploadCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 }

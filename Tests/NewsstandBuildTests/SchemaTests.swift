@@ -7,7 +7,8 @@ import Testing
 @Suite struct SchemaTests {
     @Test func builtInClassesResolveWithInheritance() throws {
         var diagnostics: [Diagnostic] = []
-        let classes = PageClassSchema.classes(in: MagazineFixture.builtInSchema, displayPath: "built-in", diagnostics: &diagnostics)
+        let classes = PageClassSchema.classes(
+            in: MagazineFixture.builtInSchema, displayPath: "built-in", diagnostics: &diagnostics)
         let schema = PageClassSchema(layers: [classes], diagnostics: &diagnostics)
         #expect(diagnostics == [])
         #expect(schema.properties(of: "SimplePage")?.map(\.name) == ["baseImage"])
@@ -23,69 +24,75 @@ import Testing
 
     @Test func magazineClassesAddAndOverride() throws {
         let fixture = try MagazineFixture()
-        try fixture.write("page-classes.plist", MagazineFixture.plist("""
-            <dict>
-                <key>VideoPage</key>
+        try fixture.write(
+            "page-classes.plist",
+            MagazineFixture.plist(
+                """
                 <dict>
-                    <key>inherits</key>
-                    <string>SimplePage</string>
-                    <key>properties</key>
+                    <key>VideoPage</key>
                     <dict>
-                        <key>movie</key>
+                        <key>inherits</key>
+                        <string>SimplePage</string>
+                        <key>properties</key>
                         <dict>
-                            <key>type</key>
-                            <string>movie</string>
-                            <key>required</key>
-                            <true/>
-                        </dict>
-                        <key>autoplay</key>
-                        <dict>
-                            <key>type</key>
-                            <string>boolean</string>
+                            <key>movie</key>
+                            <dict>
+                                <key>type</key>
+                                <string>movie</string>
+                                <key>required</key>
+                                <true/>
+                            </dict>
+                            <key>autoplay</key>
+                            <dict>
+                                <key>type</key>
+                                <string>boolean</string>
+                            </dict>
                         </dict>
                     </dict>
-                </dict>
-                <key>SimplePage</key>
-                <dict>
-                    <key>properties</key>
+                    <key>SimplePage</key>
                     <dict>
-                        <key>baseImage</key>
-                        <dict>
-                            <key>type</key>
-                            <string>image</string>
-                            <key>required</key>
-                            <true/>
-                        </dict>
-                        <key>caption</key>
-                        <dict>
-                            <key>type</key>
-                            <string>string</string>
-                        </dict>
-                    </dict>
-                </dict>
-            </dict>
-            """))
-        try fixture.write("issues/f-1/pages.plist", MagazineFixture.plist("""
-            <array>
-                <array>
-                    <dict>
-                        <key>class</key>
-                        <string>VideoPage</string>
                         <key>properties</key>
                         <dict>
                             <key>baseImage</key>
-                            <string>1-0.png</string>
+                            <dict>
+                                <key>type</key>
+                                <string>image</string>
+                                <key>required</key>
+                                <true/>
+                            </dict>
                             <key>caption</key>
-                            <string>Overridden SimplePage adds a caption</string>
-                            <key>movie</key>
-                            <string>clip.mp4</string>
-                            <key>autoplay</key>
-                            <string>yes</string>
+                            <dict>
+                                <key>type</key>
+                                <string>string</string>
+                            </dict>
                         </dict>
                     </dict>
+                </dict>
+                """))
+        try fixture.write(
+            "issues/f-1/pages.plist",
+            MagazineFixture.plist(
+                """
+                <array>
+                    <array>
+                        <dict>
+                            <key>class</key>
+                            <string>VideoPage</string>
+                            <key>properties</key>
+                            <dict>
+                                <key>baseImage</key>
+                                <string>1-0.png</string>
+                                <key>caption</key>
+                                <string>Overridden SimplePage adds a caption</string>
+                                <key>movie</key>
+                                <string>clip.mp4</string>
+                                <key>autoplay</key>
+                                <string>yes</string>
+                            </dict>
+                        </dict>
+                    </array>
                 </array>
-            </array>
-            """))
+                """))
         var mp4 = Data([0, 0, 0, 0x18]) + Data("ftypmp42".utf8)
         mp4.append(Data(count: 16))
         try fixture.write("issues/f-1/assets/clip.mp4", mp4)
@@ -99,38 +106,41 @@ import Testing
 
     @Test func errorsInTheSchemaFile() throws {
         let fixture = try MagazineFixture()
-        try fixture.write("page-classes.plist", MagazineFixture.plist("""
-            <dict>
-                <key>A</key>
+        try fixture.write(
+            "page-classes.plist",
+            MagazineFixture.plist(
+                """
                 <dict>
-                    <key>inherits</key>
-                    <string>B</string>
-                </dict>
-                <key>B</key>
-                <dict>
-                    <key>inherits</key>
-                    <string>A</string>
-                </dict>
-                <key>C</key>
-                <dict>
-                    <key>inherits</key>
-                    <string>SimplePag</string>
-                    <key>properties</key>
+                    <key>A</key>
                     <dict>
-                        <key>x</key>
+                        <key>inherits</key>
+                        <string>B</string>
+                    </dict>
+                    <key>B</key>
+                    <dict>
+                        <key>inherits</key>
+                        <string>A</string>
+                    </dict>
+                    <key>C</key>
+                    <dict>
+                        <key>inherits</key>
+                        <string>SimplePag</string>
+                        <key>properties</key>
                         <dict>
-                            <key>type</key>
-                            <string>imgae</string>
-                        </dict>
-                        <key>y</key>
-                        <dict>
-                            <key>required</key>
-                            <string>yes</string>
+                            <key>x</key>
+                            <dict>
+                                <key>type</key>
+                                <string>imgae</string>
+                            </dict>
+                            <key>y</key>
+                            <dict>
+                                <key>required</key>
+                                <string>yes</string>
+                            </dict>
                         </dict>
                     </dict>
                 </dict>
-            </dict>
-            """))
+                """))
         let found = fixture.validate()
         #expect(found.with(.schemaCycle).count >= 1)
         let parent = try #require(found.with(.schemaUnknownParent).first)

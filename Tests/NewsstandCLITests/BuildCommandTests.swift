@@ -9,7 +9,8 @@ import Testing
 
     private func build(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, URL) {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
-        let result = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path] + arguments, environment: environment)
+        let result = try Shell.run(
+            Shell.newsstand, ["build", sample, "--output", output.path] + arguments, environment: environment)
         return (result, output)
     }
 
@@ -51,7 +52,8 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout == "a-3 a-2 a-1 2026-09-01T08:00:00\n")
         #expect(try Shell.run("plutil", ["-lint", output.appendingPathComponent("issues.plist").path]).status == 0)
-        let shelf = try Shell.python("import json,sys; print(len(json.load(open(sys.argv[1]))))", [output.appendingPathComponent("shelf.json").path])
+        let shelf = try Shell.python(
+            "import json,sys; print(len(json.load(open(sys.argv[1]))))", [output.appendingPathComponent("shelf.json").path])
         #expect(shelf.stdout == "3\n")
         #expect(result.stdout.contains("no problems found"))
     }
@@ -61,7 +63,9 @@ import Testing
         let (second, b) = try build(["--jobs", "1"], environment: ["TZ": "Asia/Tokyo"])
         #expect(first.status == 0 && second.status == 0)
         var files = ["issues.plist"]
-        for name in issues { files += ["\(name)/\(name).zip", "\(name)/\(name)@2x.zip", "\(name)/cover.png", "\(name)/cover@2x.png"] }
+        for name in issues {
+            files += ["\(name)/\(name).zip", "\(name)/\(name)@2x.zip", "\(name)/cover.png", "\(name)/cover@2x.png"]
+        }
         for file in files {
             let left = try Data(contentsOf: a.appendingPathComponent(file))
             let right = try Data(contentsOf: b.appendingPathComponent(file))
@@ -85,7 +89,9 @@ import Testing
         let catalog = try Shell.run(Shell.newsstand, ["catalog", gathered.path, "--magazine", sample, "--feed", "shelf"])
         #expect(catalog.status == 0, "\(catalog.stderr)")
         for file in ["issues.plist", "shelf.json"] {
-            #expect(try Data(contentsOf: gathered.appendingPathComponent(file)) == Data(contentsOf: fullOutput.appendingPathComponent(file)))
+            #expect(
+                try Data(contentsOf: gathered.appendingPathComponent(file))
+                    == Data(contentsOf: fullOutput.appendingPathComponent(file)))
         }
     }
 
@@ -120,7 +126,8 @@ import Testing
         let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
         // 400 KB: the normal bundles fit, the @2x ones (450–670 KB) do not.
         let result = try Shell.run(
-            "bash", ["-c", "ulimit -f 400; exec \"$0\" build \"$1\" --output \"$2\" --jobs 1", Shell.newsstand, sample, output.path])
+            "bash",
+            ["-c", "ulimit -f 400; exec \"$0\" build \"$1\" --output \"$2\" --jobs 1", Shell.newsstand, sample, output.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("issue 'a-"))
         #expect(result.stderr.contains("File too large"))

@@ -56,7 +56,10 @@ import Testing
         let line = text.components(separatedBy: "\n").firstIndex { $0.contains("<string>PhotoPage</string>") }! + 1
         let result = try newsstand("validate", magazine.path)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("\(magazine.path)/issues/a-1/pages.plist:\(line): error: page class 'PhotoPgae' is unknown; did you mean 'PhotoPage'?"))
+        #expect(
+            result.stdout.contains(
+                "\(magazine.path)/issues/a-1/pages.plist:\(line): error: page class 'PhotoPgae' is unknown; did you mean 'PhotoPage'?"
+            ))
         #expect(result.stdout.contains("[NS-201]"))
         #expect(!result.stdout.contains("\u{1B}["))
         #expect(result.stdout.hasSuffix(" in 3 issues\n"))
@@ -87,7 +90,9 @@ import Testing
         try Data("x".utf8).write(to: magazine.appendingPathComponent("issues/a-1/assets/stray.png"))
         let result = try newsstand("validate", magazine.path, "--format", "github")
         #expect(result.status == 0)
-        #expect(result.stdout.contains("::warning file=\(magazine.path)/issues/a-1/assets/stray.png,title=NS-306::'stray.png' is never referenced"))
+        #expect(
+            result.stdout.contains(
+                "::warning file=\(magazine.path)/issues/a-1/assets/stray.png,title=NS-306::'stray.png' is never referenced"))
         let strict = try newsstand("validate", magazine.path, "--strict")
         #expect(strict.status == 1)
         let ignored = try newsstand("validate", magazine.path, "--strict", "--ignore", "NS-306")

@@ -16,7 +16,9 @@ import Testing
             .write(to: settings, atomically: true, encoding: .utf8)
         #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path]).status == 0)
         let shelf = work.appendingPathComponent("shelf").path
-        func library(_ arguments: String...) throws -> Shell.Result { try Shell.run(Shell.newsstand, ["library", shelf] + arguments) }
+        func library(_ arguments: String...) throws -> Shell.Result {
+            try Shell.run(Shell.newsstand, ["library", shelf] + arguments)
+        }
         let catalog = nginx.baseURL.absoluteString + "issues.plist"
 
         var result = try library("refresh", catalog, "--retina")

@@ -27,7 +27,8 @@ import Testing
 
         func build(versioned: Bool = false) throws {
             let result = try Shell.run(
-                Shell.newsstand, ["build", magazine.path, "--output", output.path, "--feed", "shelf"] + (versioned ? ["--versioned"] : []))
+                Shell.newsstand,
+                ["build", magazine.path, "--output", output.path, "--feed", "shelf"] + (versioned ? ["--versioned"] : []))
             guard result.status == 0 else { throw TestFailure("build failed: \(result.stdout) \(result.stderr)") }
         }
 
@@ -71,7 +72,8 @@ import Testing
         #expect(result.stdout.contains("verified"))
         let catalogPuts = site.puts().filter { !$0.contains("/a-") }
         let firstCatalogPut = try #require(site.puts().firstIndex { !$0.contains("/a-") })
-        #expect(site.puts()[firstCatalogPut...].allSatisfy { !$0.contains("/a-") }, "catalogs must be uploaded after every bundle")
+        #expect(
+            site.puts()[firstCatalogPut...].allSatisfy { !$0.contains("/a-") }, "catalogs must be uploaded after every bundle")
         #expect(catalogPuts.allSatisfy { $0.hasSuffix(".tmp") }, "catalogs are uploaded under temporary names, then moved")
         let (status, catalog) = try site.get("issues.plist")
         #expect(status == 200)
@@ -111,8 +113,9 @@ import Testing
         try site.changeIssue("a-2")
         try site.build(versioned: true)
         // Block the new a-2 bundle's name with a folder, so its upload fails mid-publish.
-        let manifest = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: site.output.appendingPathComponent("a-2/.newsstand/manifest.json"))) as? [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: site.output.appendingPathComponent("a-2/.newsstand/manifest.json"))) as? [String: Any]
         let newBundle = try #require((manifest?["bundle"] as? [String: Any])?["file"] as? String)
         let blocker = site.nginx.root.appendingPathComponent("a-2/\(newBundle)")
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
@@ -132,6 +135,8 @@ import Testing
         let rerun = try site.publish()
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stdout.contains("verified"))
-        #expect(try Catalog.decode(site.get("issues.plist").1).entries.first { $0.name == "a-2" }?.content.hasSuffix(newBundle) == true)
+        #expect(
+            try Catalog.decode(site.get("issues.plist").1).entries.first { $0.name == "a-2" }?.content.hasSuffix(newBundle)
+                == true)
     }
 }

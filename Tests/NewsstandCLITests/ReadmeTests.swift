@@ -8,7 +8,9 @@ import Testing
     @Test func everyDiagnosticCodeIsDocumented() throws {
         let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for code in DiagnosticCode.allCases {
-            #expect(readme.contains("| `\(code.rawValue)` | \(code.defaultSeverity.rawValue) |"), "\(code.rawValue) is not in the README")
+            #expect(
+                readme.contains("| `\(code.rawValue)` | \(code.defaultSeverity.rawValue) |"),
+                "\(code.rawValue) is not in the README")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import NewsstandTestSupport
 import NewsstandArchive
 import NewsstandFormat
 import NewsstandReader
+import NewsstandTestSupport
 import Testing
 
 /// Collects progress values reported from any thread.
@@ -32,7 +32,8 @@ struct DownloadTests {
             #expect(FileManager.default.fileExists(atPath: issue.contentURL.appendingPathComponent("pages.plist").path))
             let size = try #require(entries[0].contentSize)
             #expect(bed.requests("f-1/f-1.zip") == [LoggedRequest("200 \(size) GET /f-1/f-1.zip \"-\"")!])
-            let downloads = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+            let downloads = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
             #expect(downloads.isEmpty, "the .part file is gone once unpacked")
             let values = progress.all
             #expect(!values.isEmpty)
@@ -45,7 +46,9 @@ struct DownloadTests {
     }
 
     /// Starts a download from the slow location and cancels it once `threshold` bytes are on disk.
-    static func cancelMidway(_ library: IssueLibrary, _ name: String, threshold: Int64 = 200_000, suspend: Bool = false) async throws {
+    static func cancelMidway(_ library: IssueLibrary, _ name: String, threshold: Int64 = 200_000, suspend: Bool = false)
+        async throws
+    {
         let reached = AsyncStream<Void>.makeStream()
         let task = Task {
             try await library.download(name) { progress in
@@ -180,7 +183,10 @@ struct DownloadTests {
             let library = try bed.library { $0.availableCapacity = { _ in 1000 } }
             try await library.refresh(from: bed.catalogURL)
             let size = Int64(try #require(entries[0].contentSize))
-            await #expect(throws: LibraryError.insufficientSpace(name: "f-1", path: bed.libraryFolder.path, required: 2 * size, available: 1000)) {
+            await #expect(
+                throws: LibraryError.insufficientSpace(
+                    name: "f-1", path: bed.libraryFolder.path, required: 2 * size, available: 1000)
+            ) {
                 try await library.download("f-1")
             }
             #expect(bed.requests("f-1/f-1.zip", atLeast: 0).isEmpty)
@@ -220,7 +226,8 @@ struct DownloadTests {
                 }
                 #expect(await library.issue(named: name)?.status == IssueStatus.none)
             }
-            let issues = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
+            let issues = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
             #expect(issues.isEmpty, "no content folder and no temporary leftovers")
             let escaped = bed.libraryFolder.deletingLastPathComponent().appendingPathComponent("escaped")
             #expect(!FileManager.default.fileExists(atPath: escaped.path))

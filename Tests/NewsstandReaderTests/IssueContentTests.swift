@@ -9,7 +9,12 @@ import Testing
     static func sampleIssue() throws -> (normal: URL, retina: URL) {
         let work = try Shell.temporaryFolder("content")
         let output = work.appendingPathComponent("out")
-        let build = try Shell.run(Shell.newsstand, ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", output.path, "--issue", "a-1"])
+        let build = try Shell.run(
+            Shell.newsstand,
+            [
+                "build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", output.path, "--issue",
+                "a-1",
+            ])
         guard build.status == 0 else { throw TestFailure(build.stderr) }
         let normal = work.appendingPathComponent("normal")
         let retina = work.appendingPathComponent("retina")
@@ -82,7 +87,9 @@ import Testing
     }
 
     @Test func retinaFallsBackToTheNormalFileWhenThereIsNoRetinaOne() throws {
-        let folder = try fixture("<plist><array><array>\(simple("a.png"))\(simple("b.png"))</array></array></plist>", files: ["a.png", "a@2x.png", "b.png"])
+        let folder = try fixture(
+            "<plist><array><array>\(simple("a.png"))\(simple("b.png"))</array></array></plist>",
+            files: ["a.png", "a@2x.png", "b.png"])
         let content = try IssueContent(contentsOf: folder, scale: .retina)
         #expect(content.articles[0][0].page(as: SimplePage.self)?.baseImage.lastPathComponent == "a@2x.png")
         #expect(content.articles[0][1].page(as: SimplePage.self)?.baseImage.lastPathComponent == "b.png")

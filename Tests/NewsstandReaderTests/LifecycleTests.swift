@@ -1,7 +1,7 @@
 import Foundation
-import NewsstandTestSupport
 import NewsstandFormat
 import NewsstandReader
+import NewsstandTestSupport
 import Testing
 
 @Suite("Library lifecycle", .timeLimit(.minutes(1)))
@@ -99,7 +99,9 @@ struct LifecycleTests {
     @Test func atMostTheConfiguredNumberOfDownloadsRunAtOnce() async throws {
         try await Testbed.with { bed in
             let bundle = Testbed.IssueSpec.pages(scale: "", imageBytes: 250_000, seed: 3)
-            try bed.publish([.init("a", day: 1, normal: bundle, location: "slow/"), .init("b", day: 2, normal: bundle, location: "slow/")])
+            try bed.publish([
+                .init("a", day: 1, normal: bundle, location: "slow/"), .init("b", day: 2, normal: bundle, location: "slow/"),
+            ])
             let library = try bed.library { $0.maxConcurrentDownloads = 1 }
             try await library.refresh(from: bed.catalogURL)
             let events = await library.events()
@@ -126,7 +128,9 @@ struct LifecycleTests {
             let server = try StalledServer()
             defer { server.stop() }
             let base = "http://127.0.0.1:\(server.port)/"
-            var entry = CatalogEntry(name: "s", title: "S", date: Date(), cover: bed.nginx.baseURL.absoluteString + "none.png", content: base + "s.zip")
+            var entry = CatalogEntry(
+                name: "s", title: "S", date: Date(), cover: bed.nginx.baseURL.absoluteString + "none.png", content: base + "s.zip"
+            )
             entry.contentSize = 100
             try bed.writeCatalog([entry])
             let library = try bed.library {

@@ -71,7 +71,9 @@ struct RefreshTests {
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
             try Data("<plist><dict>".utf8).write(to: bed.nginx.root.appendingPathComponent("issues.plist"))
-            await #expect(throws: LibraryError.catalogMalformed(url: bed.catalogURL.absoluteString, reason: "not a property list")) {
+            await #expect(
+                throws: LibraryError.catalogMalformed(url: bed.catalogURL.absoluteString, reason: "not a property list")
+            ) {
                 try await library.refresh()
             }
             #expect(await library.issues.map(\.name) == ["a"])
@@ -84,7 +86,8 @@ struct RefreshTests {
         try await Testbed.with { bed in
             let base = bed.nginx.baseURL.absoluteString
             let evil = CatalogEntry(name: "../evil", title: "Evil", date: Date(), cover: base + "x.png", content: base + "x.zip")
-            let hidden = CatalogEntry(name: ".hidden", title: "Hidden", date: Date(), cover: base + "y.png", content: base + "y.zip")
+            let hidden = CatalogEntry(
+                name: ".hidden", title: "Hidden", date: Date(), cover: base + "y.png", content: base + "y.zip")
             try bed.publish([.init("good", day: 1)], catalog: [evil, hidden])
             let library = try bed.library()
             let result = try await library.refresh(from: bed.catalogURL)

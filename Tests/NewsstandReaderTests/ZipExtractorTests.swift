@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandTestSupport
 import NewsstandArchive
+import NewsstandTestSupport
 import Testing
 
 @Suite("Safe unpacking", .timeLimit(.minutes(1)))
@@ -15,16 +15,20 @@ struct ZipExtractorTests {
     @Test func unpacksFilesAndFolders() throws {
         try withFolder { folder in
             let archive = folder.appendingPathComponent("good.zip")
-            try ZipFixture.make(at: archive, entries: [
-                .text("issue.plist", "<plist/>"), .folder("assets"), .random("assets/1-0.png", count: 70_000, seed: 7),
-                .text("html/deep/page.html", "<p>hi</p>"),
-            ])
+            try ZipFixture.make(
+                at: archive,
+                entries: [
+                    .text("issue.plist", "<plist/>"), .folder("assets"), .random("assets/1-0.png", count: 70_000, seed: 7),
+                    .text("html/deep/page.html", "<p>hi</p>"),
+                ])
             let destination = folder.appendingPathComponent("out")
             let summary = try ZipExtractor.extract(from: archive, into: destination)
             #expect(summary.fileCount == 3)
             #expect(summary.totalSize == 70_000 + 8 + 9)
             #expect(try String(contentsOf: destination.appendingPathComponent("issue.plist"), encoding: .utf8) == "<plist/>")
-            #expect(try Data(contentsOf: destination.appendingPathComponent("assets/1-0.png")) == ZipFixture.randomBytes(count: 70_000, seed: 7))
+            #expect(
+                try Data(contentsOf: destination.appendingPathComponent("assets/1-0.png"))
+                    == ZipFixture.randomBytes(count: 70_000, seed: 7))
             #expect(FileManager.default.fileExists(atPath: destination.appendingPathComponent("html/deep/page.html").path))
         }
     }
@@ -45,10 +49,12 @@ struct ZipExtractorTests {
             case .symlink: try ZipFixture.make(at: archive, entries: [.symlink("link", target: folder.path), .text("a", "a")])
             case .zipBomb: try ZipFixture.make(at: archive, entries: [.zeros("bomb.bin", count: 50_000_000)])
             case .truncated:
-                try ZipFixture.make(at: archive, entries: [.random("a.png", count: 300_000, seed: 1), .random("b.png", count: 300_000, seed: 2)])
+                try ZipFixture.make(
+                    at: archive, entries: [.random("a.png", count: 300_000, seed: 1), .random("b.png", count: 300_000, seed: 2)])
                 try ZipFixture.truncate(archive, to: 0.6)
             case .notAZip:
-                try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data("<html>404</html>".utf8).write(to: archive)
             }
             let destination = folder.appendingPathComponent("issue/content")
@@ -77,7 +83,8 @@ struct ZipExtractorTests {
                 try ZipExtractor.extract(from: archive, into: folder.appendingPathComponent("a"), limits: .init(maxEntries: 5))
             }
             #expect(throws: ZipExtractionError.tooLarge(archive: archive.path, limit: 5000)) {
-                try ZipExtractor.extract(from: archive, into: folder.appendingPathComponent("b"), limits: .init(maxTotalSize: 5000))
+                try ZipExtractor.extract(
+                    from: archive, into: folder.appendingPathComponent("b"), limits: .init(maxTotalSize: 5000))
             }
             let summary = try ZipExtractor.extract(
                 from: archive, into: folder.appendingPathComponent("c"), limits: .init(maxEntries: 6, maxTotalSize: 6000))

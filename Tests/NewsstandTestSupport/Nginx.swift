@@ -42,7 +42,9 @@ public final class Nginx: @unchecked Sendable {
             try Self.config(prefix: prefix.path, root: root.path, port: port).write(to: config, atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path]
+            process.arguments = [
+                "-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

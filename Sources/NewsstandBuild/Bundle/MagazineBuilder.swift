@@ -58,7 +58,9 @@ public struct MagazineBuilder: Sendable {
     }
 
     /// Builds `plans`; `progress` is called with (bundles done, bundles to build).
-    public func build(_ plans: [IssuePlan], progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws(BuildError) -> BuildReport {
+    public func build(_ plans: [IssuePlan], progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws(BuildError)
+        -> BuildReport
+    {
         try prepareOutput()
         var report = BuildReport()
         var stale: [IssuePlan] = []

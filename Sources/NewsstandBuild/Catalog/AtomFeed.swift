@@ -51,11 +51,14 @@ struct AtomFeed {
             let issueFile = SourceLocation(file: Magazine.displayPath(issue: manifest.name, "issue.plist"))
             let summary = manifest.metadata.summary ?? ""
             if summary.isEmpty {
-                diagnostics.append(Diagnostic(.feedSummary, "issue '\(manifest.name)' has no Summary; the Atom feed uses its title", at: issueFile))
+                diagnostics.append(
+                    Diagnostic(
+                        .feedSummary, "issue '\(manifest.name)' has no Summary; the Atom feed uses its title", at: issueFile))
             } else if summary.count > Self.maximumSummaryLength {
                 diagnostics.append(
                     Diagnostic(
-                        .feedSummary, "issue '\(manifest.name)' Summary has \(summary.count) characters; the Atom feed allows \(Self.maximumSummaryLength)",
+                        .feedSummary,
+                        "issue '\(manifest.name)' Summary has \(summary.count) characters; the Atom feed allows \(Self.maximumSummaryLength)",
                         at: issueFile))
             }
             let cover = output.appendingPathComponent(manifest.name).appendingPathComponent(manifest.retinaCover.file)

@@ -39,7 +39,9 @@ public struct CatalogWriter {
         var manifests: [BuildManifest] = []
         for (name, folder) in Self.builtIssueFolders(in: output) {
             guard let manifest = BuildManifest.read(in: folder), manifest.name == name else {
-                throw BuildError(issue: name, path: BuildManifest.url(in: folder).path, reason: "the build manifest is unreadable; rebuild the issue")
+                throw BuildError(
+                    issue: name, path: BuildManifest.url(in: folder).path,
+                    reason: "the build manifest is unreadable; rebuild the issue")
             }
             manifests.append(manifest)
         }

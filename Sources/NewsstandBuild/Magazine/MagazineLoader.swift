@@ -37,7 +37,9 @@ public enum MagazineLoader {
         }
         guard root.entries != nil else {
             diagnostics.append(
-                Diagnostic(.magazineNotDict, "magazine.plist must be a dict, found \(root.kindName)", at: .init(file: file, line: root.line)))
+                Diagnostic(
+                    .magazineNotDict, "magazine.plist must be a dict, found \(root.kindName)",
+                    at: .init(file: file, line: root.line)))
             return (nil, nil)
         }
         var title: String?
@@ -46,7 +48,9 @@ public enum MagazineLoader {
         } else {
             let found = root["Title"].map { "found \($0.kindName)" } ?? "it is missing"
             diagnostics.append(
-                Diagnostic(.magazineTitle, "Title must be a non-empty string; \(found)", at: .init(file: file, line: root["Title"]?.line ?? root.line)))
+                Diagnostic(
+                    .magazineTitle, "Title must be a non-empty string; \(found)",
+                    at: .init(file: file, line: root["Title"]?.line ?? root.line)))
         }
         var baseURL: URL?
         let baseNode = root["BaseURL"]

@@ -12,7 +12,9 @@ public struct LocalFolderDestination: PublishDestination {
     public func read(_ path: String) async throws(PublishError) -> Data? {
         let url = root.appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do { return try Data(contentsOf: url) } catch { throw PublishError(step: "read", target: url.path, reason: "\(error.localizedDescription)") }
+        do { return try Data(contentsOf: url) } catch {
+            throw PublishError(step: "read", target: url.path, reason: "\(error.localizedDescription)")
+        }
     }
 
     public func upload(_ file: URL, to path: String) async throws(PublishError) {
@@ -20,7 +22,8 @@ public struct LocalFolderDestination: PublishDestination {
         let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: file, to: temporary)
             guard rename(temporary.path, destination.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {

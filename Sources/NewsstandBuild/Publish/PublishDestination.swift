@@ -21,7 +21,8 @@ public protocol PublishDestination: Sendable {
 /// Parses a `--to` argument into a destination.
 public enum Destinations {
     /// `rclone:<remote>:<path>`, `http(s)://…` (WebDAV), or a local folder path.
-    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PublishError)
+    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(PublishError)
         -> any PublishDestination
     {
         if text.hasPrefix("rclone:") {

@@ -30,7 +30,8 @@ public struct PublishPlan: Sendable {
         }
         for (name, folder) in issues {
             guard let manifest = BuildManifest.read(in: folder) else {
-                throw PublishError(step: "plan", target: folder.path, reason: "the build manifest is unreadable; rebuild the issue")
+                throw PublishError(
+                    step: "plan", target: folder.path, reason: "the build manifest is unreadable; rebuild the issue")
             }
             for record in [manifest.bundle, manifest.retinaBundle, manifest.cover, manifest.retinaCover] {
                 let source = folder.appendingPathComponent(record.file)
@@ -38,7 +39,9 @@ public struct PublishPlan: Sendable {
                     throw PublishError(step: "plan", target: source.path, reason: "missing or changed since the build; rebuild")
                 }
                 files.append(
-                    PublishedFile(path: "\(name)/\(record.file)", source: source, size: record.size, sha256: record.sha256, isCatalog: false))
+                    PublishedFile(
+                        path: "\(name)/\(record.file)", source: source, size: record.size, sha256: record.sha256, isCatalog: false
+                    ))
             }
         }
         for name in catalogNames {
@@ -63,7 +66,8 @@ public struct PublishPlan: Sendable {
     /// The manifest describing the destination once this plan has run.
     public func resultingManifest(pruned: Bool) -> PublishManifest {
         PublishManifest(
-            files: Dictionary(uniqueKeysWithValues: files.map { ($0.path, PublishManifest.File(size: $0.size, sha256: $0.sha256)) }),
+            files: Dictionary(
+                uniqueKeysWithValues: files.map { ($0.path, PublishManifest.File(size: $0.size, sha256: $0.sha256)) }),
             retired: pruned ? [] : stale)
     }
 }

@@ -45,7 +45,9 @@ public struct PublishVerifier: Sendable {
             let (_, response) = try await URLSession.shared.data(for: request)
             guard let http = response as? HTTPURLResponse else { return ["\(text): no HTTP response"] }
             guard http.statusCode == 200 else { return ["\(text): HTTP \(http.statusCode)"] }
-            if let expectedSize, let length = http.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init), length != expectedSize {
+            if let expectedSize, let length = http.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
+                length != expectedSize
+            {
                 return ["\(text): \(length) bytes, the catalog says \(expectedSize)"]
             }
             return []

@@ -35,7 +35,9 @@ public struct Publisher: Sendable {
     }
 
     /// Carries out `plan`; `progress` hears each step as it starts.
-    public func run(_ plan: PublishPlan, progress: @Sendable (String) -> Void = { _ in }) async throws(PublishError) -> PublishReport {
+    public func run(_ plan: PublishPlan, progress: @Sendable (String) -> Void = { _ in }) async throws(PublishError)
+        -> PublishReport
+    {
         var report = PublishReport(unchanged: plan.unchanged)
         for file in plan.uploads {
             progress("upload \(file.path)")

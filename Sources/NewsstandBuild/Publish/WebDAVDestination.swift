@@ -20,7 +20,8 @@ public struct WebDAVDestination: PublishDestination {
 
     func url(_ path: String) -> URL {
         let escaped = path.split(separator: "/").map { component in
-            String(component).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
+            String(component).addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
                 ?? String(component)
         }
         return URL(string: escaped.joined(separator: "/"), relativeTo: root)?.absoluteURL ?? root.appendingPathComponent(path)

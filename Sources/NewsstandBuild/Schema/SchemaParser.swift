@@ -53,7 +53,9 @@ struct SchemaParser {
         }
         var parent: String?
         if let inherits = node["inherits"] {
-            if let name = inherits.string { parent = name } else {
+            if let name = inherits.string {
+                parent = name
+            } else {
                 report(.schemaInvalid, "'inherits' of '\(entry.key)' must be a string", line: inherits.line)
             }
         }
@@ -74,7 +76,9 @@ struct SchemaParser {
             guard let type = parseType(entry.node, name: "'\(entry.key)' of \(owner)") else { return nil }
             var required = false
             if let flag = entry.node["required"] {
-                if case .boolean(let b) = flag.value { required = b } else {
+                if case .boolean(let b) = flag.value {
+                    required = b
+                } else {
                     report(.schemaInvalid, "'required' of '\(entry.key)' must be true or false", line: flag.line)
                 }
             }

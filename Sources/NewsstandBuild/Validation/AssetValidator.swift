@@ -20,7 +20,8 @@ struct AssetValidator {
         let listing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { !$0.hasPrefix(".") }
         guard let files = listing.map(Set.init) else {
             if !references.isEmpty {
-                diagnostics.append(Diagnostic(.fileMissing, "\(displayFolder)/ is missing", at: SourceLocation(file: displayFolder)))
+                diagnostics.append(
+                    Diagnostic(.fileMissing, "\(displayFolder)/ is missing", at: SourceLocation(file: displayFolder)))
             }
             return []
         }
@@ -45,7 +46,9 @@ struct AssetValidator {
                         "'\(reference.name)' is not in \(displayFolder)/, but '\(other)' is: names differ only in letter case, which works on a Mac and fails on a device",
                         at: reference.location)
                 } else {
-                    report(.assetMissing, "\(reference.kind.rawValue) '\(reference.name)' is not in \(displayFolder)/", at: reference.location)
+                    report(
+                        .assetMissing, "\(reference.kind.rawValue) '\(reference.name)' is not in \(displayFolder)/",
+                        at: reference.location)
                 }
                 continue
             }
@@ -77,11 +80,13 @@ struct AssetValidator {
         guard files.contains(retinaName) else {
             if let other = byLowercase[retinaName.lowercased()] {
                 report(
-                    .assetCaseMismatch, "@2x image '\(retinaName)' is not in \(displayFolder)/, but '\(other)' is: names differ only in letter case",
+                    .assetCaseMismatch,
+                    "@2x image '\(retinaName)' is not in \(displayFolder)/, but '\(other)' is: names differ only in letter case",
                     at: reference.location)
             } else {
                 report(
-                    .retinaMissing, "image '\(reference.name)' has no @2x variant '\(retinaName)' in \(displayFolder)/; the @2x bundle would be incomplete",
+                    .retinaMissing,
+                    "image '\(reference.name)' has no @2x variant '\(retinaName)' in \(displayFolder)/; the @2x bundle would be incomplete",
                     at: reference.location)
             }
             return
@@ -135,7 +140,8 @@ struct AssetValidator {
     private mutating func reportUnportableNames(_ names: Set<String>) {
         for name in names.sorted() where name.contains(" ") || !name.allSatisfy(\.isASCII) {
             report(
-                .assetNameUnportable, "'\(name)' has spaces or non-ASCII characters, which need escaping in URLs and break some tools",
+                .assetNameUnportable,
+                "'\(name)' has spaces or non-ASCII characters, which need escaping in URLs and break some tools",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))
         }
     }
@@ -144,7 +150,9 @@ struct AssetValidator {
         !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
     }
 
-    private mutating func report(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, severity: Severity? = nil) {
+    private mutating func report(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, severity: Severity? = nil
+    ) {
         diagnostics.append(Diagnostic(code, message, at: location, severity: severity))
     }
 }

@@ -3,8 +3,14 @@ import Foundation
 /// What a file's first bytes say it is, to catch content that does not match the extension
 /// (a JPEG saved as `.png` works in a browser and fails in an app's image loader).
 enum FileSignature: String {
-    case png = "PNG", jpeg = "JPEG", gif = "GIF", webp = "WebP", pdf = "PDF", isoMedia = "MP4/QuickTime"
-    case zip = "ZIP", unknown = "unknown"
+    case png = "PNG"
+    case jpeg = "JPEG"
+    case gif = "GIF"
+    case webp = "WebP"
+    case pdf = "PDF"
+    case isoMedia = "MP4/QuickTime"
+    case zip = "ZIP"
+    case unknown = "unknown"
 
     /// The format a file name's extension promises, when it is one we can check.
     static func expected(forFileName name: String) -> FileSignature? {

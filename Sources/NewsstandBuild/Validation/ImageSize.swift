@@ -40,9 +40,12 @@ struct ImageSize: Equatable, CustomStringConvertible {
             guard head.count >= 24, Array(head[12..<16]) == Array("IHDR".utf8) else {
                 return Probe(signature: signature, size: .failure(.corrupt("PNG has no IHDR chunk")))
             }
-            return Probe(signature: signature, size: .success(ImageSize(width: bigEndian(head, 16, 4), height: bigEndian(head, 20, 4))))
+            return Probe(
+                signature: signature, size: .success(ImageSize(width: bigEndian(head, 16, 4), height: bigEndian(head, 20, 4))))
         case .gif:
-            guard head.count >= 10 else { return Probe(signature: signature, size: .failure(.corrupt("GIF header is truncated"))) }
+            guard head.count >= 10 else {
+                return Probe(signature: signature, size: .failure(.corrupt("GIF header is truncated")))
+            }
             return Probe(
                 signature: signature,
                 size: .success(ImageSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8)))

@@ -54,7 +54,8 @@ public enum IssueValidator {
         guard !diagnostics.hasErrors, let metadata else { return IssueValidation(diagnostics: diagnostics, plan: nil) }
         // The cover ships beside the bundles; it goes inside them only when a page uses it too.
         let pageNames = Set(pages.references.map(\.name))
-        let plan = IssuePlan(name: name, folder: folder, metadata: metadata, assets: planned.filter { pageNames.contains($0.name) })
+        let plan = IssuePlan(
+            name: name, folder: folder, metadata: metadata, assets: planned.filter { pageNames.contains($0.name) })
         return IssueValidation(diagnostics: diagnostics, plan: plan)
     }
 }

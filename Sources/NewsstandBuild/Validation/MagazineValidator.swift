@@ -38,7 +38,9 @@ public struct MagazineValidator {
                 } else {
                     let hint = Suggestion.closest(to: wanted, among: magazine.issueNames).map { "; did you mean '\($0)'?" } ?? ""
                     diagnostics.append(
-                        Diagnostic(.issueNotFound, "there is no issue '\(wanted)' in issues/\(hint)", at: SourceLocation(file: "issues")))
+                        Diagnostic(
+                            .issueNotFound, "there is no issue '\(wanted)' in issues/\(hint)", at: SourceLocation(file: "issues"))
+                    )
                 }
             }
         }

@@ -39,7 +39,9 @@ struct PageConfigValidator {
             return
         }
         for entry in entries where entry.key != "class" && entry.key != "properties" {
-            report(.unknownPageKey, "\(label) has key '\(entry.key)', which apps ignore; expected only 'class' and 'properties'", entry.keyLine)
+            report(
+                .unknownPageKey, "\(label) has key '\(entry.key)', which apps ignore; expected only 'class' and 'properties'",
+                entry.keyLine)
         }
         let classNode = page["class"]
         guard let classNode, let className = classNode.string else {
@@ -58,7 +60,9 @@ struct PageConfigValidator {
         }
         guard let propertiesNode, propertiesNode.entries != nil else {
             let found = propertiesNode.map { ", found \($0.kindName)" } ?? ""
-            report(.pagePropertiesMissing, "\(label) (\(className)) has no 'properties' dict\(found)", propertiesNode?.line ?? page.line)
+            report(
+                .pagePropertiesMissing, "\(label) (\(className)) has no 'properties' dict\(found)",
+                propertiesNode?.line ?? page.line)
             return
         }
         validateDictionary(propertiesNode, specs: properties, path: "", owner: "page class '\(className)'")

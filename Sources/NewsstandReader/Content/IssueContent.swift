@@ -15,7 +15,9 @@ public struct IssueContent: Sendable {
     ///   be decoded does not fail the issue (see `PageContent.Kind.failed`).
     public init(contentsOf folder: URL, scale: LibraryScale, registry: PageRegistry = .standard) throws(ContentError) {
         let root = try Self.plist(folder.appendingPathComponent("pages.plist"))
-        guard let articleList = root as? [Any] else { throw .malformed(file: "pages.plist", reason: "the root is not an array of articles") }
+        guard let articleList = root as? [Any] else {
+            throw .malformed(file: "pages.plist", reason: "the root is not an array of articles")
+        }
         var articles: [[PageContent]] = []
         for (a, article) in articleList.enumerated() {
             guard let pages = article as? [Any], !pages.isEmpty else {
@@ -29,7 +31,8 @@ public struct IssueContent: Sendable {
                     throw .malformed(file: "pages.plist", reason: "page \(p + 1) of article \(a + 1) lacks a class or properties")
                 }
                 contents.append(
-                    Self.decode(className, PageProperties(values: properties, folder: folder, isRetina: scale.isRetina), registry))
+                    Self.decode(className, PageProperties(values: properties, folder: folder, isRetina: scale.isRetina), registry)
+                )
             }
             articles.append(contents)
         }
@@ -41,10 +44,13 @@ public struct IssueContent: Sendable {
 
     private static func decode(_ className: String, _ properties: PageProperties, _ registry: PageRegistry) -> PageContent {
         guard let type = registry.type(for: className) else {
-            return PageContent(className: className, properties: properties, kind: .generic(GenericPage(className: className, properties: properties)))
+            return PageContent(
+                className: className, properties: properties,
+                kind: .generic(GenericPage(className: className, properties: properties)))
         }
         do {
-            return PageContent(className: className, properties: properties, kind: .decoded(try type.init(properties: properties)))
+            return PageContent(
+                className: className, properties: properties, kind: .decoded(try type.init(properties: properties)))
         } catch {
             return PageContent(className: className, properties: properties, kind: .failed(error))
         }

@@ -61,7 +61,8 @@ public struct IssueCursor: Sendable {
         position.article > 0 ? ReadingPosition(article: position.article - 1, page: 0) : nil
     }
     private var lowerPage: ReadingPosition? {
-        position.page < lastPageIndex(in: position.article) ? ReadingPosition(article: position.article, page: position.page + 1) : nil
+        position.page < lastPageIndex(in: position.article)
+            ? ReadingPosition(article: position.article, page: position.page + 1) : nil
     }
     private var upperPage: ReadingPosition? {
         position.page > 0 ? ReadingPosition(article: position.article, page: position.page - 1) : nil

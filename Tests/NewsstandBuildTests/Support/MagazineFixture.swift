@@ -17,14 +17,17 @@ final class MagazineFixture {
     init(issues: [String] = ["f-1"]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try write("magazine.plist", Self.plist("""
-            <dict>
-                <key>Title</key>
-                <string>Fixture</string>
-                <key>BaseURL</key>
-                <string>https://example.com/mag/</string>
-            </dict>
-            """))
+        try write(
+            "magazine.plist",
+            Self.plist(
+                """
+                <dict>
+                    <key>Title</key>
+                    <string>Fixture</string>
+                    <key>BaseURL</key>
+                    <string>https://example.com/mag/</string>
+                </dict>
+                """))
         for (index, name) in issues.enumerated() {
             try addIssue(name, day: index + 1)
         }
@@ -33,18 +36,21 @@ final class MagazineFixture {
     deinit { try? FileManager.default.removeItem(at: root) }
 
     func addIssue(_ name: String, day: Int = 1) throws {
-        try write("issues/\(name)/issue.plist", Self.plist("""
-            <dict>
-                <key>Title</key>
-                <string>Issue \(name)</string>
-                <key>Date</key>
-                <date>2026-01-\(String(format: "%02d", day))T08:00:00Z</date>
-                <key>Cover</key>
-                <string>cover.png</string>
-                <key>Summary</key>
-                <string>The \(name) issue.</string>
-            </dict>
-            """))
+        try write(
+            "issues/\(name)/issue.plist",
+            Self.plist(
+                """
+                <dict>
+                    <key>Title</key>
+                    <string>Issue \(name)</string>
+                    <key>Date</key>
+                    <date>2026-01-\(String(format: "%02d", day))T08:00:00Z</date>
+                    <key>Cover</key>
+                    <string>cover.png</string>
+                    <key>Summary</key>
+                    <string>The \(name) issue.</string>
+                </dict>
+                """))
         try write("issues/\(name)/pages.plist", Self.defaultPages)
         for file in ["cover.png", "1-0.png", "2-0.png", "2-1.png", "2-1t.png"] {
             try image(name, file, width: 10, height: 20)
@@ -52,7 +58,8 @@ final class MagazineFixture {
     }
 
     /// The default page config; line numbers matter to tests.
-    static let defaultPages = plist("""
+    static let defaultPages = plist(
+        """
         <array>
             <array>
                 <dict>
@@ -128,7 +135,9 @@ final class MagazineFixture {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         data.append(contentsOf: Array("IHDR".utf8))
         for value in [width, height] {
-            data.append(contentsOf: [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+            data.append(contentsOf: [
+                UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+            ])
         }
         data.append(contentsOf: [8, 2, 0, 0, 0, 0, 0, 0, 0])
         data.append(Data(("payload " + seed).utf8))

@@ -1,7 +1,7 @@
 import Foundation
-import NewsstandTestSupport
 import NewsstandFormat
 import NewsstandReader
+import NewsstandTestSupport
 
 /// One test's world: a real nginx serving a catalog and bundles built in the test, and a
 /// temporary library folder. `close()` stops nginx and removes every file.
@@ -49,7 +49,9 @@ final class Testbed: @unchecked Sendable {
         var location = ""
         var withChecksums = true
 
-        init(_ name: String, day: Int, normal: [ZipFixture.Entry]? = nil, retina: [ZipFixture.Entry]? = nil, location: String = "") {
+        init(
+            _ name: String, day: Int, normal: [ZipFixture.Entry]? = nil, retina: [ZipFixture.Entry]? = nil, location: String = ""
+        ) {
             self.name = name
             self.day = day
             self.normal = normal ?? Self.pages(scale: "")
