@@ -1,8 +1,12 @@
 import Foundation
 
 /// Property-list dates: `yyyy-MM-ddTHH:mm:ssZ`, always UTC, whole seconds.
+///
+/// Converted with civil-calendar arithmetic rather than `Calendar`: creating a Gregorian
+/// calendar loads ICU's data, which cost a no-change rebuild more than its own work.
 public enum PlistDate {
-    /// Parses a plist date, or returns nil when the text is not one.
+    /// Parses a plist date, or returns nil when the text is not one (including dates that do
+    /// not exist, such as February 30).
     public static func parse(_ text: String) -> Date? {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let scalars = Array(t.utf8)
@@ -21,30 +25,55 @@ public enum PlistDate {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
+            second < 60
         else { return nil }
-        var components = DateComponents()
-        components.calendar = calendar
-        components.timeZone = calendar.timeZone
-        (components.year, components.month, components.day) = (year, month, day)
-        (components.hour, components.minute, components.second) = (hour, minute, second)
-        guard components.isValidDate, let date = components.date else { return nil }
-        return date
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
-    /// Formats a date as a plist date in UTC.
+    /// Formats a date as a plist date in UTC (fractions of a second are dropped).
     public static func format(_ date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
-            c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        let (day, hour, minute, second) = components(date)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", day.year, day.month, day.day, hour, minute, second)
     }
 
-    /// The Gregorian calendar in UTC, independent of the user's locale and time zone.
-    public static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        calendar.locale = Locale(identifier: "en_US_POSIX")
-        return calendar
-    }()
+    /// The UTC date and time of day of `date`.
+    public static func components(_ date: Date) -> (day: (year: Int, month: Int, day: Int), hour: Int, minute: Int, second: Int) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let time = seconds - days * 86_400
+        return (civil(fromDays: days), time / 3_600, time % 3_600 / 60, time % 60)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `days` after 1970-01-01 (`civil_from_days`).
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
 }

@@ -20,9 +20,7 @@ enum ShelfFeed {
     }
 
     static func date(_ date: Date) -> String {
-        let c = PlistDate.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
-            c.second ?? 0)
+        let (day, hour, minute, second) = PlistDate.components(date)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", day.year, day.month, day.day, hour, minute, second)
     }
 }

@@ -161,13 +161,12 @@ public struct PreviewWriter {
 
     /// `1 March 2026`, in UTC like the catalog's dates.
     static func displayDate(_ date: Date) -> String {
-        let c = PlistDate.calendar.dateComponents([.year, .month, .day], from: date)
+        let day = PlistDate.components(date).day
         let months = [
             "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
             "December",
         ]
-        let month = (c.month ?? 1) - 1
-        return "\(c.day ?? 1) \(months[max(0, min(11, month))]) \(c.year ?? 0)"
+        return "\(day.day) \(months[day.month - 1]) \(day.year)"
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
