@@ -8,12 +8,9 @@ import Testing
 @Suite("Cut connections", .timeLimit(.minutes(1)))
 struct ConnectionCutTests {
     /// A TCP proxy to nginx that closes each connection after `cut` bytes of response.
-    final class CuttingProxy: @unchecked Sendable {
-        let process = Process()
-        let port: Int
-
-        init(upstream: Int, cut: Int) throws {
-            let script = """
+    static func cuttingProxy(upstream: Int, cut: Int) throws -> PythonServer {
+        try PythonServer(
+            script: """
                 import socket, sys, threading
                 upstream, cut = int(sys.argv[1]), int(sys.argv[2])
                 server = socket.socket()
@@ -41,36 +38,13 @@ struct ConnectionCutTests {
                 while True:
                     connection, _ = server.accept()
                     threading.Thread(target=relay, args=(connection,), daemon=True).start()
-                """
-            process.executableURL = URL(fileURLWithPath: try Shell.locate("python3"))
-            process.arguments = ["-c", script, String(upstream), String(cut)]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
-                guard !byte.isEmpty else { throw TestFailure("the proxy did not start") }
-                line.append(byte)
-            }
-            guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                throw TestFailure("the proxy printed no port")
-            }
-            self.port = port
-        }
-
-        /// Kills the proxy (SIGKILL: the test process may pass SIGTERM on as ignored).
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+                """, arguments: [String(upstream), String(cut)])
     }
 
     @Test func aDownloadCutAgainAndAgainResumesToTheEnd() async throws {
         try await Testbed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle)])
-            let proxy = try CuttingProxy(upstream: bed.nginx.port, cut: 400_000)
+            let proxy = try Self.cuttingProxy(upstream: bed.nginx.port, cut: 400_000)
             defer { proxy.stop() }
             entries[0].content = "http://127.0.0.1:\(proxy.port)/f-1/f-1.zip"
             try bed.writeCatalog(entries)

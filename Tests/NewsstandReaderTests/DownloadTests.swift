@@ -15,7 +15,8 @@ final class ProgressLog: @unchecked Sendable {
 
 @Suite("Downloads", .timeLimit(.minutes(1)))
 struct DownloadTests {
-    /// A bundle big enough to be cut mid-way at 300 KB/s: 1.5 MB of incompressible image.
+    /// A bundle big enough to be cut mid-way at 100 KB/s (15 s in all, far beyond any delay a busy
+    /// machine adds before the cancel): 1.5 MB of incompressible image.
     static let bigBundle: [ZipFixture.Entry] = Testbed.IssueSpec.pages(scale: "", imageBytes: 1_500_000, seed: 5)
 
     @Test func fullDownloadIsVerifiedAndUnpacked() async throws {

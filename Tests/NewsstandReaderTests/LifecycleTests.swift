@@ -148,49 +148,25 @@ struct LifecycleTests {
 
 /// A TCP server that accepts connections and never answers, in a python3 child process.
 final class StalledServer: @unchecked Sendable {
-    private let process = Process()
-    private let output = Pipe()
-    let port: Int
+    private let server: PythonServer
+    var port: Int { server.port }
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-u", "-c",
-            """
-            import socket
-            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
-            print(s.getsockname()[1])
-            held = []
-            while True:
-                c, _ = s.accept(); held.append(c); print("accepted")
-            """,
-        ]
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { throw TestFailure("stalled server did not start") }
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TestFailure("stalled server printed no port")
-        }
-        self.port = port
+        server = try PythonServer(
+            script: """
+                import socket
+                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+                print(s.getsockname()[1])
+                held = []
+                while True:
+                    c, _ = s.accept(); held.append(c); print("accepted")
+                """)
     }
 
     /// Connections accepted so far (read after the client is done).
     func connectionCount() -> Int {
-        stop()
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        return String(decoding: rest, as: UTF8.self).split(separator: "\n").filter { $0 == "accepted" }.count
+        server.stopAndReadOutput().filter { $0 == "accepted" }.count
     }
 
-    func stop() {
-        if process.isRunning {
-            // SIGKILL: python blocked in accept() does not always die of SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    func stop() { server.stop() }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Locations:
 /// - `/` serves `root` as is.
-/// - `/slow/` serves `root` at 300 KB/s for requests without a `Range` header (so that a test
+/// - `/slow/` serves `root` at 100 KB/s for requests without a `Range` header (so that a test
 ///   can cancel a first download mid-way) and at full speed for resumed ones.
 /// - `/norange/` serves `root` ignoring `Range` (`max_ranges 0`), slow like `/slow/` at first.
 /// - `/broken/` answers 503 to everything.
@@ -19,6 +19,7 @@ public final class Nginx: @unchecked Sendable {
     public let root: URL
     public let port: Int
     private let process: Process
+    private let exit: ExitWaiter
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
@@ -47,14 +48,15 @@ public final class Nginx: @unchecked Sendable {
             ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            let exit = try process.runWaitable()
             if Self.waitUntilListening(port: port, process: process) {
                 self.port = port
                 self.process = process
+                self.exit = exit
                 return
             }
             process.terminate()
-            process.waitUntilExit()
+            exit.wait()
             lastError = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
         }
         try? FileManager.default.removeItem(at: prefix)
@@ -65,7 +67,7 @@ public final class Nginx: @unchecked Sendable {
     public func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            exit.wait()
         }
         try? FileManager.default.removeItem(at: prefix)
     }
@@ -74,7 +76,7 @@ public final class Nginx: @unchecked Sendable {
     public func pause() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            exit.wait()
         }
     }
 
@@ -118,13 +120,13 @@ public final class Nginx: @unchecked Sendable {
                 root \(root);
                 location /slow/ {
                     alias \(root)/;
-                    set $limit_rate 300k;
+                    set $limit_rate 100k;
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /norange/ {
                     alias \(root)/;
                     max_ranges 0;
-                    set $limit_rate 300k;
+                    set $limit_rate 100k;
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /broken/ { return 503; }

@@ -27,14 +27,14 @@ public enum Shell {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let exit = try process.runWaitable()
         // Read both pipes before waiting, so a chatty program cannot fill a pipe and block.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        process.waitUntilExit()
+        exit.wait()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))

@@ -48,13 +48,16 @@ public struct RcloneDestination: PublishDestination {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
+        // Waiting on the termination handler, not `waitUntilExit()`, which spins a core on Linux.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         do { try process.run() } catch {
             throw PublishError(step: step, target: target(path), reason: "cannot run rclone: \(error.localizedDescription)")
         }
         let errorReader = PipeReader(error)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let message = String(decoding: errorReader.wait(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
+        exited.wait()
         if process.terminationStatus != 0, !allowFailure {
             let reason = process.terminationStatus == 127 ? "rclone is not installed" : message
             throw PublishError(step: step, target: target(path), reason: reason)

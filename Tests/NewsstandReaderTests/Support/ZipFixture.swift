@@ -62,10 +62,10 @@ enum ZipFixture {
         process.arguments = ["python3", "-c", script]
         process.standardInput = input
         process.standardError = errors
-        try process.run()
+        let exit = try process.runWaitable()
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
         try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        exit.wait()
         guard process.terminationStatus == 0 else {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw TestFailure("python3 zipfile failed: \(message)")
@@ -87,9 +87,9 @@ enum ZipFixture {
             "python3", "-c", "import random, sys; sys.stdout.buffer.write(random.Random(\(seed)).randbytes(\(count)))",
         ]
         process.standardOutput = output
-        try process.run()
+        let exit = try process.runWaitable()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exit.wait()
         return data
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A small server written in Python for failures nginx cannot produce (a server that never
+/// answers, a proxy that cuts connections). The script prints its port on its first line.
+public final class PythonServer: @unchecked Sendable {
+    private let process = Process()
+    private let output = Pipe()
+    private var exit: ExitWaiter?
+    /// The port the script printed.
+    public let port: Int
+
+    /// Starts `python3 -u -c script arguments…` and reads the port it prints.
+    public init(script: String, arguments: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: try Shell.locate("python3"))
+        process.arguments = ["-u", "-c", script] + arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        exit = try process.runWaitable()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { throw TestFailure("the python server did not start") }
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestFailure("the python server printed no port")
+        }
+        self.port = port
+    }
+
+    /// Kills the server (SIGKILL: python blocked in accept() does not reliably die of SIGTERM).
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            exit?.wait()
+        }
+    }
+
+    /// Stops the server and returns the lines it printed after the port.
+    public func stopAndReadOutput() -> [String] {
+        stop()
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        return String(decoding: rest, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
