@@ -8,12 +8,7 @@ import Testing
         let nginx = try Nginx()
         defer { nginx.stop() }
         let work = try Shell.temporaryFolder("library-cli")
-        let magazine = work.appendingPathComponent("aurora")
-        try FileManager.default.copyItem(at: Shell.repositoryRoot.appendingPathComponent("Samples/aurora"), to: magazine)
-        let settings = magazine.appendingPathComponent("magazine.plist")
-        try String(contentsOf: settings, encoding: .utf8)
-            .replacingOccurrences(of: "http://localhost:8080/aurora/", with: nginx.baseURL.absoluteString)
-            .write(to: settings, atomically: true, encoding: .utf8)
+        let magazine = try nginx.sampleMagazine(in: work)
         #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path]).status == 0)
         let shelf = work.appendingPathComponent("shelf").path
         func library(_ arguments: String...) throws -> Shell.Result {

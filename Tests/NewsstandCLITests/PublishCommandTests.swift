@@ -15,13 +15,8 @@ import Testing
         init(versioned: Bool = false) throws {
             nginx = try Nginx()
             let work = try Shell.temporaryFolder("publish")
-            magazine = work.appendingPathComponent("aurora")
+            magazine = try nginx.sampleMagazine(in: work)
             output = work.appendingPathComponent("out")
-            try FileManager.default.copyItem(at: Shell.repositoryRoot.appendingPathComponent("Samples/aurora"), to: magazine)
-            let settings = magazine.appendingPathComponent("magazine.plist")
-            let text = try String(contentsOf: settings, encoding: .utf8)
-            try text.replacingOccurrences(of: "http://localhost:8080/aurora/", with: nginx.baseURL.absoluteString)
-                .write(to: settings, atomically: true, encoding: .utf8)
             try build(versioned: versioned)
         }
 

@@ -12,12 +12,7 @@ import Testing
         defer { nginx.stop() }
         let work = try Shell.temporaryFolder("e2e")
         defer { try? FileManager.default.removeItem(at: work) }
-        let magazine = work.appendingPathComponent("aurora")
-        try FileManager.default.copyItem(at: Shell.repositoryRoot.appendingPathComponent("Samples/aurora"), to: magazine)
-        let settings = magazine.appendingPathComponent("magazine.plist")
-        try String(contentsOf: settings, encoding: .utf8)
-            .replacingOccurrences(of: "http://localhost:8080/aurora/", with: nginx.baseURL.absoluteString)
-            .write(to: settings, atomically: true, encoding: .utf8)
+        let magazine = try nginx.sampleMagazine(in: work)
         let output = work.appendingPathComponent("out")
         let build = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")

@@ -211,3 +211,17 @@ public struct TestFailure: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+extension Nginx {
+    /// A copy of the repository's sample magazine in `folder`, with its BaseURL pointing at this
+    /// server, so that what it builds and publishes is what this server serves.
+    public func sampleMagazine(in folder: URL) throws -> URL {
+        let magazine = folder.appendingPathComponent("aurora")
+        try FileManager.default.copyItem(at: Shell.repositoryRoot.appendingPathComponent("Samples/aurora"), to: magazine)
+        let settings = magazine.appendingPathComponent("magazine.plist")
+        try String(contentsOf: settings, encoding: .utf8)
+            .replacingOccurrences(of: "http://localhost:8080/aurora/", with: baseURL.absoluteString)
+            .write(to: settings, atomically: true, encoding: .utf8)
+        return magazine
+    }
+}
