@@ -65,11 +65,10 @@ public enum PlistReader {
             }
             return PlistNode(.dictionary(entries), line: 0)
         case let n as NSNumber:
-            // Bridging would read 1 as true: the number's own type tells booleans, integers and reals apart.
-            switch String(cString: n.objCType) {
-            case "c", "B": return PlistNode(.boolean(n.boolValue), line: 0)
-            case "f", "d": return PlistNode(.real(n.doubleValue), line: 0)
-            default: return PlistNode(.integer(n.intValue), line: 0)
+            switch PlistNumber(n) {
+            case .boolean(let b): return PlistNode(.boolean(b), line: 0)
+            case .integer(let i): return PlistNode(.integer(i), line: 0)
+            case .real(let r): return PlistNode(.real(r), line: 0)
             }
         case let b as Bool: return PlistNode(.boolean(b), line: 0)
         default:

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandFormat
 
 /// A value from a page's `properties`, as the property list holds it.
 public indirect enum PropertyValue: Sendable, Equatable {
@@ -32,11 +33,10 @@ public indirect enum PropertyValue: Sendable, Equatable {
             }
             self = .dictionary(values)
         case let n as NSNumber:
-            // Bridging would read 1 as true: the number's own type tells them apart.
-            switch String(cString: n.objCType) {
-            case "c", "B": self = .boolean(n.boolValue)
-            case "f", "d": self = .real(n.doubleValue)
-            default: self = .integer(n.intValue)
+            switch PlistNumber(n) {
+            case .boolean(let b): self = .boolean(b)
+            case .integer(let i): self = .integer(i)
+            case .real(let r): self = .real(r)
             }
         case let b as Bool: self = .boolean(b)
         default: return nil
