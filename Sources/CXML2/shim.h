@@ -5,6 +5,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
 
 /// `xmlFree` is a global function pointer that Swift 6 rejects as not concurrency-safe.
 static inline void cxml_free(void *p) { xmlFree(p); }

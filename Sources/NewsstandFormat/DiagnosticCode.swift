@@ -6,6 +6,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case fileUnreadable = "NS-002"
     case malformedXML = "NS-003"
     case malformedPlist = "NS-004"
+    case plistDoctypeSubset = "NS-005"
+    case plistTooLarge = "NS-006"
+    case tooManyProblems = "NS-007"
 
     // magazine.plist and the magazine folder.
     case magazineNotDict = "NS-101"
@@ -37,6 +40,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case assetNameUnportable = "NS-307"
     case assetNameInvalid = "NS-308"
     case imageUnreadable = "NS-309"
+    case assetNotRegularFile = "NS-310"
 
     // Page-class schemas.
     case schemaInvalid = "NS-401"
@@ -55,6 +59,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case issueKeyWrongType = "NS-508"
     case issueUnknownKey = "NS-509"
     case issueNotFound = "NS-510"
+    case issueNotAFolder = "NS-511"
 
     // Extra catalog feeds.
     case feedSummary = "NS-601"
@@ -78,6 +83,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .fileUnreadable: return "a file cannot be read"
         case .malformedXML: return "a property list is not well-formed XML"
         case .malformedPlist: return "a property list has an invalid element or value"
+        case .plistDoctypeSubset: return "a property list's DOCTYPE declares entities or other markup (readers refuse it)"
+        case .plistTooLarge: return "a property list is over a size, value-count or nesting limit"
+        case .tooManyProblems: return "a file has more problems than are listed (a warning when the unlisted ones are all warnings)"
         case .magazineNotDict: return "magazine.plist is not a dictionary"
         case .magazineTitle: return "magazine.plist Title is missing or not a string"
         case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
@@ -103,6 +111,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .assetNameUnportable: return "an asset's name has spaces or non-ASCII characters"
         case .assetNameInvalid: return "an asset reference is not a plain file name"
         case .imageUnreadable: return "an image's header is corrupt (a warning when its format is not PNG, JPEG or GIF)"
+        case .assetNotRegularFile: return "an asset, or assets/ itself, is a symbolic link or not a regular file (folder)"
         case .schemaInvalid: return "a page-class schema is invalid"
         case .schemaUnknownParent: return "a page class inherits from an unknown class"
         case .schemaCycle: return "page classes inherit from each other in a cycle"
@@ -117,6 +126,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueKeyWrongType: return "an optional issue.plist key has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named on the command line does not exist"
+        case .issueNotAFolder: return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
         case .feedSummary: return "an issue's summary is missing or too long for the Newsstand Atom feed"
         case .feedCover: return "an issue's cover is too small or not PNG for the Newsstand Atom feed"
         }

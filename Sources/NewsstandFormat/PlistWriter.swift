@@ -1,0 +1,85 @@
+import Foundation
+
+/// Writes a `PlistNode` as a plain XML property list: UTF-8, Apple's DOCTYPE, tab-indented,
+/// dict entries in their order, nothing but the plist elements and escaped text.
+///
+/// This is what goes into a bundle, instead of the source file's bytes: libxml2 accepts XML
+/// that Foundation's `PropertyListSerialization` (the reader library's parser) or Python's
+/// plistlib refuses or reads differently (a comment inside a string, spaces around an
+/// integer, a UTF-16 file, a date with a time-zone offset), and readers must see exactly the
+/// values the validator checked. The same node always gives the same bytes.
+public enum PlistWriter {
+    /// Why a node cannot be written.
+    public struct Failure: Error, Equatable, Sendable {
+        /// What cannot be written.
+        public var reason: String
+    }
+
+    /// The XML property list for `root`.
+    public static func xml(_ root: PlistNode) throws(Failure) -> Data {
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """
+        try write(root, indent: 0, into: &out)
+        out += "</plist>\n"
+        return Data(out.utf8)
+    }
+
+    /// Whether an XML 1.0 document can hold `scalar` (as text or a character reference).
+    public static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    private static func write(_ node: PlistNode, indent: Int, into out: inout String) throws(Failure) {
+        let tabs = String(repeating: "\t", count: indent)
+        switch node.value {
+        case .string(let s): out += "\(tabs)<string>\(try escape(s))</string>\n"
+        case .integer(let i): out += "\(tabs)<integer>\(i)</integer>\n"
+        case .real(let r):
+            // Swift's shortest round-trip form: 1.5, 1e-05, inf, nan; Foundation and plistlib read each back exactly.
+            out += "\(tabs)<real>\(r)</real>\n"
+        case .boolean(let b): out += "\(tabs)<\(b ? "true" : "false")/>\n"
+        case .date(let d): out += "\(tabs)<date>\(PlistDate.format(d))</date>\n"
+        case .data(let d): out += "\(tabs)<data>\(d.base64EncodedString())</data>\n"
+        case .array(let items):
+            guard !items.isEmpty else { return out += "\(tabs)<array/>\n" }
+            out += "\(tabs)<array>\n"
+            for item in items { try write(item, indent: indent + 1, into: &out) }
+            out += "\(tabs)</array>\n"
+        case .dictionary(let entries):
+            guard !entries.isEmpty else { return out += "\(tabs)<dict/>\n" }
+            out += "\(tabs)<dict>\n"
+            for entry in entries {
+                out += "\(tabs)\t<key>\(try escape(entry.key))</key>\n"
+                try write(entry.node, indent: indent + 1, into: &out)
+            }
+            out += "\(tabs)</dict>\n"
+        }
+    }
+
+    /// Escapes markup, and carriage returns (which XML parsers would otherwise turn into line feeds).
+    private static func escape(_ text: String) throws(Failure) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\r": out += "&#13;"
+            default:
+                guard isXMLCharacter(scalar) else {
+                    throw Failure(reason: "U+\(String(format: "%04X", scalar.value)) cannot be written in an XML property list")
+                }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
