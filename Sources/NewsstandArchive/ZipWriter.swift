@@ -35,16 +35,23 @@ public final class ZipWriter {
     /// Size of the chunks files are read in.
     static let chunkSize = 1 << 18
 
-    /// Creates (or truncates) the archive at `url`. `onOutput` sees every byte written to it,
-    /// in order (to hash the archive as it is written).
-    public init(url: URL, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
-        path = url.path
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates (or truncates) the archive at `url` (a link there is refused, not written
+    /// through). `onOutput` sees every byte written to it, in order (to hash the archive as it
+    /// is written).
+    public convenience init(url: URL, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ArchiveError(path: url.path, reason: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, path: url.path, onOutput: onOutput)
+    }
+
+    /// Writes the archive to `descriptor`, a file opened for writing, which the writer now
+    /// owns (closed by `close()`, or when the writer goes away). `path` is for messages.
+    public init(descriptor fd: Int32, path: String, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
+        self.path = path
         sink = OutputSink(fd: fd, observer: onOutput)
         guard let archive = archive_write_new() else {
             Foundation.close(fd)
-            throw ArchiveError(path: url.path, reason: "libarchive could not allocate a writer")
+            throw ArchiveError(path: path, reason: "libarchive could not allocate a writer")
         }
         self.archive = archive
         buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
@@ -59,11 +66,8 @@ public final class ZipWriter {
                 Unmanaged<OutputSink>.fromOpaque(client!).takeUnretainedValue().write(bytes!, length)
             }, nil, nil)
         guard status == ARCHIVE_OK else {
-            let reason = Self.message(archive)
-            archive_write_free(archive)
-            buffer.deallocate()
-            Foundation.close(fd)
-            throw ArchiveError(path: url.path, reason: reason)
+            // Every property is set, so deinit runs and frees the writer, the buffer and the file.
+            throw ArchiveError(path: path, reason: Self.message(archive))
         }
     }
 
@@ -75,27 +79,38 @@ public final class ZipWriter {
         buffer.deallocate()
     }
 
-    /// Adds the file at `source` as `name`. `observe` sees the file's bytes as they are read
-    /// (to hash the input without reading it twice).
+    /// Adds the regular file at `source` as `name` (a link there is refused, not followed).
+    /// `observe` sees the file's bytes as they are read (to hash the input without reading it twice).
     public func addFile(
         at source: URL, as name: String, modified: Date, compression: ZipCompression,
         observe: ((UnsafeRawBufferPointer) -> Void)? = nil
     ) throws(ArchiveError) {
-        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        let input = open(source.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard input >= 0 else { throw ArchiveError(path: source.path, reason: String(cString: strerror(errno))) }
         defer { Foundation.close(input) }
         var info = stat()
         guard fstat(input, &info) == 0, (info.st_mode & 0o170000) == 0o100000 else {
             throw ArchiveError(path: source.path, reason: "not a regular file")
         }
-        let size = Int64(info.st_size)
+        try addFile(
+            reading: input, size: Int64(info.st_size), path: source.path, as: name, modified: modified,
+            compression: compression, observe: observe)
+    }
+
+    /// Adds `size` bytes read from `descriptor` (a regular file the caller opened and checked,
+    /// read from its current position) as `name`. Packing from the descriptor, not a path,
+    /// means what was checked is what is packed. `path` is for messages.
+    public func addFile(
+        reading descriptor: Int32, size: Int64, path source: String, as name: String, modified: Date,
+        compression: ZipCompression, observe: ((UnsafeRawBufferPointer) -> Void)? = nil
+    ) throws(ArchiveError) {
         try writeHeader(name: name, size: size, modified: modified, compression: compression)
         var remaining = size
         while remaining > 0 {
-            let count = read(input, buffer.baseAddress, min(buffer.count, Int(remaining)))
+            let count = read(descriptor, buffer.baseAddress, min(buffer.count, Int(remaining)))
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw ArchiveError(path: source.path, reason: String(cString: strerror(errno))) }
-            guard count > 0 else { throw ArchiveError(path: source.path, reason: "the file shrank while it was being packed") }
+            guard count >= 0 else { throw ArchiveError(path: source, reason: String(cString: strerror(errno))) }
+            guard count > 0 else { throw ArchiveError(path: source, reason: "the file shrank while it was being packed") }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             observe?(chunk)
             try writeData(chunk)

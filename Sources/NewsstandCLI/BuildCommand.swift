@@ -16,6 +16,10 @@ enum BuildCommand: Command {
         in the output folder. Issues whose sources did not change since the last build are not
         rebuilt.
 
+        The output folder must not be the magazine, be inside it or contain it (exit 2). In an
+        issue's output folder, only files an earlier build recorded as its own are removed;
+        anything else is left, with a warning.
+
         Options:
           --output DIR      the output folder (created if missing)
           --issue NAME      build only this issue (repeatable); the catalog still lists every
@@ -30,7 +34,8 @@ enum BuildCommand: Command {
           --strict          treat warnings as errors
           --ignore CODE     do not report this diagnostic code (repeatable)
 
-        Exit status: 0 built, 1 validation errors or a build failure, 2 usage error.
+        Exit status: 0 built, 1 validation errors or a build failure, 2 usage error (also an
+        output folder that overlaps the magazine).
         """
     static let spec = OptionSpec(
         flags: ValidationSession.flagOptions.union(["--force", "--versioned"]),
@@ -43,6 +48,9 @@ enum BuildCommand: Command {
         }
         guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
         let options = try buildOptions(arguments, output: outputPath)
+        if let refused = OutputFolderCheck.refusal(name, output: outputPath, magazine: magazinePath, console: console) {
+            return refused
+        }
         let session = try ValidationSession(arguments, magazinePath: magazinePath)
         let started = Date()
         let outcome = try session.run(console: console, collectPlans: true)
@@ -54,8 +62,12 @@ enum BuildCommand: Command {
         let progress = ProgressBar(console: console, label: "building")
         let report: BuildReport
         do {
+            let format = session.format
             report = try MagazineBuilder(magazine: outcome.magazine, options: options)
-                .build(outcome.plans) { done, total in progress.update(done, of: total) }
+                .build(outcome.plans, progress: { done, total in progress.update(done, of: total) }) { warning in
+                    progress.clear()
+                    if format != .json { console.err("newsstand build: warning: \(warning)") }
+                }
             progress.clear()
         } catch {
             progress.clear()
@@ -107,6 +119,7 @@ enum BuildCommand: Command {
             "written": true, "output": output, "built": report.built, "upToDate": report.upToDate,
             "removed": report.removed, "bundles": report.bundlesWritten, "bytes": report.bytesWritten,
             "catalogEntries": report.catalogEntries, "seconds": (seconds * 1000).rounded() / 1000,
+            "warnings": report.warnings,
         ]
     }
 }

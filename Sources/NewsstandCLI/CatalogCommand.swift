@@ -12,7 +12,7 @@ enum CatalogCommand: Command {
         Writes <output>/issues.plist from the issues present in <output> (each issue folder's
         build record), with the magazine's BaseURL. Use it after gathering issues built by
         separate jobs ('newsstand build --issue NAME' in a CI matrix): the result is identical
-        to a single full build.
+        to a single full build. <output> must not be the magazine, be inside it or contain it.
 
         Options:
           --magazine DIR   the magazine folder (for magazine.plist's BaseURL and Title)
@@ -25,6 +25,9 @@ enum CatalogCommand: Command {
             throw UsageError("expected one <output> folder")
         }
         guard let magazinePath = arguments.value("--magazine") else { throw UsageError("missing --magazine <folder>") }
+        if let refused = OutputFolderCheck.refusal(name, output: output, magazine: magazinePath, console: console) {
+            return refused
+        }
         var feeds: Set<Feed> = []
         for name in arguments.all("--feed") {
             guard let feed = Feed(rawValue: name) else { throw UsageError("unknown feed '\(name)'; expected shelf or atom") }

@@ -18,7 +18,8 @@ enum PreviewCommand: Command {
         the catalog as a web edition.
 
         Options:
-          --output DIR      the output folder (created if missing)
+          --output DIR      the output folder (created if missing; not the magazine, not inside
+                            it, not containing it)
           --templates DIR   preview templates to use instead of the installed
                             templates/preview (copy that folder to restyle the preview)
           --issue NAME      preview only this issue (repeatable); the index lists only these
@@ -26,7 +27,8 @@ enum PreviewCommand: Command {
           --strict          treat warnings as errors
           --ignore CODE     do not report this diagnostic code (repeatable)
 
-        Exit status: 0 written, 1 validation errors or a write failure, 2 usage error.
+        Exit status: 0 written, 1 validation errors or a write failure, 2 usage error (also an
+        output folder that overlaps the magazine).
         """
     static let spec = OptionSpec(
         flags: ValidationSession.flagOptions,
@@ -38,6 +40,9 @@ enum PreviewCommand: Command {
             throw UsageError(arguments.positionals.isEmpty ? "missing <magazine> folder" : "expected one <magazine> folder")
         }
         guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
+        if let refused = OutputFolderCheck.refusal(name, output: outputPath, magazine: magazinePath, console: console) {
+            return refused
+        }
         let templates =
             try arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? PreviewWriter.defaultTemplates()

@@ -2,9 +2,10 @@ import Foundation
 import NewsstandFormat
 
 /// Decides whether an issue's output is up to date with its sources, from the manifest of
-/// its last build: same tool version, same set of input files, each with the same size and
-/// modification time (or, when only the time differs, the same SHA-256), and every output
-/// still present with its recorded size.
+/// its last build: same tool version, same set of input files, configs with the SHA-256 just
+/// validated, every other input with the same size and modification time (or, when only the
+/// time differs, the same SHA-256), and every output still present with its recorded size.
+/// Inputs and outputs are opened without following links, as the build opens them.
 enum BuildCache {
     /// The relative paths of every file the plan's build reads.
     static func inputPaths(of plan: IssuePlan) -> Set<String> {
@@ -18,26 +19,42 @@ enum BuildCache {
 
     /// The manifest of the last build when the output is up to date (with modification times
     /// refreshed where only they changed), or nil when the issue must be built.
-    static func upToDateManifest(for plan: IssuePlan, output: URL) -> BuildManifest? {
-        guard var manifest = BuildManifest.read(in: output), manifest.toolVersion == ToolVersion.current,
+    static func upToDateManifest(for plan: IssuePlan, output: IssueOutputFolder) -> BuildManifest? {
+        guard var manifest = try? BuildManifest.load(from: output.folder), manifest.toolVersion == ToolVersion.current,
             manifest.name == plan.name, manifest.metadata == plan.metadata,
-            Set(manifest.inputs.map(\.path)) == inputPaths(of: plan)
+            Set(manifest.inputs.map(\.path)) == inputPaths(of: plan),
+            let source = try? IssueSource(plan), let assets = try? source.assets()
         else { return nil }
         var touched = false
         for index in manifest.inputs.indices {
             let input = manifest.inputs[index]
-            let url = plan.folder.appendingPathComponent(input.path)
-            guard let status = try? FileStatus.of(url), status.size == input.size else { return nil }
-            if status.modified != input.modified {
-                guard (try? SHA256.hex(ofFileAt: url)) == input.sha256 else { return nil }
-                manifest.inputs[index].modified = status.modified
+            if let validated = plan.configDigests[input.path] {
+                guard validated == input.sha256 else { return nil }
+                continue
+            }
+            let name = String(input.path.dropFirst("assets/".count))
+            guard let file = try? source.file(name, in: assets), file.size == input.size else { return nil }
+            if file.modified != input.modified {
+                guard (try? hash(file)) == input.sha256 else { return nil }
+                manifest.inputs[index].modified = file.modified
                 touched = true
             }
         }
-        for record in [manifest.bundle, manifest.retinaBundle, manifest.cover, manifest.retinaCover] {
-            guard (try? FileStatus.of(output.appendingPathComponent(record.file)))?.size == record.size else { return nil }
+        for record in manifest.outputs {
+            guard (try? output.folder.file(record.file))?.size == record.size else { return nil }
         }
-        if touched { try? manifest.write(in: output) }
+        if touched { try? manifest.write(in: output.folder) }
         return manifest
+    }
+
+    private static func hash(_ file: OpenFile) throws -> String {
+        let hasher = SHA256()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try file.readChunk(into: buffer)
+            if count == 0 { return hasher.finalizeHex() }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
     }
 }

@@ -47,19 +47,17 @@ public struct BuildManifest: Sendable, Codable, Equatable {
         issueOutput.appendingPathComponent(folderName).appendingPathComponent(fileName)
     }
 
-    /// Reads the manifest in an issue's output folder, if there is a readable one.
+    /// Reads the manifest in an issue's output folder, if there is a readable one whose
+    /// file names can be trusted (see `load(in:)`).
     public static func read(in issueOutput: URL) -> BuildManifest? {
-        guard let data = try? Data(contentsOf: url(in: issueOutput)) else { return nil }
-        return try? JSONDecoder().decode(BuildManifest.self, from: data)
+        try? load(in: issueOutput)
     }
 
-    /// Writes the manifest atomically.
-    func write(in issueOutput: URL) throws {
-        let url = Self.url(in: issueOutput)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    /// Writes the manifest atomically into the open issue output folder.
+    func write(in issueOutput: OpenFolder) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: url, options: .atomic)
+        try AtomicFile.write(try encoder.encode(self), named: Self.fileName, in: try issueOutput.makeFolder(Self.folderName))
     }
 
     /// The issue's catalog entry for a magazine hosted at `baseURL` (ending in `/`).

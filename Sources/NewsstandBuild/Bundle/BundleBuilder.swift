@@ -15,40 +15,60 @@ struct ScaleOutput: Sendable {
 /// The archive holds `issue.plist`, `pages.plist` and every referenced asset at its root, in a
 /// fixed order, with the issue's date as every entry's time and fixed permissions, so the
 /// same inputs give the same bytes. Inputs and the archive are hashed while they stream through.
+///
+/// Inputs are opened through the issue's folder without following links and packed from the
+/// descriptors that were checked (`IssueSource`). The configs go in as `PlistWriter` writes
+/// them: exactly the values validated, in a form every reader parses, whatever XML quirks the
+/// source file has (their source bytes are what the manifest records).
 struct BundleBuilder {
     let plan: IssuePlan
     let retina: Bool
-    let outputFolder: URL
+    /// The issue's output folder, opened (`<output>/<name>`).
+    let outputFolder: OpenFolder
 
     func build() throws(BuildError) -> ScaleOutput {
+        let source = try IssueSource(plan)
+        let assets = try source.assets()
         var inputs: [InputRecord] = []
         let bundleName = retina ? RetinaName.of("\(plan.name).zip") : "\(plan.name).zip"
-        let bundle = try writeBundle(named: bundleName, inputs: &inputs)
+        let bundle = try writeBundle(named: bundleName, source: source, assets: assets, inputs: &inputs)
         let coverName = retina ? RetinaName.of(plan.metadata.cover) : plan.metadata.cover
-        let cover = try copyCover(named: coverName, inputs: &inputs)
+        let cover = try copyCover(named: coverName, source: source, assets: assets, inputs: &inputs)
         return ScaleOutput(bundle: bundle, cover: cover, inputs: inputs)
     }
 
-    private func writeBundle(named name: String, inputs: inout [InputRecord]) throws(BuildError) -> OutputRecord {
-        let destination = outputFolder.appendingPathComponent(name)
-        var entries: [(source: URL, relative: String, entry: String)] = [
-            (plan.folder.appendingPathComponent("issue.plist"), "issue.plist", "issue.plist"),
-            (plan.folder.appendingPathComponent("pages.plist"), "pages.plist", "pages.plist"),
-        ]
+    /// The bundle and cover names this scale writes (for the record of written files).
+    static func outputNames(of plan: IssuePlan) -> [String] {
+        ["\(plan.name).zip", RetinaName.of("\(plan.name).zip"), plan.metadata.cover, RetinaName.of(plan.metadata.cover)]
+    }
+
+    private func writeBundle(
+        named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
+    ) throws(BuildError) -> OutputRecord {
+        var configs: [(name: String, canonical: Data)] = []
+        for config in ["issue.plist", "pages.plist"] {
+            let (canonical, record) = try Self.canonical(config, of: source)
+            configs.append((config, canonical))
+            inputs.append(record)
+        }
+        var files: [(file: OpenFile, relative: String, entry: String)] = []
         for asset in plan.assets {
             let file = asset.fileName(retina: retina)
-            entries.append((plan.assetsFolder.appendingPathComponent(file), "assets/\(file)", file))
+            files.append((try source.file(file, in: assets), "assets/\(file)", file))
         }
         let hasher = BackgroundHasher()
         do {
-            let size = try AtomicFile.write(to: destination) { temporary in
-                let writer = try ZipWriter(url: temporary) { hasher.update($0) }
+            let size = try AtomicFile.write(named: name, in: outputFolder) { fd, path in
+                let writer = try ZipWriter(descriptor: dup(fd), path: path) { hasher.update($0) }
+                for (name, canonical) in configs {
+                    try writer.addData(canonical, as: name, modified: plan.metadata.date, compression: .deflate)
+                }
                 var recorders: [InputRecorder] = []
-                for item in entries {
-                    var recorder = InputRecorder(item.source, relative: item.relative)
+                for item in files {
+                    var recorder = InputRecorder(relative: item.relative, modified: item.file.modified)
                     try writer.addFile(
-                        at: item.source, as: item.entry, modified: plan.metadata.date,
-                        compression: .suited(toFileName: item.entry)
+                        reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
+                        modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
                     ) { recorder.observe($0) }
                     recorders.append(recorder)
                 }
@@ -60,28 +80,48 @@ struct BundleBuilder {
         } catch let error as ArchiveError {
             throw BuildError(issue: plan.name, path: error.path, reason: error.reason)
         } catch {
-            throw BuildError(issue: plan.name, path: destination.path, reason: "\(error)")
+            throw BuildError(issue: plan.name, path: outputFolder.path(of: name), reason: Self.reason(error))
         }
     }
 
-    private func copyCover(named name: String, inputs: inout [InputRecord]) throws(BuildError) -> OutputRecord {
-        let source = plan.assetsFolder.appendingPathComponent(name)
-        let destination = outputFolder.appendingPathComponent(name)
+    /// One config at a time in the whole process: a config may be 8 MiB and its tree several
+    /// times that, so parallel jobs take turns here and memory does not grow with `--jobs`.
+    private static let configGate = NSLock()
+
+    /// A config as `PlistWriter` writes it, and the record of its source bytes.
+    private static func canonical(_ name: String, of source: IssueSource) throws(BuildError) -> (Data, InputRecord) {
+        configGate.lock()
+        defer { configGate.unlock() }
+        let read = try source.config(name)
+        var recorder = InputRecorder(relative: name, modified: read.file.modified)
+        read.data.withUnsafeBytes { recorder.observe($0) }
         do {
-            let record = try AtomicFile.write(to: destination) { temporary in
-                var recorder = InputRecorder(source, relative: "assets/\(name)")
-                try FileCopier.copy(source, to: temporary) { recorder.observe($0) }
+            return (try PlistWriter.xml(read.root), recorder.finish())
+        } catch {
+            throw BuildError(issue: source.plan.name, path: read.file.path, reason: error.reason)
+        }
+    }
+
+    private func copyCover(
+        named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
+    ) throws(BuildError) -> OutputRecord {
+        let file = try source.file(name, in: assets)
+        do {
+            let record = try AtomicFile.write(named: name, in: outputFolder) { fd, _ in
+                var recorder = InputRecorder(relative: "assets/\(name)", modified: file.modified)
+                try FileCopier.copy(file, to: fd) { recorder.observe($0) }
                 return recorder.finish()
             }
             inputs.append(record)
             return OutputRecord(file: name, size: record.size, sha256: record.sha256)
         } catch {
-            throw BuildError(issue: plan.name, path: source.path, reason: Self.reason(error))
+            throw BuildError(issue: plan.name, path: file.path, reason: Self.reason(error))
         }
     }
 
     static func reason(_ error: Error) -> String {
         if let error = error as? ArchiveError { return error.reason }
+        if let error = error as? FileOpenFailure { return error.reason }
         return (error as NSError).localizedDescription
     }
 }

@@ -1,18 +1,31 @@
 import Foundation
+import NewsstandFormat
 
-/// Copies a file in fixed-size chunks, showing each chunk to an observer.
+/// Copies an open file in fixed-size chunks, showing each chunk to an observer: from the
+/// descriptor that was checked, so a name swapped for a link after the check changes nothing.
 enum FileCopier {
-    static func copy(_ source: URL, to destination: URL, observe: (UnsafeRawBufferPointer) -> Void) throws {
-        let input = try FileHandle(forReadingFrom: source)
-        defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
-        }
-        let output = try FileHandle(forWritingTo: destination)
-        defer { try? output.close() }
-        while let chunk = try input.read(upToCount: 1 << 18), !chunk.isEmpty {
-            chunk.withUnsafeBytes { observe($0) }
-            try output.write(contentsOf: chunk)
+    static let chunkSize = 1 << 18
+
+    /// Copies `source` from its current position to the end into `destination` (a descriptor
+    /// open for writing); returns the bytes copied.
+    @discardableResult
+    static func copy(_ source: OpenFile, to destination: Int32, observe: (UnsafeRawBufferPointer) -> Void) throws -> Int64 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let count = try source.readChunk(into: buffer)
+            if count == 0 { return total }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            observe(chunk)
+            var offset = 0
+            while offset < count {
+                let written = write(destination, chunk.baseAddress! + offset, count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw FileOpenFailure.fromErrno() }
+                offset += written
+            }
+            total += Int64(count)
         }
     }
 }

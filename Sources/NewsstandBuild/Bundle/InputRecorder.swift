@@ -6,13 +6,14 @@ import NewsstandFormat
 /// `finish()` once the whole bundle is written, so packing never waits for it.
 struct InputRecorder {
     let relative: String
-    let url: URL
+    /// The file's modification time when it was opened.
+    let modified: Double
     private let hasher = BackgroundHasher()
     private var size: Int64 = 0
 
-    init(_ url: URL, relative: String) {
-        self.url = url
+    init(relative: String, modified: Double) {
         self.relative = relative
+        self.modified = modified
     }
 
     /// Sees a chunk of the file as it is read.
@@ -23,8 +24,7 @@ struct InputRecorder {
 
     /// The file's record, once every chunk has been hashed.
     func finish() -> InputRecord {
-        let modified = (try? FileStatus.of(url))?.modified ?? 0
-        return InputRecord(path: relative, size: size, modified: modified, sha256: hasher.finalizeHex())
+        InputRecord(path: relative, size: size, modified: modified, sha256: hasher.finalizeHex())
     }
 }
 

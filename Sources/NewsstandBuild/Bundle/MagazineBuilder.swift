@@ -44,6 +44,28 @@ public struct BuildReport: Sendable {
     public var catalogEntries = 0
     /// Warnings about the extra feeds (their own rules), as diagnostics.
     public var feedDiagnostics: [Diagnostic] = []
+    /// What the build left alone in the output folder and why (files it did not write, a
+    /// record it could not trust, a link where an issue's folder was).
+    public var warnings: [String] = []
+}
+
+/// Collects a build's warnings and hands each on as it arises.
+private final class WarningSink {
+    private(set) var messages: [String] = []
+    private let forward: (String) -> Void
+
+    init(forward: @escaping (String) -> Void) {
+        self.forward = forward
+    }
+
+    func warn(_ message: String) {
+        messages.append(message)
+        forward(message)
+    }
+
+    func warn(_ messages: [String]) {
+        for message in messages { warn(message) }
+    }
 }
 
 /// Builds validated issues into an output folder: per issue the normal and `@2x` bundles and
@@ -57,32 +79,51 @@ public struct MagazineBuilder: Sendable {
         self.options = options
     }
 
-    /// Builds `plans`; `progress` is called with (bundles done, bundles to build).
-    public func build(_ plans: [IssuePlan], progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws(BuildError)
-        -> BuildReport
-    {
-        try prepareOutput()
+    /// Builds `plans`; `progress` is called with (bundles done, bundles to build), `warning`
+    /// with each warning as it arises (they are in the report too, but a failed build has none).
+    ///
+    /// Refuses an output folder that overlaps the magazine, and an issue output folder that
+    /// is a link, before writing anything. Removes only files an earlier build recorded.
+    public func build(
+        _ plans: [IssuePlan], progress: @Sendable (Int, Int) -> Void = { _, _ in }, warning: @escaping (String) -> Void = { _ in }
+    ) throws(BuildError) -> BuildReport {
+        do {
+            try OutputFolderRule.check(output: options.output, magazine: magazine.folder)
+        } catch {
+            throw BuildError(issue: nil, path: options.output.path, reason: error.description)
+        }
+        for plan in plans {
+            let folder = options.output.appendingPathComponent(plan.name).path
+            var info = stat()
+            if lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                throw BuildError(issue: plan.name, path: folder, reason: IssueOutputFolder.linkReason)
+            }
+        }
+        let root = try prepareOutput()
         var report = BuildReport()
+        let warnings = WarningSink(forward: warning)
         var stale: [IssuePlan] = []
         for plan in plans {
-            let folder = options.output.appendingPathComponent(plan.name)
-            if !options.force, let manifest = BuildCache.upToDateManifest(for: plan, output: folder),
-                manifest.isVersioned == options.versioned
+            if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
+                let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned
             {
                 report.upToDate.append(plan.name)
             } else {
                 stale.append(plan)
             }
         }
-        try buildIssues(stale, report: &report, progress: progress)
-        if options.removesStaleIssues { report.removed = try removeStaleIssues(keeping: Set(magazine.issueNames)) }
+        try buildIssues(stale, in: root, report: &report, warnings: warnings, progress: progress)
+        if options.removesStaleIssues {
+            try removeStaleIssues(keeping: Set(magazine.issueNames), in: root, report: &report, warnings: warnings)
+        }
+        report.warnings = warnings.messages
         let catalog = try CatalogWriter(magazine: magazine, output: options.output, feeds: options.feeds).write()
         report.catalogEntries = catalog.entries
         report.feedDiagnostics = catalog.diagnostics
         return report
     }
 
-    private func prepareOutput() throws(BuildError) {
+    private func prepareOutput() throws(BuildError) -> OpenFolder {
         var isDirectory: ObjCBool = false
         let path = options.output.path
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -90,30 +131,50 @@ public struct MagazineBuilder: Sendable {
         }
         do {
             try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
+            return try OpenFolder.open(options.output)
         } catch {
             throw BuildError(issue: nil, path: path, reason: BundleBuilder.reason(error))
         }
     }
 
     private func buildIssues(
-        _ plans: [IssuePlan], report: inout BuildReport, progress: @Sendable (Int, Int) -> Void
+        _ plans: [IssuePlan], in root: OpenFolder, report: inout BuildReport, warnings: WarningSink,
+        progress: @Sendable (Int, Int) -> Void
     ) throws(BuildError) {
         guard !plans.isEmpty else { return }
+        // Before anything is written: what each folder's records say is ours (kept to remove
+        // leftovers later), plus what this build will write, recorded; then the manifest goes
+        // (it comes back last: an interrupted rebuild is never taken as done).
+        var recorded: [String: Set<String>] = [:]
         for plan in plans {
-            let folder = options.output.appendingPathComponent(plan.name)
+            guard let output = try IssueOutputFolder.open(plan.name, in: root, create: true) else { continue }
+            var own: Set<String>
             do {
-                // The manifest goes first and comes back last: an interrupted rebuild is never taken as done.
-                try? FileManager.default.removeItem(at: BuildManifest.url(in: folder))
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                own = try output.recordedFiles()
             } catch {
-                throw BuildError(issue: plan.name, path: folder.path, reason: BundleBuilder.reason(error))
+                warnings.warn("issue '\(plan.name)': \(error); its records are replaced and nothing they list is removed")
+                own = []
             }
+            for name in BundleBuilder.outputNames(of: plan) {
+                own.insert(name)
+                own.insert(AtomicFile.temporaryName(for: name))
+            }
+            do {
+                try output.recordWritten(own)
+                try output.removeManifest()
+            } catch {
+                throw BuildError(issue: plan.name, path: output.path, reason: BundleBuilder.reason(error))
+            }
+            recorded[plan.name] = own
         }
-        let output = options.output
         let jobs: [@Sendable () throws -> ScaleOutput] = plans.flatMap { plan in
             [false, true].map { retina in
                 { @Sendable in
-                    try BundleBuilder(plan: plan, retina: retina, outputFolder: output.appendingPathComponent(plan.name)).build()
+                    // Each job opens the folder itself: descriptors stay few however many issues there are.
+                    guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else {
+                        throw BuildError(issue: plan.name, path: root.path(of: plan.name), reason: "the issue's output folder disappeared")
+                    }
+                    return try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder).build()
                 }
             }
         }
@@ -122,7 +183,7 @@ public struct MagazineBuilder: Sendable {
         do {
             results = try WorkQueue(jobs).run(width: options.jobs) { progress($0, total) }
         } catch {
-            throw error as? BuildError ?? BuildError(issue: nil, path: output.path, reason: "\(error)")
+            throw error as? BuildError ?? BuildError(issue: nil, path: root.path, reason: "\(error)")
         }
         for (index, plan) in plans.enumerated() {
             let normal = results[2 * index]
@@ -133,13 +194,21 @@ public struct MagazineBuilder: Sendable {
                 toolVersion: ToolVersion.current, name: plan.name, metadata: plan.metadata,
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
                 cover: normal.cover, retinaCover: retina.cover, isVersioned: options.versioned)
-            let folder = output.appendingPathComponent(plan.name)
+            guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
+            var own = recorded[plan.name] ?? []
             do {
-                if options.versioned { try VersionedNames.apply(to: &manifest, in: folder) }
-                try manifest.write(in: folder)
-                try removeLeftovers(in: folder, keeping: manifest)
+                if options.versioned {
+                    own.formUnion(VersionedNames.names(for: manifest))
+                    try output.recordWritten(own)
+                    try VersionedNames.apply(to: &manifest, in: output.folder)
+                }
+                try manifest.write(in: output.folder)
+                let kept = Set(manifest.outputs.map(\.file))
+                warnings.warn(output.removeRecorded(own, keeping: kept))
+                try output.recordWritten(kept)
+                warnings.warn(output.unknownEntries(besides: kept))
             } catch {
-                throw error as? BuildError ?? BuildError(issue: plan.name, path: folder.path, reason: BundleBuilder.reason(error))
+                throw error as? BuildError ?? BuildError(issue: plan.name, path: output.path, reason: BundleBuilder.reason(error))
             }
             report.built.append(plan.name)
             report.bundlesWritten += 2
@@ -147,27 +216,42 @@ public struct MagazineBuilder: Sendable {
         }
     }
 
-    /// Removes files of earlier builds from an issue's output folder (older versioned names, a
-    /// renamed cover), so the folder holds exactly what the manifest lists.
-    private func removeLeftovers(in folder: URL, keeping manifest: BuildManifest) throws {
-        let keep = Set(manifest.outputs.map(\.file) + [BuildManifest.folderName])
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !keep.contains(name) {
-            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    /// Removes what earlier builds recorded in the output folders of issues no longer in the
+    /// magazine (so the catalog does not list them), and each folder if that empties it.
+    /// Files newsstand did not write stay, and so does their folder. A folder that is a link
+    /// is left (with a warning); one whose records cannot be trusted stops the build.
+    private func removeStaleIssues(
+        keeping names: Set<String>, in root: OpenFolder, report: inout BuildReport, warnings: WarningSink
+    ) throws(BuildError) {
+        let entries: [FolderEntry]
+        do {
+            entries = try root.entries()
+        } catch {
+            throw BuildError(issue: nil, path: root.path, reason: error.reason)
         }
-    }
-
-    /// Removes output folders that a build made (they hold a manifest) for issues no longer in
-    /// the magazine, so the catalog does not list issues that were deleted.
-    private func removeStaleIssues(keeping names: Set<String>) throws(BuildError) -> [String] {
-        var removed: [String] = []
-        for (name, folder) in CatalogWriter.builtIssueFolders(in: options.output) where !names.contains(name) {
-            do {
-                try FileManager.default.removeItem(at: folder)
-                removed.append(name)
-            } catch {
-                throw BuildError(issue: name, path: folder.path, reason: BundleBuilder.reason(error))
+        for entry in entries.sorted(by: { $0.rawName.lexicographicallyPrecedes($1.rawName) }) {
+            guard let name = entry.name, !entry.isHidden, !names.contains(name) else { continue }
+            switch entry.kind {
+            case .symbolicLink:
+                if FileManager.default.fileExists(atPath: BuildManifest.url(in: options.output.appendingPathComponent(name)).path) {
+                    warnings.warn(
+                        "left \(root.path(of: name)) in place: it is a symbolic link, and newsstand does not remove through links")
+                }
+            case .folder:
+                guard let output = try? IssueOutputFolder.open(name, in: root, create: false), output.hasRecords else { continue }
+                let recorded: Set<String>
+                do {
+                    recorded = try output.recordedFiles()
+                } catch {
+                    throw BuildError(
+                        issue: name, path: error.path,
+                        reason: "\(error.reason); the issue left the magazine, but its output folder is left as it is (remove it yourself if it is not needed)")
+                }
+                warnings.warn(output.removeAll(recorded, from: root))
+                report.removed.append(name)
+            default:
+                continue
             }
         }
-        return removed
     }
 }

@@ -16,23 +16,27 @@ enum VersionedNames {
         String(SHA256.hex(of: Data((normal.sha256 + retina.sha256).utf8)).prefix(8))
     }
 
-    /// Renames the issue's outputs in `folder` to their versioned names and records them.
-    static func apply(to manifest: inout BuildManifest, in folder: URL) throws {
-        let bundleTag = tag(manifest.bundle, manifest.retinaBundle)
-        let coverTag = tag(manifest.cover, manifest.retinaCover)
-        let bundleName = name("\(manifest.name).zip", tag: bundleTag)
-        let coverName = name(manifest.metadata.cover, tag: coverTag)
-        try rename(&manifest.bundle, to: bundleName, in: folder)
-        try rename(&manifest.retinaBundle, to: RetinaName.of(bundleName), in: folder)
-        try rename(&manifest.cover, to: coverName, in: folder)
-        try rename(&manifest.retinaCover, to: RetinaName.of(coverName), in: folder)
+    /// The versioned names of the four outputs, in the manifest's order.
+    static func names(for manifest: BuildManifest) -> [String] {
+        let bundleName = name("\(manifest.name).zip", tag: tag(manifest.bundle, manifest.retinaBundle))
+        let coverName = name(manifest.metadata.cover, tag: tag(manifest.cover, manifest.retinaCover))
+        return [bundleName, RetinaName.of(bundleName), coverName, RetinaName.of(coverName)]
     }
 
-    private static func rename(_ record: inout OutputRecord, to name: String, in folder: URL) throws {
-        let from = folder.appendingPathComponent(record.file)
-        let to = folder.appendingPathComponent(name)
-        guard Foundation.rename(from.path, to.path) == 0 else {
-            throw BuildError(issue: nil, path: from.path, reason: String(cString: strerror(errno)))
+    /// Renames the issue's outputs in `folder` to their versioned names and records them.
+    static func apply(to manifest: inout BuildManifest, in folder: OpenFolder) throws {
+        let names = names(for: manifest)
+        try rename(&manifest.bundle, to: names[0], in: folder)
+        try rename(&manifest.retinaBundle, to: names[1], in: folder)
+        try rename(&manifest.cover, to: names[2], in: folder)
+        try rename(&manifest.retinaCover, to: names[3], in: folder)
+    }
+
+    private static func rename(_ record: inout OutputRecord, to name: String, in folder: OpenFolder) throws {
+        do {
+            try folder.rename(record.file, to: name)
+        } catch {
+            throw BuildError(issue: nil, path: folder.path(of: record.file), reason: error.reason)
         }
         record.file = name
     }

@@ -62,9 +62,10 @@ struct AtomFeed {
                         at: issueFile))
             }
             let cover = output.appendingPathComponent(manifest.name).appendingPathComponent(manifest.retinaCover.file)
-            let probe = ImageSize.probe(cover)
-            let size = try? probe.size.get()
-            let isPNG = probe.signature == .png
+            // Our own output, read through links (a gathered output may link issue folders).
+            let probe = (try? OpenFile.open(cover)).map(ImageSize.probe)
+            let size = try? probe?.size.get()
+            let isPNG = probe?.signature == .png
             if !isPNG || max(size?.width ?? 0, size?.height ?? 0) < Self.minimumCoverSide {
                 diagnostics.append(
                     Diagnostic(

@@ -38,10 +38,16 @@ public struct CatalogWriter {
         }
         var manifests: [BuildManifest] = []
         for (name, folder) in Self.builtIssueFolders(in: output) {
-            guard let manifest = BuildManifest.read(in: folder), manifest.name == name else {
+            let manifest: BuildManifest?
+            do {
+                manifest = try BuildManifest.load(in: folder)
+            } catch {
+                throw BuildError(issue: name, path: error.path, reason: "\(error.reason); rebuild the issue")
+            }
+            guard let manifest, manifest.name == name else {
                 throw BuildError(
                     issue: name, path: BuildManifest.url(in: folder).path,
-                    reason: "the build manifest is unreadable; rebuild the issue")
+                    reason: "the build manifest is for another issue; rebuild the issue")
             }
             manifests.append(manifest)
         }
@@ -62,8 +68,7 @@ public struct CatalogWriter {
     private func writeFile(_ name: String, _ contents: () throws -> Data) throws(BuildError) {
         let url = output.appendingPathComponent(name)
         do {
-            let data = try contents()
-            try AtomicFile.write(to: url) { temporary in try data.write(to: temporary) }
+            try AtomicFile.write(try contents(), named: name, in: try OpenFolder.open(output))
         } catch {
             throw BuildError(issue: nil, path: url.path, reason: BundleBuilder.reason(error))
         }

@@ -29,11 +29,16 @@ public struct PlannedAsset: Sendable, Hashable, Comparable, Codable {
 public struct IssuePlan: Sendable {
     /// The issue's name (its folder's name).
     public var name: String
-    /// The issue's source folder.
+    /// The issue's source folder (`<magazine>/issues/<name>`).
     public var folder: URL
+    /// The magazine's folder, from which the issue's folder is opened (without following links).
+    public var magazineFolder: URL
     public var metadata: IssueMetadata
     /// Every referenced asset, sorted by name, each once.
     public var assets: [PlannedAsset]
+    /// SHA-256 of `issue.plist` and `pages.plist` as validated, by file name: the build packs
+    /// them only if they are still those bytes.
+    public var configDigests: [String: String]
 
     /// The source folder of assets.
     public var assetsFolder: URL { folder.appendingPathComponent("assets", isDirectory: true) }

@@ -73,19 +73,57 @@ public enum MagazineLoader {
         return (title, baseURL)
     }
 
+    /// The issue folders in `issues/`, read by raw name: a name that is not UTF-8 is reported,
+    /// not dropped (FileManager skips such names on Linux), and so is a link or a special file.
+    /// Hidden entries and plain files (a README) are not issues and are passed over.
     private static func issueNames(_ folder: URL, diagnostics: inout [Diagnostic]) -> [String] {
-        let issues = folder.appendingPathComponent("issues")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: issues.path) else {
+        let entries: [FolderEntry]
+        do {
+            entries = try OpenFolder.open(folder).folder("issues").entries()
+        } catch .missing {
             diagnostics.append(Diagnostic(.noIssues, "the magazine has no issues/ folder", at: .init(file: "issues")))
             return []
+        } catch .symbolicLink(let target) {
+            diagnostics.append(
+                Diagnostic(
+                    .issueNotAFolder,
+                    "issues is a symbolic link\(target.map { " (to '\($0)')" } ?? ""); the magazine's issues must be a folder inside it",
+                    at: .init(file: "issues")))
+            return []
+        } catch {
+            diagnostics.append(
+                Diagnostic(.fileUnreadable, "issues/ cannot be read: \(error.reason)", at: .init(file: "issues")))
+            return []
         }
-        let folders = names.filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".")
-                && FileManager.default.fileExists(atPath: issues.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }.sorted()
-        if folders.isEmpty {
+        var folders: [String] = []
+        for entry in entries where !entry.isHidden {
+            let display = "issues/\(entry.displayName)"
+            guard let name = entry.name else {
+                diagnostics.append(
+                    Diagnostic(
+                        .issueNameUnsafe,
+                        "issue folder name '\(entry.displayName)' is not valid UTF-8; use letters, digits, '-', '_' and '.'",
+                        at: .init(file: display)))
+                continue
+            }
+            switch entry.kind {
+            case .folder:
+                folders.append(name)
+            case .symbolicLink:
+                diagnostics.append(
+                    Diagnostic(
+                        .issueNotAFolder,
+                        "\(display) is a symbolic link; an issue must be a folder inside the magazine's issues/",
+                        at: .init(file: display)))
+            case .regularFile:
+                continue  // a README or notes beside the issues
+            default:
+                diagnostics.append(
+                    Diagnostic(.issueNotAFolder, "\(display) is \(entry.kind); an issue must be a folder", at: .init(file: display)))
+            }
+        }
+        folders.sort()
+        if folders.isEmpty, !diagnostics.contains(where: { $0.code == .issueNotAFolder || $0.code == .issueNameUnsafe }) {
             diagnostics.append(Diagnostic(.noIssues, "issues/ has no issue folders", at: .init(file: "issues")))
         }
         var seen: [String: String] = [:]

@@ -12,6 +12,8 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
     case unreadablePages(String, String)
     /// A file could not be written or copied (the path and why).
     case writeFailed(String, String)
+    /// The output folder is the magazine, is inside it or contains it (why, naming both).
+    case outputOverlap(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
             return "issue '\(issue)': cannot read pages.plist: \(reason)"
         case .writeFailed(let path, let reason):
             return "cannot write '\(path)': \(reason)"
+        case .outputOverlap(let reason):
+            return reason
         }
     }
 }

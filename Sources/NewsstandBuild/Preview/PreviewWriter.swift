@@ -58,7 +58,17 @@ public struct PreviewWriter {
 
     /// Writes the preview of `plans` (the issues `IssueValidator` found valid) and the index
     /// listing them. Files of earlier previews that are no longer used are left in place.
+    ///
+    /// An output folder that overlaps the magazine is refused before anything is written;
+    /// images are copied from descriptors opened without following links (a link swapped in
+    /// after validation is refused), and an issue's preview folder that is a link is not
+    /// written through.
     public func write(_ plans: [IssuePlan]) throws(PreviewError) -> Report {
+        do {
+            try OutputFolderRule.check(output: output, magazine: magazine.folder)
+        } catch {
+            throw .outputOverlap(error.description)
+        }
         let templateSet = try PreviewTemplates(folder: templates)
         let staticFiles = try staticFileNames()
         let ordered = plans.sorted { a, b in
@@ -69,7 +79,7 @@ public struct PreviewWriter {
             throw .nameCollision(
                 "issue '\(plan.name)' has the name of a file of the preview itself; preview it into another folder")
         }
-        try createFolder(output)
+        let root = try createFolder(output)
 
         let renderer = PreviewPageRenderer(schema: magazine.schema, templates: templateSet)
         var report = Report(
@@ -77,7 +87,7 @@ public struct PreviewWriter {
             index: output.appendingPathComponent("index.html"))
         var cards: [String] = []
         for plan in ordered {
-            let counts = try writeIssue(plan, renderer: renderer, templates: templateSet, report: &report)
+            let counts = try writeIssue(plan, in: root, renderer: renderer, templates: templateSet, report: &report)
             report.pages += counts.pages
             var values = issueValues(plan, fromIndex: true)
             values["link"] = .text(HTML.url(plan.name) + "/index.html")
@@ -87,7 +97,13 @@ public struct PreviewWriter {
             cards.append(try templateSet.issueCard.render(values))
         }
         for name in staticFiles {
-            try copy(templates.appendingPathComponent(name), to: output.appendingPathComponent(name))
+            let source: OpenFile
+            do {
+                source = try OpenFile.open(templates.appendingPathComponent(name))  // our own templates
+            } catch {
+                throw .writeFailed(root.path(of: name), "copying '\(templates.appendingPathComponent(name).path)': \(error.reason)")
+            }
+            try copy(source, named: name, in: root)
         }
         let index = try templateSet.index.render([
             "magazineTitle": .text(magazineTitle),
@@ -95,7 +111,7 @@ public struct PreviewWriter {
             "issueCountText": .text(Self.plural(ordered.count, "issue")),
             "issues": .html(cards.joined(separator: "\n")),
         ])
-        try writeText(index, to: report.index)
+        try writeText(index, named: "index.html", in: root)
         return report
     }
 
@@ -121,19 +137,29 @@ public struct PreviewWriter {
 
     /// Writes `<output>/<name>/`: the images, then the reader page.
     private func writeIssue(
-        _ plan: IssuePlan, renderer: PreviewPageRenderer, templates templateSet: PreviewTemplates, report: inout Report
+        _ plan: IssuePlan, in root: OpenFolder, renderer: PreviewPageRenderer, templates templateSet: PreviewTemplates,
+        report: inout Report
     ) throws(PreviewError) -> (articles: Int, pages: Int) {
-        let pagesFile = plan.folder.appendingPathComponent("pages.plist")
-        let root: PlistNode
+        let source: IssueSource
+        let assets: OpenFolder
+        let pages: PlistNode
         do {
-            root = try PlistReader.read(contentsOf: pagesFile, displayPath: Magazine.displayPath(issue: plan.name, "pages.plist"))
+            source = try IssueSource(plan)
+            assets = try source.assets()
+            pages = try source.config("pages.plist").root
         } catch {
-            throw .unreadablePages(plan.name, error.diagnostics.map(\.message).joined(separator: "; "))
+            throw .unreadablePages(plan.name, "\(error.path): \(error.reason)")
         }
-        let rendered = try renderer.renderArticles(root)
+        let rendered = try renderer.renderArticles(pages)
 
-        let folder = output.appendingPathComponent(plan.name, isDirectory: true)
-        try createFolder(folder)
+        let folder: OpenFolder
+        do {
+            folder = try root.makeFolder(plan.name)
+        } catch .symbolicLink {
+            throw .writeFailed(root.path(of: plan.name), "it is a symbolic link; newsstand writes a preview only into real folders")
+        } catch {
+            throw .writeFailed(root.path(of: plan.name), error.reason)
+        }
         var images = [plan.metadata.cover]
         images += plan.assets.filter { $0.kind == .image }.map(\.name)
         var seen: Set<String> = []
@@ -142,8 +168,13 @@ public struct PreviewWriter {
                 throw .nameCollision("issue '\(plan.name)': image 'index.html' would overwrite the issue's reader page")
             }
             for file in [name, RetinaName.of(name)] {
-                report.bytesCopied += try copy(
-                    plan.assetsFolder.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+                let image: OpenFile
+                do {
+                    image = try source.file(file, in: assets)
+                } catch {
+                    throw .writeFailed(folder.path(of: file), "copying '\(error.path)': \(error.reason)")
+                }
+                report.bytesCopied += try copy(image, named: file, in: folder)
                 report.imagesCopied += 1
             }
         }
@@ -153,7 +184,7 @@ public struct PreviewWriter {
         values["articleCount"] = .text(String(rendered.articles))
         values["pageCount"] = .text(String(rendered.pages))
         values["contentsText"] = .text(Self.contents(articles: rendered.articles, pages: rendered.pages))
-        try writeText(try templateSet.issue.render(values), to: folder.appendingPathComponent("index.html"))
+        try writeText(try templateSet.issue.render(values), named: "index.html", in: folder)
         return (rendered.articles, rendered.pages)
     }
 
@@ -191,34 +222,30 @@ public struct PreviewWriter {
         }.sorted()
     }
 
-    private func createFolder(_ folder: URL) throws(PreviewError) {
+    private func createFolder(_ folder: URL) throws(PreviewError) -> OpenFolder {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try OpenFolder.open(folder)
         } catch {
             throw .writeFailed(folder.path, error.localizedDescription)
         }
     }
 
-    private func writeText(_ text: String, to destination: URL) throws(PreviewError) {
+    private func writeText(_ text: String, named name: String, in folder: OpenFolder) throws(PreviewError) {
         do {
-            try AtomicFile.write(to: destination) { temporary in try Data(text.utf8).write(to: temporary) }
+            try AtomicFile.write(Data(text.utf8), named: name, in: folder)
         } catch {
-            throw .writeFailed(destination.path, error.localizedDescription)
+            throw .writeFailed(folder.path(of: name), error.localizedDescription)
         }
     }
 
-    /// Copies a file under a temporary name, then renames it into place; returns its size.
+    /// Copies an open file under a temporary name, then renames it into place; returns its size.
     @discardableResult
-    private func copy(_ source: URL, to destination: URL) throws(PreviewError) -> Int64 {
+    private func copy(_ source: OpenFile, named name: String, in folder: OpenFolder) throws(PreviewError) -> Int64 {
         do {
-            return try AtomicFile.write(to: destination) { temporary in
-                try? FileManager.default.removeItem(at: temporary)
-                var bytes: Int64 = 0
-                try FileCopier.copy(source, to: temporary) { bytes += Int64($0.count) }
-                return bytes
-            }
+            return try AtomicFile.write(named: name, in: folder) { fd, _ in try FileCopier.copy(source, to: fd) { _ in } }
         } catch {
-            throw .writeFailed(destination.path, "copying '\(source.path)': \(error.localizedDescription)")
+            throw .writeFailed(folder.path(of: name), "copying '\(source.path)': \(error.localizedDescription)")
         }
     }
 }

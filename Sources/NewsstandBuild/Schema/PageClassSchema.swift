@@ -3,11 +3,25 @@ import NewsstandFormat
 
 /// The page classes a magazine may use: the built-in schema with the magazine's own
 /// `page-classes.plist` on top (a class of the same name replaces the built-in one).
+///
+/// A magazine's schema comes from outside: inheritance chains are cut at
+/// `maximumInheritanceDepth` and the properties of all classes, inherited ones counted again
+/// for every class that inherits them, at `maximumResolvedProperties`, so resolving it costs
+/// bounded time and memory.
 public struct PageClassSchema: Sendable {
     /// Every class by name, as declared.
     public private(set) var classes: [String: PageClass] = [:]
+    /// The class names, sorted.
+    public private(set) var classNames: [String] = []
     /// Properties of every class with inheritance applied, for the classes that resolve.
     private var resolved: [String: [PropertySpec]] = [:]
+    private var resolvedCount = 0
+    private var overBudget = false
+
+    /// The longest chain of `inherits` followed.
+    public static let maximumInheritanceDepth = 32
+    /// The most properties, over all classes and counting inherited ones, a schema may resolve to.
+    public static let maximumResolvedProperties = 100_000
 
     /// Builds a schema from layers of classes, later layers overriding earlier ones, and
     /// reports unknown parents and inheritance cycles.
@@ -15,13 +29,11 @@ public struct PageClassSchema: Sendable {
         for layer in layers {
             for pageClass in layer { classes[pageClass.name] = pageClass }
         }
-        for name in classes.keys.sorted() {
+        classNames = classes.keys.sorted()
+        for name in classNames {
             _ = resolve(name, visiting: [], diagnostics: &diagnostics)
         }
     }
-
-    /// The class names, sorted.
-    public var classNames: [String] { classes.keys.sorted() }
 
     /// The properties of `className` including inherited ones, or nil for an unknown class.
     public func properties(of className: String) -> [PropertySpec]? {
@@ -30,20 +42,29 @@ public struct PageClassSchema: Sendable {
 
     private mutating func resolve(_ name: String, visiting: [String], diagnostics: inout [Diagnostic]) -> [PropertySpec]? {
         if let done = resolved[name] { return done }
-        guard let pageClass = classes[name] else { return nil }
+        guard let pageClass = classes[name], !overBudget else { return nil }
         var properties: [PropertySpec] = []
         if let parent = pageClass.parent {
             if visiting.contains(parent) || parent == name {
-                let cycle = (visiting + [name, parent]).drop { $0 != parent }.joined(separator: " → ")
+                let cycle = (visiting + [name, parent]).drop { $0 != parent }.map { SourceText.quoted($0) }.joined(separator: " → ")
                 diagnostics.append(
                     Diagnostic(.schemaCycle, "page classes inherit in a cycle: \(cycle)", at: pageClass.location))
+                return nil
+            }
+            guard visiting.count < Self.maximumInheritanceDepth else {
+                diagnostics.append(
+                    Diagnostic(
+                        .schemaInvalid,
+                        "page class \(SourceText.quoted(name)) inherits through more than \(Self.maximumInheritanceDepth) classes, the most a schema may chain",
+                        at: pageClass.location))
                 return nil
             }
             guard classes[parent] != nil else {
                 let hint = Suggestion.closest(to: parent, among: classNames).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(
                     Diagnostic(
-                        .schemaUnknownParent, "page class '\(name)' inherits from unknown class '\(parent)'\(hint)",
+                        .schemaUnknownParent,
+                        "page class \(SourceText.quoted(name)) inherits from unknown class \(SourceText.quoted(parent))\(hint)",
                         at: pageClass.location))
                 return nil
             }
@@ -52,9 +73,25 @@ public struct PageClassSchema: Sendable {
             }
             properties = inherited
         }
-        for own in pageClass.properties {
-            properties.removeAll { $0.name == own.name }
-            properties.append(own)
+        if !pageClass.properties.isEmpty {
+            // An own property replaces an inherited one of the same name (and moves to the end).
+            let own = Set(pageClass.properties.map(\.name))
+            properties.removeAll { own.contains($0.name) }
+            var seen: Set<String> = []
+            for spec in pageClass.properties.reversed() where seen.insert(spec.name).inserted {
+                properties.append(spec)
+            }
+            properties[(properties.count - seen.count)...].reverse()
+        }
+        resolvedCount += properties.count
+        guard resolvedCount <= Self.maximumResolvedProperties else {
+            overBudget = true
+            diagnostics.append(
+                Diagnostic(
+                    .schemaInvalid,
+                    "the page classes declare more than \(PlistLimits.grouped(Self.maximumResolvedProperties)) properties, counting inherited ones once per class; classes from \(SourceText.quoted(name)) on are not used",
+                    at: pageClass.location))
+            return nil
         }
         resolved[name] = properties
         return properties

@@ -17,9 +17,15 @@ import NewsstandFormat
 /// ```
 struct SchemaParser {
     let file: String
-    private(set) var diagnostics: [Diagnostic] = []
+    private var list: DiagnosticList
 
-    init(file: String) { self.file = file }
+    init(file: String) {
+        self.file = file
+        list = DiagnosticList(file: file)
+    }
+
+    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
+    var diagnostics: [Diagnostic] { list.diagnostics }
 
     static let typeNames = ["image", "movie", "file", "string", "number", "boolean", "url", "date", "array", "dict"]
     private static let classKeys: Set<String> = ["inherits", "properties", "description"]
@@ -42,13 +48,13 @@ struct SchemaParser {
     private mutating func parseClass(_ entry: PlistNode.Entry) -> PageClass? {
         let node = entry.node
         guard let entries = node.entries else {
-            report(.schemaInvalid, "page class '\(entry.key)' must be a dict, found \(node.kindName)", line: node.line)
+            report(.schemaInvalid, "page class \(SourceText.quoted(entry.key)) must be a dict, found \(node.kindName)", line: node.line)
             return nil
         }
         for unknown in entries where !Self.classKeys.contains(unknown.key) {
             report(
                 .schemaInvalid,
-                "page class '\(entry.key)' has unknown key '\(unknown.key)'; expected inherits, properties or description",
+                "page class \(SourceText.quoted(entry.key)) has unknown key \(SourceText.quoted(unknown.key)); expected inherits, properties or description",
                 line: unknown.keyLine)
         }
         var parent: String?
@@ -56,12 +62,12 @@ struct SchemaParser {
             if let name = inherits.string {
                 parent = name
             } else {
-                report(.schemaInvalid, "'inherits' of '\(entry.key)' must be a string", line: inherits.line)
+                report(.schemaInvalid, "'inherits' of \(SourceText.quoted(entry.key)) must be a string", line: inherits.line)
             }
         }
         var properties: [PropertySpec] = []
         if let props = node["properties"] {
-            properties = parseProperties(props, owner: "page class '\(entry.key)'")
+            properties = parseProperties(props, owner: "page class \(SourceText.quoted(entry.key))")
         }
         return PageClass(
             name: entry.key, parent: parent, properties: properties, location: SourceLocation(file: file, line: entry.keyLine))
@@ -73,13 +79,13 @@ struct SchemaParser {
             return []
         }
         return entries.compactMap { entry in
-            guard let type = parseType(entry.node, name: "'\(entry.key)' of \(owner)") else { return nil }
+            guard let type = parseType(entry.node, name: "\(SourceText.quoted(entry.key)) of \(owner)") else { return nil }
             var required = false
             if let flag = entry.node["required"] {
                 if case .boolean(let b) = flag.value {
                     required = b
                 } else {
-                    report(.schemaInvalid, "'required' of '\(entry.key)' must be true or false", line: flag.line)
+                    report(.schemaInvalid, "'required' of \(SourceText.quoted(entry.key)) must be true or false", line: flag.line)
                 }
             }
             return PropertySpec(name: entry.key, type: type, isRequired: required)
@@ -92,7 +98,7 @@ struct SchemaParser {
             return nil
         }
         for unknown in entries where !Self.propertyKeys.contains(unknown.key) {
-            report(.schemaInvalid, "property \(name) has unknown key '\(unknown.key)'", line: unknown.keyLine)
+            report(.schemaInvalid, "property \(name) has unknown key \(SourceText.quoted(unknown.key))", line: unknown.keyLine)
         }
         guard let typeNode = node["type"], let typeName = typeNode.string else {
             report(.schemaInvalid, "property \(name) has no 'type' string", line: node.line)
@@ -121,7 +127,7 @@ struct SchemaParser {
             let hint = Suggestion.closest(to: typeName, among: Self.typeNames).map { "; did you mean '\($0)'?" } ?? ""
             report(
                 .schemaUnknownType,
-                "property \(name) has unknown type '\(typeName)'\(hint) (expected one of \(Self.typeNames.joined(separator: ", ")))",
+                "property \(name) has unknown type \(SourceText.quoted(typeName))\(hint) (expected one of \(Self.typeNames.joined(separator: ", ")))",
                 line: typeNode.line)
             return nil
         }
@@ -134,7 +140,7 @@ struct SchemaParser {
         return nil
     }
 
-    private mutating func report(_ code: DiagnosticCode, _ message: String, line: Int) {
-        diagnostics.append(Diagnostic(code, message, at: SourceLocation(file: file, line: line > 0 ? line : nil)))
+    private mutating func report(_ code: DiagnosticCode, _ message: @autoclosure () -> String, line: Int) {
+        list.add(code, message(), line: line)
     }
 }

@@ -4,27 +4,60 @@ import NewsstandFormat
 /// Checks an issue's asset references against its `assets/` folder: presence (and names that
 /// differ only in case), the `@2x` variant of every image and its exact doubled size, content
 /// that matches the extension, unreferenced files and unportable names.
+///
+/// Assets are regular files inside `assets/`: a link there (to `/etc/passwd`, to an image
+/// outside the magazine), a FIFO, socket or device is an error whether referenced or not, and
+/// nothing it points to is ever opened. Files are opened relative to the open folder without
+/// following links, and read without blocking.
 struct AssetValidator {
-    let folder: URL
+    /// The open `assets/` folder, or nil when there is none.
+    let folder: OpenFolder?
     /// How the folder is shown in diagnostics (`issues/f-2/assets`).
     let displayFolder: String
-    private(set) var diagnostics: [Diagnostic] = []
+    private var list: DiagnosticList
 
-    init(folder: URL, displayFolder: String) {
+    init(folder: OpenFolder?, displayFolder: String) {
         self.folder = folder
         self.displayFolder = displayFolder
+        list = DiagnosticList(file: displayFolder)
     }
+
+    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
+    var diagnostics: [Diagnostic] { list.diagnostics }
 
     /// Checks `references`; returns the assets the bundles will hold.
     mutating func validate(_ references: [AssetReference]) -> [PlannedAsset] {
-        let listing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { !$0.hasPrefix(".") }
-        guard let files = listing.map(Set.init) else {
+        guard let folder else {
             if !references.isEmpty {
-                diagnostics.append(
-                    Diagnostic(.fileMissing, "\(displayFolder)/ is missing", at: SourceLocation(file: displayFolder)))
+                report(.fileMissing, "\(displayFolder)/ is missing", at: SourceLocation(file: displayFolder))
             }
             return []
         }
+        let entries: [FolderEntry]
+        do {
+            entries = try folder.entries()
+        } catch {
+            report(.fileUnreadable, "\(displayFolder)/ cannot be read: \(error.reason)", at: SourceLocation(file: displayFolder))
+            return []
+        }
+        var files: Set<String> = []
+        var refused: Set<String> = []
+        var unreferencedOthers: [String] = []
+        for entry in entries where !entry.isHidden {
+            guard let name = entry.name else {
+                unreferencedOthers.append(entry.displayName)  // no reference can name it: never packed
+                continue
+            }
+            switch entry.kind {
+            case .regularFile, .folder:
+                files.insert(name)  // a folder is fine until something references it
+            default:
+                refused.insert(name)
+                reportNotRegular(name, kind: entry.kind, in: folder, at: SourceLocation(file: "\(displayFolder)/\(name)"))
+            }
+        }
+        self.refused = refused
+        self.folders = Set(entries.filter { $0.kind == .folder }.compactMap(\.name))
         let byLowercase = Dictionary(files.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var planned: [String: PlannedAsset] = [:]
         var checked: Set<String> = []
@@ -34,20 +67,24 @@ struct AssetValidator {
             guard Self.isPlainFileName(reference.name) else {
                 report(
                     .assetNameInvalid,
-                    "asset reference '\(reference.name)' must be a plain file name in assets/ (no folders, not hidden)",
+                    "asset reference \(SourceText.quoted(reference.name)) must be a plain file name in assets/ (no folders, not hidden)",
                     at: reference.location)
                 continue
+            }
+            if refused.contains(reference.name) {
+                used.insert(reference.name)
+                continue  // reported where it is
             }
             guard files.contains(reference.name) else {
                 if let other = byLowercase[reference.name.lowercased()] {
                     used.insert(other)
                     report(
                         .assetCaseMismatch,
-                        "'\(reference.name)' is not in \(displayFolder)/, but '\(other)' is: names differ only in letter case, which works on a Mac and fails on a device",
+                        "\(SourceText.quoted(reference.name)) is not in \(displayFolder)/, but \(SourceText.quoted(other)) is: names differ only in letter case, which works on a Mac and fails on a device",
                         at: reference.location)
                 } else {
                     report(
-                        .assetMissing, "\(reference.kind.rawValue) '\(reference.name)' is not in \(displayFolder)/",
+                        .assetMissing, "\(reference.kind.rawValue) \(SourceText.quoted(reference.name)) is not in \(displayFolder)/",
                         at: reference.location)
                 }
                 continue
@@ -67,52 +104,88 @@ struct AssetValidator {
                 checkFile(reference, files: files, byLowercase: byLowercase)
             }
         }
-        reportUnreferenced(files.subtracting(used))
-        reportUnportableNames(files)
+        reportUnreferenced(files.subtracting(used).union(unreferencedOthers))
+        reportUnportableNames(files.union(unreferencedOthers))
         return planned.values.sorted()
     }
 
+    /// Entries that are links or special files (reported once, where they are).
+    private var refused: Set<String> = []
+    /// Entries that are folders (an error only when referenced).
+    private var folders: Set<String> = []
+
+    private mutating func reportNotRegular(_ name: String, kind: EntryKind, in folder: OpenFolder, at location: SourceLocation) {
+        if kind == .symbolicLink {
+            let target = folder.linkTarget(of: name).map { " (to \(SourceText.quoted($0)))" } ?? ""
+            report(
+                .assetNotRegularFile,
+                "\(SourceText.quoted(name)) is a symbolic link\(target); assets must be regular files in assets/, and nothing a link points to is packed",
+                at: location)
+        } else {
+            report(
+                .assetNotRegularFile,
+                "\(SourceText.quoted(name)) is not a regular file (\(kind)); assets must be regular files in assets/",
+                at: location)
+        }
+    }
+
+    /// Opens and probes a referenced file; reports what keeps it from being packed.
+    private mutating func probe(_ name: String, at location: SourceLocation) -> ImageSize.Probe? {
+        guard let folder else { return nil }
+        if folders.contains(name) {
+            report(.assetNotRegularFile, "\(SourceText.quoted(name)) is a folder; assets must be regular files in assets/", at: location)
+            return nil
+        }
+        do {
+            return ImageSize.probe(try folder.file(name))
+        } catch .symbolicLink, .wrongKind {
+            // Swapped since the folder was listed.
+            reportNotRegular(name, kind: folder.kind(of: name) ?? .unknown, in: folder, at: location)
+        } catch {
+            report(.fileUnreadable, "\(SourceText.quoted(name)) cannot be read: \(error.reason)", at: location)
+        }
+        return nil
+    }
+
     private mutating func checkFile(_ reference: AssetReference, files: Set<String>, byLowercase: [String: String]) {
-        let normal = ImageSize.probe(folder.appendingPathComponent(reference.name))
+        guard let normal = probe(reference.name, at: reference.location) else { return }
         checkContent(name: reference.name, normal, at: reference.location)
         guard reference.kind == .image else { return }
         let retinaName = RetinaName.of(reference.name)
+        if refused.contains(retinaName) { return }  // reported where it is
         guard files.contains(retinaName) else {
             if let other = byLowercase[retinaName.lowercased()] {
                 report(
                     .assetCaseMismatch,
-                    "@2x image '\(retinaName)' is not in \(displayFolder)/, but '\(other)' is: names differ only in letter case",
+                    "@2x image \(SourceText.quoted(retinaName)) is not in \(displayFolder)/, but \(SourceText.quoted(other)) is: names differ only in letter case",
                     at: reference.location)
             } else {
                 report(
                     .retinaMissing,
-                    "image '\(reference.name)' has no @2x variant '\(retinaName)' in \(displayFolder)/; the @2x bundle would be incomplete",
+                    "image \(SourceText.quoted(reference.name)) has no @2x variant \(SourceText.quoted(retinaName)) in \(displayFolder)/; the @2x bundle would be incomplete",
                     at: reference.location)
             }
             return
         }
-        let retina = ImageSize.probe(folder.appendingPathComponent(retinaName))
+        guard let retina = probe(retinaName, at: reference.location) else { return }
         checkContent(name: retinaName, retina, at: reference.location)
-        guard let normalSize = imageSize(reference.name, normal, at: reference.location),
-            let retinaSize = imageSize(retinaName, retina, at: reference.location)
-        else { return }
+        // Both sizes are read (and each problem reported) before either is used.
+        let normalSize = imageSize(reference.name, normal, at: reference.location)
+        let retinaSize = imageSize(retinaName, retina, at: reference.location)
+        guard let normalSize, let retinaSize else { return }
         if retinaSize.width != normalSize.width * 2 || retinaSize.height != normalSize.height * 2 {
             report(
                 .retinaWrongSize,
-                "'\(retinaName)' is \(retinaSize), but '\(reference.name)' is \(normalSize): a @2x image must be exactly \(normalSize.width * 2)×\(normalSize.height * 2)",
+                "\(SourceText.quoted(retinaName)) is \(retinaSize), but \(SourceText.quoted(reference.name)) is \(normalSize): a @2x image must be exactly \(normalSize.width * 2)×\(normalSize.height * 2)",
                 at: reference.location)
         }
     }
 
     private mutating func checkContent(name: String, _ probe: ImageSize.Probe, at location: SourceLocation) {
-        guard probe.isReadable else {
-            report(.fileUnreadable, "'\(name)' cannot be read", at: location)
-            return
-        }
         let actual = probe.signature
         guard let expected = FileSignature.expected(forFileName: name), actual != expected else { return }
         let what = actual == .unknown ? "not \(expected.rawValue) data" : "\(actual.rawValue) data"
-        report(.contentMismatch, "'\(name)' is \(what), but its extension says \(expected.rawValue)", at: location)
+        report(.contentMismatch, "\(SourceText.quoted(name)) is \(what), but its extension says \(expected.rawValue)", at: location)
     }
 
     private mutating func imageSize(_ name: String, _ probe: ImageSize.Probe, at location: SourceLocation) -> ImageSize? {
@@ -121,10 +194,10 @@ struct AssetValidator {
             return size
         case .failure(.unsupportedFormat):
             report(
-                .imageUnreadable, "cannot check the size of '\(name)': only PNG, JPEG and GIF headers are read",
+                .imageUnreadable, "cannot check the size of \(SourceText.quoted(name)): only PNG, JPEG and GIF headers are read",
                 at: location, severity: .warning)
         case .failure(.corrupt(let reason)):
-            report(.imageUnreadable, "cannot read the size of '\(name)': \(reason)", at: location)
+            report(.imageUnreadable, "cannot read the size of \(SourceText.quoted(name)): \(reason)", at: location)
         }
         return nil
     }
@@ -132,7 +205,7 @@ struct AssetValidator {
     private mutating func reportUnreferenced(_ names: Set<String>) {
         for name in names.sorted() {
             report(
-                .assetUnreferenced, "'\(name)' is never referenced; it is left out of the bundles",
+                .assetUnreferenced, "\(SourceText.quoted(name)) is never referenced; it is left out of the bundles",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))
         }
     }
@@ -141,18 +214,16 @@ struct AssetValidator {
         for name in names.sorted() where name.contains(" ") || !name.allSatisfy(\.isASCII) {
             report(
                 .assetNameUnportable,
-                "'\(name)' has spaces or non-ASCII characters, which need escaping in URLs and break some tools",
+                "\(SourceText.quoted(name)) has spaces or non-ASCII characters, which need escaping in URLs and break some tools",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))
         }
     }
 
-    static func isPlainFileName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
-    }
+    static func isPlainFileName(_ name: String) -> Bool { PlainFileName.isValid(name) }
 
     private mutating func report(
         _ code: DiagnosticCode, _ message: String, at location: SourceLocation, severity: Severity? = nil
     ) {
-        diagnostics.append(Diagnostic(code, message, at: location, severity: severity))
+        list.add(code, message, at: location, severity: severity)
     }
 }

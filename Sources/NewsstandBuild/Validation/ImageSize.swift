@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandFormat
 
 /// Pixel dimensions read from PNG, JPEG and GIF headers, without decoding the image.
 struct ImageSize: Equatable, CustomStringConvertible {
@@ -19,17 +20,30 @@ struct ImageSize: Equatable, CustomStringConvertible {
     struct Probe {
         var signature: FileSignature
         var size: Result<ImageSize, Failure>
-        /// Whether the file could be opened at all.
-        var isReadable = true
     }
 
-    /// Opens the file once and reads its format and, for PNG, GIF and JPEG, its size.
-    static func probe(_ url: URL) -> Probe {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return Probe(signature: .unknown, size: .failure(.corrupt(String(cString: strerror(errno)))), isReadable: false)
+    /// The largest side a PNG may have (its header holds 31-bit sizes).
+    static let pngMaximumSide = Int(Int32.max)
+
+    /// Reads an open file's format and, for PNG, GIF and JPEG, its size. A size no decoder
+    /// accepts (0 wide or high; a PNG side above 2³¹−1) is reported as corrupt.
+    static func probe(_ file: OpenFile) -> Probe {
+        let probe = read(file.descriptor)
+        guard case .success(let size) = probe.size else { return probe }
+        switch probe.signature {
+        case .png where size.width < 1 || size.height < 1 || size.width > pngMaximumSide || size.height > pngMaximumSide:
+            return Probe(
+                signature: .png,
+                size: .failure(.corrupt("a PNG is 1 to 2,147,483,647 pixels wide and high; its header says \(size)")))
+        case .gif, .jpeg:
+            guard size.width < 1 || size.height < 1 else { return probe }
+            return Probe(signature: probe.signature, size: .failure(.corrupt("a \(probe.signature.rawValue) of \(size) pixels shows nothing")))
+        default:
+            return probe
         }
-        defer { close(fd) }
+    }
+
+    private static func read(_ fd: Int32) -> Probe {
         var head = [UInt8](repeating: 0, count: 32)
         let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 32, 0) }
         head = Array(head.prefix(max(0, count)))

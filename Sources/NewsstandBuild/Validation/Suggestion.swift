@@ -3,9 +3,13 @@ enum Suggestion {
     /// The candidate closest to `word` by edit distance (ignoring case), if it is close enough
     /// to be a likely typo.
     static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        // A name far longer than any near miss gets no suggestion (and no quadratic work).
+        guard word.utf8.count <= 256 else { return nil }
         let target = Array(word.lowercased())
         var best: (String, Int)?
         for candidate in candidates {
+            // Names differing in length by more than the edit limit cannot be near misses.
+            guard abs(candidate.utf8.count - word.utf8.count) <= 12 else { continue }
             let distance = editDistance(target, Array(candidate.lowercased()))
             let limit = max(1, min(3, candidate.count / 3))
             if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }

@@ -1,0 +1,137 @@
+import Foundation
+import NewsstandFormat
+
+/// An issue's folder in the output (`<output>/<name>`), opened without following a link, and
+/// what newsstand may do there: write its outputs, and remove only files it recorded as its
+/// own. The folder belongs to the user; files newsstand did not write are left alone.
+///
+/// Two records say what is newsstand's, both in `.newsstand/`: the manifest (the outputs of
+/// the last complete build) and `written.json`, every file a build has written or is about
+/// to write and has not removed. `written.json` is updated before anything is written, so
+/// files of a build that was interrupted (a bundle under an old versioned name, a temporary
+/// file) are still known the next time. A record that names anything but a plain file name
+/// is not trusted at all.
+struct IssueOutputFolder {
+    let name: String
+    let folder: OpenFolder
+
+    static let writtenFileName = "written.json"
+
+    /// Opens `<output>/<name>`, creating it when `create` is set and it is missing; nil when it
+    /// is missing and not created. A link there is an error: its target is not ours.
+    static func open(_ name: String, in output: OpenFolder, create: Bool) throws(BuildError) -> IssueOutputFolder? {
+        do {
+            return IssueOutputFolder(name: name, folder: try create ? output.makeFolder(name) : output.folder(name))
+        } catch .missing where !create {
+            return nil
+        } catch .symbolicLink {
+            throw BuildError(issue: name, path: output.path(of: name), reason: linkReason)
+        } catch {
+            throw BuildError(issue: name, path: output.path(of: name), reason: error.reason)
+        }
+    }
+
+    static let linkReason = "it is a symbolic link; newsstand writes and removes an issue's output only in a real folder"
+
+    var path: String { folder.path }
+
+    /// Whether the folder holds a record of newsstand's (a manifest or `written.json`).
+    var hasRecords: Bool {
+        guard let records = try? folder.folder(BuildManifest.folderName) else { return false }
+        return records.kind(of: BuildManifest.fileName) != nil || records.kind(of: Self.writtenFileName) != nil
+    }
+
+    /// The files newsstand recorded as its own here, or why the records cannot be trusted.
+    func recordedFiles() throws(BuildRecordError) -> Set<String> {
+        var files = Set(try BuildManifest.load(from: folder)?.outputs.map(\.file) ?? [])
+        let path = folder.path(of: "\(BuildManifest.folderName)/\(Self.writtenFileName)")
+        let data: Data?
+        do {
+            data = try folder.folder(BuildManifest.folderName).file(Self.writtenFileName).readAll(limit: 1 << 20)
+        } catch .missing {
+            return files
+        } catch {
+            throw BuildRecordError(path: path, reason: "cannot be read: \(error.reason)")
+        }
+        guard let data, let written = try? JSONDecoder().decode(Written.self, from: data) else {
+            throw BuildRecordError(path: path, reason: "is not a record newsstand can read")
+        }
+        for file in written.files {
+            // Temporary names are hidden: the one exception to the plain-name rule, in their exact form.
+            guard PlainFileName.isValid(file) || Self.isTemporaryName(file) else {
+                throw BuildRecordError(
+                    path: path, reason: "lists \(SourceText.quoted(file)), which is not a plain file name; newsstand does not act on it")
+            }
+            files.insert(file)
+        }
+        return files
+    }
+
+    /// Records `files` as newsstand's (before they are written).
+    func recordWritten(_ files: Set<String>) throws {
+        let data = try JSONEncoder().encode(Written(files: files.sorted()))
+        try AtomicFile.write(data, named: Self.writtenFileName, in: try folder.makeFolder(BuildManifest.folderName))
+    }
+
+    /// Removes the manifest (first, so that an interrupted rebuild is never taken as done).
+    func removeManifest() throws {
+        guard let records = try? folder.folder(BuildManifest.folderName) else { return }
+        do {
+            try records.removeFile(BuildManifest.fileName)
+        } catch .missing {}
+    }
+
+    /// Removes the recorded files that are not kept (regular files only: a link or folder
+    /// under a recorded name is not what newsstand wrote); returns messages about what was left.
+    func removeRecorded(_ recorded: Set<String>, keeping: Set<String>) -> [String] {
+        var notes: [String] = []
+        for file in recorded.subtracting(keeping).sorted() {
+            switch folder.kind(of: file) {
+            case nil:
+                continue
+            case .regularFile?:
+                do {
+                    try folder.removeFile(file)
+                } catch {
+                    notes.append("cannot remove \(folder.path(of: file)): \(error.reason)")
+                }
+            case let kind?:
+                notes.append("left \(folder.path(of: file)) in place: it is \(kind), not the file newsstand wrote")
+            }
+        }
+        return notes
+    }
+
+    /// Messages about entries newsstand did not write (hidden ones aside): they are left alone.
+    func unknownEntries(besides ours: Set<String>) -> [String] {
+        let entries = (try? folder.entries()) ?? []
+        return entries.filter { !$0.isHidden && !ours.contains($0.displayName) }.map(\.displayName).sorted().map {
+            "left \(folder.path(of: $0)) in place: newsstand did not write it"
+        }
+    }
+
+    /// Removes everything newsstand recorded here, then its records, then the folder if that
+    /// left it empty. Returns messages about what was left.
+    func removeAll(_ recorded: Set<String>, from output: OpenFolder) -> [String] {
+        try? removeManifest()
+        var notes = removeRecorded(recorded, keeping: [])
+        if let records = try? folder.folder(BuildManifest.folderName) {
+            try? records.removeFile(Self.writtenFileName)
+        }
+        folder.removeFolderIfEmpty(BuildManifest.folderName)
+        if !output.removeFolderIfEmpty(name) {
+            let left = ((try? folder.entries()) ?? []).map(\.displayName).sorted()
+            notes += left.map { "left \(folder.path(of: $0)) in place: newsstand did not write it" }
+        }
+        return notes
+    }
+
+    static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        return PlainFileName.isValid(String(name.dropFirst()))
+    }
+
+    private struct Written: Codable {
+        var files: [String]
+    }
+}
