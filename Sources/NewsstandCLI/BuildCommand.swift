@@ -61,10 +61,12 @@ enum BuildCommand: Command {
         }
         let progress = ProgressBar(console: console, label: "building")
         let report: BuildReport
+        let warnings = WarningLines()
         do {
             let format = session.format
             report = try MagazineBuilder(magazine: outcome.magazine, options: options)
                 .build(outcome.plans, progress: { done, total in progress.update(done, of: total) }) { warning in
+                    warnings.lines.append(warning)
                     progress.clear()
                     if format != .json { console.err("newsstand build: warning: \(warning)") }
                 }
@@ -72,7 +74,9 @@ enum BuildCommand: Command {
         } catch {
             progress.clear()
             console.err("newsstand build: error: \(error)")
-            outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false, "error": "\(error)"]])
+            outcome.printer.finish(
+                issues: outcome.issueCount,
+                extra: ["build": ["written": false, "error": "\(error)", "warnings": warnings.lines]])
             return ExitStatus.failure
         }
         outcome.printer.print(report.feedDiagnostics)
@@ -122,4 +126,9 @@ enum BuildCommand: Command {
             "warnings": report.warnings,
         ]
     }
+}
+
+/// The warnings of a build, as they arrive (on the calling thread).
+private final class WarningLines {
+    var lines: [String] = []
 }

@@ -50,13 +50,15 @@ public struct DiagnosticList: Sendable {
         let unlisted = unlistedErrors + unlistedWarnings
         guard unlisted > 0 else { return kept }
         var parts: [String] = []
-        if unlistedErrors > 0 { parts.append("\(PlistLimits.grouped(unlistedErrors)) error\(unlistedErrors == 1 ? "" : "s")") }
-        if unlistedWarnings > 0 { parts.append("\(PlistLimits.grouped(unlistedWarnings)) warning\(unlistedWarnings == 1 ? "" : "s")") }
+        if unlistedErrors > 0 { parts.append("\(PlistLimits.grouped(unlistedErrors)) more error\(unlistedErrors == 1 ? "" : "s")") }
+        if unlistedWarnings > 0 {
+            parts.append("\(PlistLimits.grouped(unlistedWarnings)) more warning\(unlistedWarnings == 1 ? "" : "s")")
+        }
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return kept + [
             Diagnostic(
                 .tooManyProblems,
-                "\(parts.joined(separator: " and ")) more in \(name) are not listed (the first \(PlistLimits.grouped(limit)) are)",
+                "\(parts.joined(separator: " and ")) in \(name) are not listed (the first \(PlistLimits.grouped(limit)) problems are)",
                 at: SourceLocation(file: file), severity: unlistedErrors > 0 ? .error : .warning)
         ]
     }

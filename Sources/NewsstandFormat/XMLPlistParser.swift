@@ -68,7 +68,9 @@ private struct Walk {
     let source: UnsafeRawBufferPointer
 
     private var stack: [Frame] = []
-    private var problems: [Diagnostic] = []
+    /// Structural problems, at most `DiagnosticList.standardLimit` listed (a file of 250,000
+    /// unknown elements has as many problems).
+    private var problems: DiagnosticList
     private var values = 0
     private var root: PlistNode?
     private var checkedDoctype = false
@@ -77,6 +79,7 @@ private struct Walk {
         self.displayPath = displayPath
         self.limits = limits
         self.source = source
+        problems = DiagnosticList(file: displayPath)
     }
 
     /// An element being read.
@@ -114,9 +117,9 @@ private struct Walk {
             guard status == 1 else { throw PlistReadFailure(diagnostics: [XMLPlistParser.emptyDocument(displayPath)]) }
             try visit(reader)
         }
-        if let root, problems.isEmpty { return root }
-        if problems.isEmpty { problems.append(XMLPlistParser.emptyDocument(displayPath)) }
-        throw PlistReadFailure(diagnostics: problems)
+        let found = problems.diagnostics
+        if let root, found.isEmpty { return root }
+        throw PlistReadFailure(diagnostics: found.isEmpty ? [XMLPlistParser.emptyDocument(displayPath)] : found)
     }
 
     private mutating func visit(_ reader: xmlTextReaderPtr) throws(PlistReadFailure) {
@@ -343,8 +346,8 @@ private struct Walk {
         return nil
     }
 
-    private mutating func problem(_ message: String, line: Int) {
-        problems.append(Diagnostic(.malformedPlist, message, at: SourceLocation(file: displayPath, line: line > 0 ? line : nil)))
+    private mutating func problem(_ message: @autoclosure () -> String, line: Int) {
+        problems.add(.malformedPlist, message(), line: line)
     }
 
     private func failure(_ code: DiagnosticCode, _ message: String, line: Int?, column: Int? = nil) -> PlistReadFailure {

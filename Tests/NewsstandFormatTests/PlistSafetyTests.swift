@@ -38,6 +38,15 @@ import Testing
         #expect(problems(full, limits: small).isEmpty)
     }
 
+    @Test func problemsPastAThousandAreCountedNotKept() {
+        let xml = "<plist><array>" + String(repeating: "<foo/>", count: 5_000) + "</array></plist>"
+        let found = problems(xml)
+        #expect(found.count == 1_001)
+        #expect(found.dropLast().allSatisfy { $0.code == .malformedPlist && $0.message == "<foo> is not a property-list element" })
+        #expect(found.last == Diagnostic(
+            .tooManyProblems, "4,000 more errors in x.plist are not listed (the first 1,000 problems are)", at: SourceLocation(file: "x.plist")))
+    }
+
     @Test func theStandardLimits() {
         #expect(PlistLimits.standard == PlistLimits(maximumBytes: 8_388_608, maximumValues: 250_000, maximumDepth: 64))
     }

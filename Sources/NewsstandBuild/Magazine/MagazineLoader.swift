@@ -90,6 +90,10 @@ public enum MagazineLoader {
                     "issues is a symbolic link\(target.map { " (to '\($0)')" } ?? ""); the magazine's issues must be a folder inside it",
                     at: .init(file: "issues")))
             return []
+        } catch .wrongKind(let kind) {
+            diagnostics.append(
+                Diagnostic(.issueNotAFolder, "issues is \(kind); the magazine's issues must be a folder inside it", at: .init(file: "issues")))
+            return []
         } catch {
             diagnostics.append(
                 Diagnostic(.fileUnreadable, "issues/ cannot be read: \(error.reason)", at: .init(file: "issues")))

@@ -30,9 +30,13 @@ public struct PageClassSchema: Sendable {
             for pageClass in layer { classes[pageClass.name] = pageClass }
         }
         classNames = classes.keys.sorted()
+        // At most 1,000 listed: a schema of 100,000 classes with unknown parents would otherwise
+        // search every name for a suggestion 100,000 times.
+        var list = DiagnosticList(file: "page-classes.plist")
         for name in classNames {
-            _ = resolve(name, visiting: [], diagnostics: &diagnostics)
+            _ = resolve(name, visiting: [], diagnostics: &list)
         }
+        diagnostics += list.diagnostics
     }
 
     /// The properties of `className` including inherited ones, or nil for an unknown class.
@@ -40,32 +44,29 @@ public struct PageClassSchema: Sendable {
         resolved[className]
     }
 
-    private mutating func resolve(_ name: String, visiting: [String], diagnostics: inout [Diagnostic]) -> [PropertySpec]? {
+    private mutating func resolve(_ name: String, visiting: [String], diagnostics: inout DiagnosticList) -> [PropertySpec]? {
         if let done = resolved[name] { return done }
         guard let pageClass = classes[name], !overBudget else { return nil }
         var properties: [PropertySpec] = []
         if let parent = pageClass.parent {
             if visiting.contains(parent) || parent == name {
                 let cycle = (visiting + [name, parent]).drop { $0 != parent }.map { SourceText.quoted($0) }.joined(separator: " → ")
-                diagnostics.append(
-                    Diagnostic(.schemaCycle, "page classes inherit in a cycle: \(cycle)", at: pageClass.location))
+                diagnostics.add(.schemaCycle, "page classes inherit in a cycle: \(cycle)", at: pageClass.location)
                 return nil
             }
             guard visiting.count < Self.maximumInheritanceDepth else {
-                diagnostics.append(
-                    Diagnostic(
-                        .schemaInvalid,
-                        "page class \(SourceText.quoted(name)) inherits through more than \(Self.maximumInheritanceDepth) classes, the most a schema may chain",
-                        at: pageClass.location))
+                diagnostics.add(
+                    .schemaInvalid,
+                    "page class \(SourceText.quoted(name)) inherits through more than \(Self.maximumInheritanceDepth) classes, the most a schema may chain",
+                    at: pageClass.location)
                 return nil
             }
             guard classes[parent] != nil else {
-                let hint = Suggestion.closest(to: parent, among: classNames).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(
-                    Diagnostic(
-                        .schemaUnknownParent,
-                        "page class \(SourceText.quoted(name)) inherits from unknown class \(SourceText.quoted(parent))\(hint)",
-                        at: pageClass.location))
+                let names = classNames
+                diagnostics.add(
+                    .schemaUnknownParent,
+                    "page class \(SourceText.quoted(name)) inherits from unknown class \(SourceText.quoted(parent))\(Suggestion.closest(to: parent, among: names).map { "; did you mean '\($0)'?" } ?? "")",
+                    at: pageClass.location)
                 return nil
             }
             guard let inherited = resolve(parent, visiting: visiting + [name], diagnostics: &diagnostics) else {
@@ -86,11 +87,10 @@ public struct PageClassSchema: Sendable {
         resolvedCount += properties.count
         guard resolvedCount <= Self.maximumResolvedProperties else {
             overBudget = true
-            diagnostics.append(
-                Diagnostic(
-                    .schemaInvalid,
-                    "the page classes declare more than \(PlistLimits.grouped(Self.maximumResolvedProperties)) properties, counting inherited ones once per class; classes from \(SourceText.quoted(name)) on are not used",
-                    at: pageClass.location))
+            diagnostics.add(
+                .schemaInvalid,
+                "the page classes declare more than \(PlistLimits.grouped(Self.maximumResolvedProperties)) properties, counting inherited ones once per class; classes from \(SourceText.quoted(name)) on are not used",
+                at: pageClass.location)
             return nil
         }
         resolved[name] = properties

@@ -6,7 +6,9 @@ import NewsstandFormat
 struct IssueMetadataReader {
     let issueName: String
     let file: String
-    private(set) var diagnostics: [Diagnostic] = []
+    private var list: DiagnosticList
+    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
+    var diagnostics: [Diagnostic] { list.diagnostics }
     /// The cover reference, for the asset checks.
     private(set) var coverReference: AssetReference?
 
@@ -15,6 +17,7 @@ struct IssueMetadataReader {
     init(issueName: String, file: String) {
         self.issueName = issueName
         self.file = file
+        list = DiagnosticList(file: file)
     }
 
     mutating func read(_ root: PlistNode) -> IssueMetadata? {
@@ -24,7 +27,7 @@ struct IssueMetadataReader {
         }
         for entry in entries where !Self.knownKeys.contains(entry.key) {
             let hint = Suggestion.closest(to: entry.key, among: Self.knownKeys).map { "; did you mean '\($0)'?" } ?? ""
-            report(.issueUnknownKey, "issue.plist key '\(entry.key)' is not used by newsstand\(hint)", entry.keyLine)
+            report(.issueUnknownKey, "issue.plist key \(SourceText.quoted(entry.key)) is not used by newsstand\(hint)", entry.keyLine)
         }
         let title = requiredString("Title", code: .issueTitle, root)
         let cover = requiredString("Cover", code: .issueCover, root)
@@ -68,6 +71,6 @@ struct IssueMetadataReader {
     }
 
     private mutating func report(_ code: DiagnosticCode, _ message: String, _ line: Int) {
-        diagnostics.append(Diagnostic(code, message, at: SourceLocation(file: file, line: line > 0 ? line : nil)))
+        list.add(code, message, line: line)
     }
 }

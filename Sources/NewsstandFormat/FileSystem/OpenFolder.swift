@@ -43,6 +43,11 @@ public final class OpenFolder: @unchecked Sendable {
     /// or device there is refused (a FIFO is opened without blocking, then refused).
     public func file(_ name: String) throws(FileOpenFailure) -> OpenFile {
         try Self.checkName(name)
+        // Not even opened when it is something else (opening a device can have effects);
+        // the descriptor is checked again after the open, which is what counts.
+        if let kind = kind(of: name), kind != .regularFile {
+            throw kind == .symbolicLink ? .symbolicLink(target: linkTarget(of: name)) : .wrongKind(kind)
+        }
         let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw failure(opening: name) }
         return try OpenFile(descriptor: fd, path: path(of: name))
@@ -167,9 +172,10 @@ public struct FolderEntry: Equatable, Sendable {
     /// Whether the name starts with a dot.
     public var isHidden: Bool { rawName.first == 0x2E }
 
-    /// The name for messages: printable ASCII as is, other bytes as `\xFF` (when not UTF-8).
+    /// The name for messages: as it is when it is UTF-8 without control characters; otherwise
+    /// printable ASCII as is and every other byte as `\xFF` (so a name cannot drive a terminal).
     public var displayName: String {
-        if let name { return name }
+        if let name, !rawName.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return name }
         return rawName.map { byte in
             (0x20..<0x7F).contains(byte) && byte != 0x5C ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
         }.joined()
