@@ -69,13 +69,15 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Why `component` is not safe as one name, or nil.
     public static func componentProblem(_ component: some StringProtocol) -> Problem? {
+        // A path where one name belongs: say what is wrong with it as a path first ('..' rather
+        // than "hidden"), and that it is a path at all only when nothing else is.
+        if component.contains("/") { return problem(in: String(component)) ?? .separator }
         if component.isEmpty { return .emptyComponent }
         if component == ".." { return .parent }
         if component.hasPrefix(".") { return .hidden }
         if component.utf8.count > maxComponentBytes { return .tooLong }
         for scalar in component.unicodeScalars {
             switch scalar {
-            case "/": return .separator
             case "\\": return .backslash
             case ":": return .colon
             default:
