@@ -15,6 +15,8 @@ import Foundation
 /// - `/broken/` answers 503 to everything.
 /// - `/dav/` is a WebDAV endpoint (PUT, DELETE, MKCOL, COPY, MOVE) writing into `root`.
 /// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
+/// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
+///   that authentication (a server that lets anyone read and only its publisher write).
 public final class Nginx: @unchecked Sendable {
     /// The one user `/authdav/` lets in, and its password.
     public static let davUser = "publisher"
@@ -154,6 +156,17 @@ public final class Nginx: @unchecked Sendable {
                     client_max_body_size 0;
                     auth_basic "newsstand tests";
                     auth_basic_user_file \(prefix)/htpasswd;
+                }
+                location /authput/ {
+                    alias \(root)/;
+                    dav_methods PUT DELETE MKCOL COPY MOVE;
+                    create_full_put_path on;
+                    dav_access user:rw group:r all:r;
+                    client_max_body_size 0;
+                    limit_except GET HEAD {
+                        auth_basic "newsstand tests";
+                        auth_basic_user_file \(prefix)/htpasswd;
+                    }
                 }
             }
         }

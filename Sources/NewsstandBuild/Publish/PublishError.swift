@@ -97,6 +97,12 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         "\(step) \(target): \(reason)" + (note.map { "\n\($0)" } ?? "")
     }
 
+    /// Whether the server refused our credentials: cleaning up after it would be refused too.
+    var isCredentialsRefusal: Bool {
+        if case .credentialsRefused = reason { return true }
+        return false
+    }
+
     /// The same error with a note on what the publish left served (an earlier note is kept).
     func noting(_ text: String) -> PublishError {
         var copy = self

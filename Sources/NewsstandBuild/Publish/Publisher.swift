@@ -87,8 +87,10 @@ public struct Publisher: Sendable {
             do throws(PublishError) {
                 try await destination.upload(file.source, to: staged)
             } catch {
-                for item in items { try? await destination.delete(item.staged) }
-                try? await destination.delete(staged)
+                if !error.isCredentialsRefusal {
+                    for item in items { try? await destination.delete(item.staged) }
+                    try? await destination.delete(staged)
+                }
                 throw error.noting(unchangedNote)
             }
             items.append(Switchover.Item(path: file.path, staged: staged, sha256: file.sha256, isCatalog: file.isCatalog))
@@ -140,7 +142,7 @@ public struct Publisher: Sendable {
             try await destination.upload(source, to: temporary)
             try await destination.move(temporary, to: PublishManifest.path)
         } catch {
-            try? await destination.delete(temporary)
+            if !error.isCredentialsRefusal { try? await destination.delete(temporary) }
             throw error.noting(
                 after.map {
                     "The publish state file could not be written, but \($0): readers are served the new magazine; run the command again to record it."
