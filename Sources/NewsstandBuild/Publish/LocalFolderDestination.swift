@@ -16,8 +16,14 @@ public struct LocalFolderDestination: PublishDestination {
         try ConfinedFolder(path: root.path, create: true, step: step)
     }
 
+    /// The folder if it exists: reading (and a dry run) never creates it.
+    private func existingFolder(_ step: String) throws(PublishError) -> ConfinedFolder? {
+        guard FileManager.default.fileExists(atPath: root.path) else { return nil }
+        return try ConfinedFolder(path: root.path, create: false, step: step)
+    }
+
     public func read(_ path: String, limit: Int64) async throws(PublishError) -> Data? {
-        try folder("read").read(path, limit: limit, step: "read")
+        try existingFolder("read")?.read(path, limit: limit, step: "read")
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
@@ -48,11 +54,11 @@ public struct LocalFolderDestination: PublishDestination {
     }
 
     public func copy(_ source: String, to destination: String) async throws(PublishError) -> Bool {
-        try folder("copy").duplicate(source, to: destination, step: "copy")
+        try existingFolder("copy")?.duplicate(source, to: destination, step: "copy") ?? false
     }
 
     public func delete(_ path: String) async throws(PublishError) {
-        try folder("delete").deleteFile(path, step: "delete")
+        try existingFolder("delete")?.deleteFile(path, step: "delete")
     }
 
     /// An exclusive `flock` on `.newsstand-publish.lock` in the folder: a second publish to the

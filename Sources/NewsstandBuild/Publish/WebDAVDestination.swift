@@ -90,8 +90,8 @@ public struct WebDAVDestination: PublishDestination {
         var request = request
         if let credentials { request.headers.append("Authorization: \(credentials.authorization)") }
         let timeouts = timeouts
-        let sendable = UncheckedRequest(request)
-        let result = await Offloaded.run { HTTPExchange.perform(sendable.request, timeouts: timeouts) }
+        let prepared = request
+        let result = await Offloaded.run { HTTPExchange.perform(prepared, timeouts: timeouts) }
         switch result {
         case .success(let response): return response
         case .failure(let failure):
@@ -120,10 +120,4 @@ public struct WebDAVDestination: PublishDestination {
         default: throw PublishError(step: step, target: url(path), reason: .http(status: status))
         }
     }
-}
-
-/// A request handed to the transfer thread (it holds a descriptor number and strings only).
-private struct UncheckedRequest: @unchecked Sendable {
-    let request: HTTPExchange.Request
-    init(_ request: HTTPExchange.Request) { self.request = request }
 }
