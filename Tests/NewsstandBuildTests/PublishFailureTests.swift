@@ -86,12 +86,16 @@ import Testing
                 // Only the clean-up of a copy kept aside may fail without failing the publish.
                 #expect(step.hasPrefix("DELETE") && report.leftovers.count == 1, "\(step) failed and the publish went on")
                 // Delete the copy by hand, as the warning asks.
-                for leftover in report.leftovers { try? FileManager.default.removeItem(at: site.nginx.root.appendingPathComponent(leftover)) }
+                for leftover in report.leftovers {
+                    try? FileManager.default.removeItem(at: site.nginx.root.appendingPathComponent(leftover))
+                }
             } catch {
                 #expect(error.note != nil, "\(step): \(error)")
             }
             try proxy.fail(requestNumber: nil)
-            try await expectRecovery(site, failure: "a 500 on \(step)", rerun: { try await Publisher.publish(site.built, to: dav, prune: true) }, v1: v1)
+            try await expectRecovery(
+                site, failure: "a 500 on \(step)", rerun: { try await Publisher.publish(site.built, to: dav, prune: true) },
+                v1: v1)
         }
     }
 
@@ -112,11 +116,15 @@ import Testing
             do throws(PublishError) {
                 let report = try await Publisher.publish(site.built, to: faulty, prune: true)
                 #expect(step.hasPrefix("delete") && report.leftovers.count == 1, "\(step) failed and the publish went on")
-                for leftover in report.leftovers { try? FileManager.default.removeItem(at: site.nginx.root.appendingPathComponent(leftover)) }
+                for leftover in report.leftovers {
+                    try? FileManager.default.removeItem(at: site.nginx.root.appendingPathComponent(leftover))
+                }
             } catch {
                 #expect(error.step == "injected" && error.note != nil, "\(step): \(error)")
             }
-            try await expectRecovery(site, failure: "a failure at \(step)", rerun: { try await Publisher.publish(site.built, to: folder, prune: true) }, v1: v1)
+            try await expectRecovery(
+                site, failure: "a failure at \(step)",
+                rerun: { try await Publisher.publish(site.built, to: folder, prune: true) }, v1: v1)
         }
     }
 
@@ -148,7 +156,9 @@ import Testing
         #expect(served.problems.isEmpty && served.names == v1)
 
         try FileManager.default.removeItem(at: shelf)
-        try await expectRecovery(site, failure: "a folder in place of shelf.json", rerun: { try await Publisher.publish(site.built, to: folder, prune: true) }, v1: v1)
+        try await expectRecovery(
+            site, failure: "a folder in place of shelf.json",
+            rerun: { try await Publisher.publish(site.built, to: folder, prune: true) }, v1: v1)
     }
 
     /// Real failures of the kernel's own (`chattr +i`: even root cannot rename over, or delete,
@@ -178,7 +188,9 @@ import Testing
             let served = try ServedMagazine.check(catalog: site.catalogURL)
             #expect(served.problems.isEmpty, "\(blocked) immutable: \(served.problems)")
             try Shell.run("chattr", ["-i", file.path])
-            try await expectRecovery(site, failure: "\(blocked) immutable", rerun: { try await Publisher.publish(site.built, to: folder, prune: true) }, v1: v1)
+            try await expectRecovery(
+                site, failure: "\(blocked) immutable",
+                rerun: { try await Publisher.publish(site.built, to: folder, prune: true) }, v1: v1)
         }
     }
 }

@@ -29,7 +29,9 @@ import Testing
             built = work.appendingPathComponent("built")
             site = work.appendingPathComponent("site")
             victim = work.appendingPathComponent("victim")
-            for folder in [site, victim] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            for folder in [site, victim] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
             try Data("precious".utf8).write(to: victim.appendingPathComponent("secret.txt"))
             try Data("{\"files\":{},\"retired\":[]}".utf8).write(to: victim.appendingPathComponent("system.json"))
             let (magazine, plans) = try fixture.plans()
@@ -44,7 +46,8 @@ import Testing
                 let url = work.appendingPathComponent(path)
                 let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
                 switch attributes[.type] as? FileAttributeType {
-                case .typeSymbolicLink?: result[path] = "-> " + (try FileManager.default.destinationOfSymbolicLink(atPath: url.path))
+                case .typeSymbolicLink?:
+                    result[path] = "-> " + (try FileManager.default.destinationOfSymbolicLink(atPath: url.path))
                 case .typeRegular?: result[path] = try SHA256.hex(ofFileAt: url)
                 default: result[path] = "folder"
                 }
@@ -108,15 +111,26 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"files\":{\"../victim/secret.txt\":{\"size\":8,\"sha256\":\"\(String(repeating: "0", count: 64))\"}},\"retired\":[]}",
-            PublishError.Reason.unsafeName(entry: "files key", name: "../victim/secret.txt", problem: .parent)),
-        ("{\"files\":{},\"retired\":[\"../victim/secret.txt\"]}",
-            .unsafeName(entry: "retired[0]", name: "../victim/secret.txt", problem: .parent)),
-        ("{\"files\":{},\"retired\":[\"f-1/f-1.zip\",\"/tmp/x\"]}", .unsafeName(entry: "retired[1]", name: "/tmp/x", problem: .absolute)),
-        ("{\"files\":{},\"retired\":[\".newsstand-publish.json\"]}",
-            .unsafeName(entry: "retired[0]", name: ".newsstand-publish.json", problem: .hidden)),
-        ("{\"files\":{},\"retired\":[\"https://evil.example/x\"]}",
-            .unsafeName(entry: "retired[0]", name: "https://evil.example/x", problem: .colon)),
+        (
+            "{\"files\":{\"../victim/secret.txt\":{\"size\":8,\"sha256\":\"\(String(repeating: "0", count: 64))\"}},\"retired\":[]}",
+            PublishError.Reason.unsafeName(entry: "files key", name: "../victim/secret.txt", problem: .parent)
+        ),
+        (
+            "{\"files\":{},\"retired\":[\"../victim/secret.txt\"]}",
+            .unsafeName(entry: "retired[0]", name: "../victim/secret.txt", problem: .parent)
+        ),
+        (
+            "{\"files\":{},\"retired\":[\"f-1/f-1.zip\",\"/tmp/x\"]}",
+            .unsafeName(entry: "retired[1]", name: "/tmp/x", problem: .absolute)
+        ),
+        (
+            "{\"files\":{},\"retired\":[\".newsstand-publish.json\"]}",
+            .unsafeName(entry: "retired[0]", name: ".newsstand-publish.json", problem: .hidden)
+        ),
+        (
+            "{\"files\":{},\"retired\":[\"https://evil.example/x\"]}",
+            .unsafeName(entry: "retired[0]", name: "https://evil.example/x", problem: .colon)
+        ),
     ])
     func aStateFileNamingAFileOutsideIsRefusedAndPruneDeletesNothing(state: String, reason: PublishError.Reason) async throws {
         let scene = try Scene()
@@ -135,7 +149,8 @@ import Testing
         let scene = try Scene()
         _ = try await scene.publish()
         for (text, detail) in [
-            ("{\"files\": [", "The given data was not valid JSON."), ("[]", "Expected to decode Dictionary<String, Any> but found an array instead."),
+            ("{\"files\": [", "The given data was not valid JSON."),
+            ("[]", "Expected to decode Dictionary<String, Any> but found an array instead."),
             ("{\"files\":{\"f-1/f-1.zip\":{\"size\":-5,\"sha256\":\"x\"}},\"retired\":[]}", nil),
         ] {
             try Data(text.utf8).write(to: scene.site.appendingPathComponent(".newsstand-publish.json"))
@@ -149,8 +164,10 @@ import Testing
                     continue
                 }
                 if let detail { #expect(message.contains(detail), "\(message)") }
-                #expect(message.hasSuffix(
-                    "if it is damaged, delete it: the next publish then uploads every file again, and --prune forgets files that earlier publishes left there"))
+                #expect(
+                    message.hasSuffix(
+                        "if it is damaged, delete it: the next publish then uploads every file again, and --prune forgets files that earlier publishes left there"
+                    ))
             }
             #expect(try scene.listing() == before)
         }
@@ -201,7 +218,8 @@ import Testing
         _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: scene.built, jobs: 2)).build(plans)
         let stale = scene.site.appendingPathComponent("f-2/f-2.zip")
         try FileManager.default.removeItem(at: stale)
-        try FileManager.default.createSymbolicLink(at: stale, withDestinationURL: scene.victim.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: stale, withDestinationURL: scene.victim.appendingPathComponent("secret.txt"))
         before = try scene.listing()
         do throws(PublishError) {
             _ = try await scene.publish(prune: true)
@@ -216,7 +234,8 @@ import Testing
         // The state file itself a link to a file outside: not read.
         let state = scene.site.appendingPathComponent(".newsstand-publish.json")
         try FileManager.default.removeItem(at: state)
-        try FileManager.default.createSymbolicLink(at: state, withDestinationURL: scene.victim.appendingPathComponent("system.json"))
+        try FileManager.default.createSymbolicLink(
+            at: state, withDestinationURL: scene.victim.appendingPathComponent("system.json"))
         await #expect(
             throws: PublishError(
                 step: "read", target: state.path, reason: .wrongKind(found: "a symbolic link", expected: "a regular file"),
@@ -230,7 +249,8 @@ import Testing
         let size = try FileManager.default.attributesOfItem(atPath: bundle.path)[.size] as? Int ?? 0
         try Data(repeating: 7, count: size).write(to: scene.victim.appendingPathComponent("same-size"))
         try FileManager.default.removeItem(at: bundle)
-        try FileManager.default.createSymbolicLink(at: bundle, withDestinationURL: scene.victim.appendingPathComponent("same-size"))
+        try FileManager.default.createSymbolicLink(
+            at: bundle, withDestinationURL: scene.victim.appendingPathComponent("same-size"))
         let before = try scene.listing()
         await #expect(
             throws: PublishError(
@@ -241,7 +261,8 @@ import Testing
 
         // A linked issue folder, and a linked catalog.
         let other = try Scene()
-        try FileManager.default.moveItem(at: other.built.appendingPathComponent("f-1"), to: scene.work.appendingPathComponent("elsewhere"))
+        try FileManager.default.moveItem(
+            at: other.built.appendingPathComponent("f-1"), to: scene.work.appendingPathComponent("elsewhere"))
         try FileManager.default.createSymbolicLink(
             at: other.built.appendingPathComponent("f-1"), withDestinationURL: scene.work.appendingPathComponent("elsewhere"))
         await #expect(throws: PublishError.self) {
@@ -250,7 +271,8 @@ import Testing
         let catalog = other.built.appendingPathComponent("issues.plist")
         try FileManager.default.removeItem(at: other.built.appendingPathComponent("f-1"))
         try FileManager.default.moveItem(at: catalog, to: other.work.appendingPathComponent("issues.plist"))
-        try FileManager.default.createSymbolicLink(at: catalog, withDestinationURL: other.work.appendingPathComponent("issues.plist"))
+        try FileManager.default.createSymbolicLink(
+            at: catalog, withDestinationURL: other.work.appendingPathComponent("issues.plist"))
         await #expect(throws: PublishError.self) {
             _ = try await Publisher.publish(other.built, to: LocalFolderDestination(root: other.site))
         }
@@ -259,8 +281,9 @@ import Testing
 
     @Test func aBundleChangedAfterTheBuildIsNotPublished() async throws {
         let scene = try Scene(versioned: true)
-        let manifest = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: scene.built.appendingPathComponent("f-1/.newsstand/manifest.json"))) as? [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: scene.built.appendingPathComponent("f-1/.newsstand/manifest.json"))) as? [String: Any]
         let name = try #require((manifest?["bundle"] as? [String: Any])?["file"] as? String)
         let bundle = scene.built.appendingPathComponent("f-1/\(name)")
         var bytes = try Data(contentsOf: bundle)

@@ -178,7 +178,8 @@ import Testing
     }
 
     @Test func rcloneConnectionStringSecretsAreNotShown() throws {
-        let destination = try Destinations.parse("rclone::s3,provider=AWS,access_key_id=AKIAEXAMPLE,secret_access_key='s3cr3t:x':bucket/mag")
+        let destination = try Destinations.parse(
+            "rclone::s3,provider=AWS,access_key_id=AKIAEXAMPLE,secret_access_key='s3cr3t:x':bucket/mag")
         #expect(destination.description == "rclone::s3,provider=***,access_key_id=***,secret_access_key=***:bucket/mag")
     }
 
@@ -211,7 +212,8 @@ import Testing
             }
         }
         #expect(!Redacted.hasUserInformation("http://host.example/dav/a-1@2x.zip"))
-        #expect(Redacted.message("move http://u:p@ss@host/a-1/a-1@2x.zip: failed") == "move http://***@host/a-1/a-1@2x.zip: failed")
+        #expect(
+            Redacted.message("move http://u:p@ss@host/a-1/a-1@2x.zip: failed") == "move http://***@host/a-1/a-1@2x.zip: failed")
         #expect(Redacted.message("see https://cdn.example/a-1@2x.zip") == "see https://cdn.example/a-1@2x.zip")
     }
 }

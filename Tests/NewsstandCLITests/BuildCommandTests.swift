@@ -79,7 +79,9 @@ import Testing
             #expect(left == right, "\(file) differs")
         }
         // Entry times come from the issue's date, not the clock.
-        let listing = try Shell.run("unzip", ["-Z", "-T", a.appendingPathComponent("a-1/\(try BuiltIssue("a-1", in: a).bundle)").path]).stdout
+        let listing = try Shell.run(
+            "unzip", ["-Z", "-T", a.appendingPathComponent("a-1/\(try BuiltIssue("a-1", in: a).bundle)").path]
+        ).stdout
         #expect(listing.contains("20260301.080000 issue.plist"))
     }
 

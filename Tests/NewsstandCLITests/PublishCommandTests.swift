@@ -90,7 +90,9 @@ import Testing
         let firstCatalogPut = try #require(site.puts().firstIndex { $0.contains("issues.plist") })
         #expect(
             site.puts()[firstCatalogPut...].allSatisfy { !$0.contains("/a-") }, "catalogs must be uploaded after every bundle")
-        #expect(catalogPuts.allSatisfy { $0.hasSuffix(".tmp") || $0.hasSuffix(".new") }, "catalogs go under temporary names, then move")
+        #expect(
+            catalogPuts.allSatisfy { $0.hasSuffix(".tmp") || $0.hasSuffix(".new") },
+            "catalogs go under temporary names, then move")
         let (status, catalog) = try site.get("issues.plist")
         #expect(status == 200)
         #expect(try Catalog.decode(catalog).entries.count == 3)

@@ -29,9 +29,11 @@ import Testing
 
                 """)
         // At once: one request, answered 401, and nothing after it.
-        #expect(site.nginx.requests().map { "\($0.status) \($0.method) \($0.uri)" } == ["401 GET /authdav/.newsstand-publish.json"])
+        #expect(
+            site.nginx.requests().map { "\($0.status) \($0.method) \($0.uri)" } == ["401 GET /authdav/.newsstand-publish.json"])
 
-        let wrong = try site.publish(to: url, environment: ["NEWSSTAND_USER": Nginx.davUser, "NEWSSTAND_PASSWORD": "wrong-guess"])
+        let wrong = try site.publish(
+            to: url, environment: ["NEWSSTAND_USER": Nginx.davUser, "NEWSSTAND_PASSWORD": "wrong-guess"])
         #expect(wrong.status == 1)
         #expect(
             wrong.stderr.contains(
@@ -119,7 +121,9 @@ import Testing
         for value in ["0", "-1", "soon", "86401"] {
             let result = try site.publish("--stall-timeout", value)
             #expect(result.status == 2)
-            #expect(result.stderr.hasPrefix("newsstand publish: error: --stall-timeout needs a whole number of seconds from 1 to 86400, got '\(value)'"))
+            #expect(
+                result.stderr.hasPrefix(
+                    "newsstand publish: error: --stall-timeout needs a whole number of seconds from 1 to 86400, got '\(value)'"))
         }
     }
 
@@ -183,7 +187,8 @@ import Testing
         let methods = Set(requests.map(\.method))
         #expect(methods.isSuperset(of: ["GET", "PUT", "MOVE", "COPY", "DELETE"]), "\(methods)")
         for request in requests {
-            #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Basic \(base64Password)"])
+            #expect(
+                request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Basic \(base64Password)"])
             for header in request.headers where header.name.lowercased() != "authorization" {
                 #expect(!header.value.contains(Nginx.davPassword) && !header.value.contains(base64Password), "\(header.name)")
                 #expect(!header.value.contains("@127.0.0.1"), "\(header.name): \(header.value)")

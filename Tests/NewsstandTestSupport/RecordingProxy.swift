@@ -18,7 +18,8 @@ public final class RecordingProxy: @unchecked Sendable {
         public var headers: [(name: String, value: String)]
 
         public static func == (a: Request, b: Request) -> Bool {
-            a.method == b.method && a.path == b.path && a.headers.map { "\($0.name): \($0.value)" } == b.headers.map { "\($0.name): \($0.value)" }
+            a.method == b.method && a.path == b.path
+                && a.headers.map { "\($0.name): \($0.value)" } == b.headers.map { "\($0.name): \($0.value)" }
         }
     }
 

@@ -33,7 +33,8 @@ struct BuiltMagazine {
                 let path = "\(name)/\(record.file)"
                 let source = UploadSource(folder: builtFolder, path: path, size: record.size, sha256: record.sha256)
                 guard let (fd, size) = try folder.openForReading(path, step: "plan") else {
-                    throw PublishError(step: "plan", target: folder.display(path), reason: .changedSinceBuild("the file is missing"))
+                    throw PublishError(
+                        step: "plan", target: folder.display(path), reason: .changedSinceBuild("the file is missing"))
                 }
                 close(fd)
                 guard size == record.size else {
@@ -113,10 +114,13 @@ struct BuiltMagazine {
         guard manifest.name == name else {
             throw PublishError(
                 step: "plan", target: target,
-                reason: .invalid("it names the issue \(SafeRelativePath.quoted(manifest.name)), not '\(name)'; build the issue again"))
+                reason: .invalid(
+                    "it names the issue \(SafeRelativePath.quoted(manifest.name)), not '\(name)'; build the issue again"))
         }
-        let entries = [("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
-            ("retinaCover", manifest.retinaCover)]
+        let entries = [
+            ("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
+            ("retinaCover", manifest.retinaCover),
+        ]
         for (key, record) in entries {
             if let problem = SafeRelativePath.componentProblem(record.file) {
                 throw PublishError(
@@ -159,7 +163,8 @@ struct BuiltMagazine {
             guard let manifest = manifests[entry.name] else {
                 throw PublishError(
                     step: "plan", target: target,
-                    reason: .invalid("it lists \(SafeRelativePath.quoted(entry.name)), which has no built issue folder; \(rebuild)"))
+                    reason: .invalid(
+                        "it lists \(SafeRelativePath.quoted(entry.name)), which has no built issue folder; \(rebuild)"))
             }
             // The manifest's own entry, on the catalog's base URL, must be the catalog's entry.
             let probe = manifest.catalogEntry(baseURL: URL(fileURLWithPath: "/")).content

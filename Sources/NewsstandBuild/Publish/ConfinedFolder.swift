@@ -15,7 +15,9 @@ final class ConfinedFolder: @unchecked Sendable {  // immutable: a descriptor an
 
     /// What is at a path, without following a link there.
     enum Kind: Equatable {
-        case missing, regular(size: Int64), folder, symbolicLink, other
+        case missing
+        case regular(size: Int64)
+        case folder, symbolicLink, other
 
         var description: String {
             switch self {
@@ -123,7 +125,9 @@ final class ConfinedFolder: @unchecked Sendable {  // immutable: a descriptor an
             if failure == ENOENT { return nil }
             let kind = kind(atFolder: folder.fd, name: name)
             if failure == ELOOP || kind != .missing && !isRegular(kind) {
-                throw PublishError(step: step, target: display(relative), reason: .wrongKind(found: kind.description, expected: "a regular file"))
+                throw PublishError(
+                    step: step, target: display(relative), reason: .wrongKind(found: kind.description, expected: "a regular file")
+                )
             }
             throw PublishError(step: step, target: display(relative), reason: .system(Self.errnoText(failure)))
         }
@@ -131,7 +135,8 @@ final class ConfinedFolder: @unchecked Sendable {  // immutable: a descriptor an
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
             let kind: Kind = info.st_mode & S_IFMT == S_IFDIR ? .folder : .other
-            throw PublishError(step: step, target: display(relative), reason: .wrongKind(found: kind.description, expected: "a regular file"))
+            throw PublishError(
+                step: step, target: display(relative), reason: .wrongKind(found: kind.description, expected: "a regular file"))
         }
         // Opened non-blocking so a FIFO planted there cannot hang the open; reads block again.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -210,7 +215,8 @@ final class ConfinedFolder: @unchecked Sendable {  // immutable: a descriptor an
         let kind = kind(atFolder: source.fd, name: sourceName)
         if kind == .missing { return false }
         guard isRegular(kind) else {
-            throw PublishError(step: step, target: display(from), reason: .wrongKind(found: kind.description, expected: "a regular file"))
+            throw PublishError(
+                step: step, target: display(from), reason: .wrongKind(found: kind.description, expected: "a regular file"))
         }
         guard let (target, targetName) = try parent(of: to, create: true, step: step) else { return false }
         // linkat does not replace: an old leftover under the name goes first.
@@ -243,7 +249,8 @@ final class ConfinedFolder: @unchecked Sendable {  // immutable: a descriptor an
         let kind = kind(atFolder: folder.fd, name: name)
         if kind == .missing { return }
         guard isRegular(kind) else {
-            throw PublishError(step: step, target: display(relative), reason: .wrongKind(found: kind.description, expected: "a regular file"))
+            throw PublishError(
+                step: step, target: display(relative), reason: .wrongKind(found: kind.description, expected: "a regular file"))
         }
         guard unlinkat(folder.fd, name, 0) == 0 || errno == ENOENT else {
             throw PublishError(step: step, target: display(relative), reason: .system(Self.errnoText()))

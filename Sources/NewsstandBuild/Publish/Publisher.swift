@@ -109,7 +109,8 @@ public struct Publisher: Sendable {
                 progress("delete \(path)")
                 do { try await destination.delete(path) } catch {
                     throw error.noting(
-                        "The new catalogs are in place and consistent; the files not yet deleted stay recorded: run the command again with --prune to finish.")
+                        "The new catalogs are in place and consistent; the files not yet deleted stay recorded: run the command again with --prune to finish."
+                    )
                 }
                 report.deleted.append(path)
             }

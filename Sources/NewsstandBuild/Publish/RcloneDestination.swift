@@ -141,7 +141,11 @@ public struct RcloneDestination: PublishDestination {
 
 /// One run of rclone, its output capped and its time bounded.
 enum RcloneRun {
-    enum Failure: Error { case cannotStart(String), tooLarge, timedOut }
+    enum Failure: Error {
+        case cannotStart(String)
+        case tooLarge
+        case timedOut
+    }
 
     static func run(_ arguments: [String], outputLimit: Int64, deadline: Int?) -> Result<(Int32, Data, String), Failure> {
         let process = Process()

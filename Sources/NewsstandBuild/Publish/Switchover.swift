@@ -98,8 +98,10 @@ struct Switchover {
             }
         }
         guard problems.isEmpty else {
-            return "Restoring the previous files failed too (\(problems.joined(separator: "; "))): the served catalog may not match the served files until the command is run again and succeeds."
+            return
+                "Restoring the previous files failed too (\(problems.joined(separator: "; "))): the served catalog may not match the served files until the command is run again and succeeds."
         }
-        return "The previous catalog and files were restored: readers are served the magazine as it was; run the command again to finish."
+        return
+            "The previous catalog and files were restored: readers are served the magazine as it was; run the command again to finish."
     }
 }

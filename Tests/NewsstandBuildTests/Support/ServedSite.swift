@@ -79,7 +79,8 @@ final class ServedSite {
             try FileManager.default.removeItem(at: nginx.root.appendingPathComponent(name))
         }
         for name in try FileManager.default.contentsOfDirectory(atPath: snapshot.path) {
-            try FileManager.default.copyItem(at: snapshot.appendingPathComponent(name), to: nginx.root.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: snapshot.appendingPathComponent(name), to: nginx.root.appendingPathComponent(name))
         }
     }
 
