@@ -132,6 +132,20 @@ import Testing
         try expectConsistent(site)
     }
 
+    @Test func aPublishedFileDeletedByHandIsUploadedAgain() async throws {
+        let fixture = try MagazineFixture(issues: ["f-1"])
+        let built = try Shell.temporaryFolder()
+        let site = try Shell.temporaryFolder()
+        try build(fixture, into: built, versioned: true)
+        let destination = LocalFolderDestination(root: site)
+        _ = try await Publisher.publish(built, to: destination)
+        let bundle = try #require(try PublishPlan.make(builtFolder: built, remote: nil).files.first).path
+        try FileManager.default.removeItem(at: site.appendingPathComponent(bundle))
+        let report = try await Publisher.publish(built, to: destination)
+        #expect(report.swapped == [bundle] && report.unchanged == 4)
+        try expectConsistent(site)
+    }
+
     @Test func dryRunPlansWithoutChangingAnything() async throws {
         let fixture = try MagazineFixture()
         let built = try Shell.temporaryFolder()

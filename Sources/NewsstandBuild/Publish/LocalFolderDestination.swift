@@ -61,6 +61,19 @@ public struct LocalFolderDestination: PublishDestination {
         try existingFolder("delete")?.deleteFile(path, step: "delete")
     }
 
+    /// `manifest` without the files that are not at the destination as recorded (deleted or
+    /// changed by hand): a stat each, so they are uploaded again rather than trusted.
+    func confirming(_ manifest: PublishManifest) throws(PublishError) -> PublishManifest {
+        guard let folder = try existingFolder("plan") else { return PublishManifest(files: [:], retired: manifest.retired) }
+        var confirmed = manifest
+        for (path, file) in manifest.files {
+            if case .regular(let size) = try folder.kind(of: path, step: "plan"), size == file.size { continue }
+            confirmed.files[path] = nil
+            if !confirmed.retired.contains(path) { confirmed.retired.append(path) }
+        }
+        return confirmed
+    }
+
     /// An exclusive `flock` on `.newsstand-publish.lock` in the folder: a second publish to the
     /// same folder fails at once instead of interleaving its renames with the first one's.
     public func lock() async throws(PublishError) -> PublishLock? {

@@ -54,6 +54,10 @@ public struct Publisher: Sendable {
         if let data = try await destination.read(PublishManifest.path, limit: PublishManifest.sizeLimit) {
             remote = try PublishManifest.decode(data, source: source)
         }
+        // In a folder, checking that the recorded files are still there costs a stat each.
+        if let local = destination as? LocalFolderDestination, let recorded = remote {
+            remote = try local.confirming(recorded)
+        }
         var servedCatalog = true
         if remote == nil {
             servedCatalog = try await destination.read("issues.plist", limit: BuiltMagazine.catalogLimit) != nil
