@@ -16,7 +16,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "CCrypto"]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
-        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive"]),
+        // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
+        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "CCurl"]),
         .target(
             name: "NewsstandReader",
             dependencies: ["NewsstandFormat", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux]))]

@@ -21,3 +21,16 @@ static inline long ccurl_response_code(CURL *handle) {
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
     return code;
 }
+
+// For uploads streamed from a file (publish's WebDAV PUT) and for telling timeouts apart.
+static inline CURLcode ccurl_setopt_read(CURL *handle, size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+static inline CURLcode ccurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline curl_off_t ccurl_info_off(CURL *handle, CURLINFO info) {
+    curl_off_t value = 0;
+    curl_easy_getinfo(handle, info, &value);
+    return value;
+}

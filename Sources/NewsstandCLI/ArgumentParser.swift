@@ -64,7 +64,8 @@ struct ParsedArguments {
                     throw UsageError("option \(name) needs a value")
                 }
             } else {
-                throw UsageError("unknown option '\(argument)'")
+                // The name only: `--tpo=http://user:secret@host/` must not echo its value.
+                throw UsageError("unknown option '\(name)'")
             }
         }
         return result

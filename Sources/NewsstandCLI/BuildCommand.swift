@@ -7,12 +7,13 @@ enum BuildCommand: Command {
     static let name = "build"
     static let summary = "validate, then build the normal and @2x bundles and the catalogs"
     static let help = """
-        Usage: newsstand build <magazine> --output <folder> [--issue NAME]... [--jobs N] [--force] [--versioned]
+        Usage: newsstand build <magazine> --output <folder> [--issue NAME]... [--jobs N] [--force] [--fixed-names]
                                [--feed shelf|atom]... [--format text|json|github] [--strict] [--ignore CODE]...
 
         Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics,
-        writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/<name>.zip,
-        <name>@2x.zip and the cover in both sizes, then <output>/issues.plist listing every issue
+        writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/ with the normal
+        and @2x bundles and the cover in both sizes, named by their content (a-1.3fa9c1e2.zip,
+        a-1.3fa9c1e2@2x.zip, cover.28580f68.png), then <output>/issues.plist listing every issue
         in the output folder. Issues whose sources did not change since the last build are not
         rebuilt.
 
@@ -26,8 +27,10 @@ enum BuildCommand: Command {
                             issue already built in the output folder
           --jobs N          bundles built at once (default: the number of cores)
           --force           rebuild issues even when their output is up to date
-          --versioned       put a content hash in bundle and cover names (a-1.3fa9c1e2.zip,
-                            a-1.3fa9c1e2@2x.zip) so their URLs can be cached forever
+          --fixed-names     name bundles and covers without a content hash (a-1.zip, cover.png):
+                            a changed issue then reuses its URLs, so publish must replace served
+                            files in place (see the README); the default names a changed file anew
+          --versioned       content-hash names (the default; kept for scripts that pass it)
           --feed FEED       also write shelf.json (shelf: Baker's format) or atom.xml (atom:
                             a Newsstand Atom feed); repeatable
           --format FORMAT   text (default), json or github, for diagnostics and the report
@@ -38,7 +41,7 @@ enum BuildCommand: Command {
         output folder that overlaps the magazine).
         """
     static let spec = OptionSpec(
-        flags: ValidationSession.flagOptions.union(["--force", "--versioned"]),
+        flags: ValidationSession.flagOptions.union(["--force", "--versioned", "--fixed-names"]),
         values: ValidationSession.valueOptions.union(["--output", "--jobs", "--feed"]),
         aliases: ["-o": "--output", "-j": "--jobs"])
 
@@ -102,9 +105,14 @@ enum BuildCommand: Command {
             guard let feed = Feed(rawValue: name) else { throw UsageError("unknown feed '\(name)'; expected shelf or atom") }
             feeds.insert(feed)
         }
+        if arguments.has("--versioned") && arguments.has("--fixed-names") {
+            throw UsageError("--versioned and --fixed-names contradict each other")
+        }
+        // Content-versioned names by default: a changed bundle gets a new URL, so a publish never
+        // overwrites a file the served catalog refers to, and CDNs may cache every bundle forever.
         return BuildOptions(
             output: URL(fileURLWithPath: output, isDirectory: true), jobs: jobs, force: arguments.has("--force"),
-            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty, versioned: arguments.has("--versioned"))
+            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty, versioned: !arguments.has("--fixed-names"))
     }
 
     private static func text(_ report: BuildReport, output: String, seconds: Double) -> String {

@@ -57,11 +57,12 @@ public enum NewsstandCommand {
             }
             return try command.run(parsed, console: console)
         } catch let error as UsageError {
-            console.err("newsstand \(command.name): error: \(error.message)\n")
+            console.err("newsstand \(command.name): error: \(Redacted.message(error.message))\n")
             console.err(command.help)
             return ExitStatus.usage
         } catch {
-            console.err("newsstand \(command.name): error: \(String(describing: error))")
+            // No secret reaches a terminal or a CI log, whatever an error quotes.
+            console.err("newsstand \(command.name): error: \(Redacted.message(String(describing: error)))")
             return ExitStatus.failure
         }
     }

@@ -7,38 +7,51 @@ enum PublishCommand: Command {
     static let summary = "upload a built magazine to a folder, WebDAV or rclone remote, catalogs last"
     static let help = """
         Usage: newsstand publish <built-folder> --to <destination> [--dry-run] [--prune] [--verify | --no-verify]
+                                 [--connect-timeout S] [--stall-timeout S] [--timeout S]
 
-        Uploads what changed since the last publish: bundles and covers first, then each catalog
-        (issues.plist, shelf.json, atom.xml) replaced atomically, so readers never see a catalog
-        that points at missing files. A failure part-way leaves the previous catalog in place;
-        run the command again to finish.
+        Uploads what changed since the last publish: new bundles and covers first, then files
+        that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml), switched
+        in last with the old files kept aside. If any step fails, what readers are served stays
+        consistent (the previous catalog and its files are put back); run the command again to
+        finish.
 
         Destinations:
           <folder>                  a local folder (a web server's document root, a mounted volume)
           http(s)://host/path/      a WebDAV / HTTP PUT endpoint; credentials from NEWSSTAND_USER and
-                                    NEWSSTAND_PASSWORD or from ~/.netrc ($NETRC), never from the command line
+                                    NEWSSTAND_PASSWORD or from a netrc file ($NETRC, else ~/.netrc),
+                                    never in the URL (refused: the command line is visible to others)
           rclone:<remote>:<path>    any rclone remote (S3, GCS, Azure, SFTP, …); needs the rclone program
 
         Options:
-          --to DEST      where to publish (required)
-          --dry-run      print what would be uploaded, replaced and deleted; change nothing
-          --prune        after the new catalogs are in place, delete files an earlier publish put
-                         there that no current catalog refers to
-          --verify       after publishing, check that every URL in the published catalog answers
-                         200 with the expected size (default for http(s) destinations)
-          --no-verify    skip that check
-        """
-    static let spec = OptionSpec(flags: ["--dry-run", "--prune", "--verify", "--no-verify"], values: ["--to"])
+          --to DEST            where to publish (required)
+          --dry-run            print what would be uploaded, replaced and deleted; change nothing
+          --prune              after the new catalogs are in place, delete files earlier publishes put
+                               there that no current catalog refers to
+          --verify             after publishing, check that every URL in the published catalog answers
+                               200 with the expected size (default for http(s) destinations)
+          --no-verify          skip that check
+          --connect-timeout S  seconds to connect to the server (default 30)
+          --stall-timeout S    seconds a transfer may run under 1 KiB/s before it fails (default 60)
+          --timeout S          seconds for any request other than an upload to complete (default 120)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        Exit status: 0 published (and verified), 1 failure, 2 usage error.
+        """
+    static let spec = OptionSpec(
+        flags: ["--dry-run", "--prune", "--verify", "--no-verify"],
+        values: ["--to", "--connect-timeout", "--stall-timeout", "--timeout"])
+
+    static func run(_ arguments: ParsedArguments, console plain: Console) throws -> Int32 {
+        let console = RedactingConsole(plain)
         guard arguments.positionals.count == 1, let built = arguments.positionals.first else {
             throw UsageError("expected one <built-folder>")
         }
         guard let to = arguments.value("--to") else { throw UsageError("missing --to <destination>") }
+        if Redacted.hasUserInformation(to) { throw UsageError("--to: \(Destinations.credentialsInURLMessage)") }
         if arguments.has("--verify") && arguments.has("--no-verify") {
             throw UsageError("--verify and --no-verify contradict each other")
         }
-        let destination = try Destinations.parse(to)
+        let timeouts = try timeouts(arguments)
+        let destination = try Destinations.parse(to, timeouts: timeouts)
         let verify = arguments.has("--verify") || (!arguments.has("--no-verify") && destination is WebDAVDestination)
         let publisher = Publisher(destination: destination, prune: arguments.has("--prune"))
         let folder = URL(fileURLWithPath: built, isDirectory: true)
@@ -46,23 +59,30 @@ enum PublishCommand: Command {
 
         if arguments.has("--dry-run") {
             for file in plan.uploads { console.out("would upload \(file.path) (\(ByteCount.format(file.size)))") }
+            for file in plan.swaps {
+                console.out("would replace in place \(file.path) (\(ByteCount.format(file.size))): staged, then swapped")
+            }
             for file in plan.catalogs { console.out("would replace \(file.path)") }
             for path in plan.stale {
                 console.out(arguments.has("--prune") ? "would delete \(path)" : "stale (kept without --prune): \(path)")
             }
             console.out(
-                "dry run: \(plan.uploads.count) to upload, \(plan.catalogs.count) catalog(s) to replace, \(arguments.has("--prune") ? plan.stale.count : 0) to delete, \(plan.unchanged) unchanged"
+                "dry run: \(plan.uploads.count) to upload, \(plan.swaps.count) to replace in place, \(plan.catalogs.count) catalog(s) to replace, \(arguments.has("--prune") ? plan.stale.count : 0) to delete, \(plan.unchanged) unchanged"
             )
             return ExitStatus.success
         }
 
         console.out("publishing \(built) to \(destination.description)")
         let report = try runBlocking { try await publisher.run(plan) { step in console.out("  \(step)") } }
+        let swapped = report.swapped.isEmpty ? "" : " \(report.swapped.count) replaced in place,"
         console.out(
-            "published: \(report.uploaded.count) uploaded, \(report.replacedCatalogs.count) catalog(s) replaced, \(report.deleted.count) deleted, \(report.unchanged) unchanged"
+            "published: \(report.uploaded.count) uploaded,\(swapped) \(report.replacedCatalogs.count) catalog(s) replaced, \(report.deleted.count) deleted, \(report.unchanged) unchanged"
         )
+        for leftover in report.leftovers {
+            console.err("newsstand publish: warning: could not delete the temporary copy \(leftover); delete it by hand")
+        }
         guard verify else { return ExitStatus.success }
-        let problems = try runBlocking { await PublishVerifier(destination: destination).verify() }
+        let problems = try runBlocking { await PublishVerifier(destination: destination, timeouts: timeouts).verify() }
         guard problems.isEmpty else {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }
             return ExitStatus.failure
@@ -70,4 +90,27 @@ enum PublishCommand: Command {
         console.out("verified: the catalog parses and every bundle and cover URL answers 200")
         return ExitStatus.success
     }
+
+    private static func timeouts(_ arguments: ParsedArguments) throws(UsageError) -> PublishTimeouts {
+        var timeouts = PublishTimeouts()
+        for (option, keyPath) in [
+            ("--connect-timeout", \PublishTimeouts.connect), ("--stall-timeout", \.stall), ("--timeout", \.request),
+        ] {
+            guard let text = arguments.value(option) else { continue }
+            guard let seconds = Int(text), seconds > 0, seconds <= 86_400 else {
+                throw UsageError("\(option) needs a whole number of seconds from 1 to 86400, got '\(text)'")
+            }
+            timeouts[keyPath: keyPath] = seconds
+        }
+        return timeouts
+    }
+}
+
+/// The console, with user information cut out of every URL in every line: whatever a message
+/// quotes (a server's text, a catalog URL), no password reaches the terminal or a CI log.
+struct RedactingConsole: Sendable {
+    let console: Console
+    init(_ console: Console) { self.console = console }
+    func out(_ line: String) { console.out(Redacted.message(line)) }
+    func err(_ line: String) { console.err(Redacted.message(line)) }
 }

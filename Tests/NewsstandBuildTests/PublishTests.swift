@@ -4,40 +4,32 @@ import NewsstandFormat
 import NewsstandTestSupport
 import Testing
 
-/// Publishing to a local folder and to an rclone remote; the WebDAV destination is tested
-/// against nginx in `WebDAVPublishTests`.
+/// Publishing to a local folder and to an rclone remote; WebDAV is tested against nginx in
+/// `PublishFailureTests` and the CLI tests, hostile inputs in `PublishHostileInputTests`.
 @Suite struct PublishTests {
     init() {
         setenv("TZ", "UTC", 1)
         tzset()
     }
 
-    private func build(_ fixture: MagazineFixture, into output: URL) throws {
+    private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false) throws {
         let (magazine, plans) = try fixture.plans()
-        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2)).build(plans)
+        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, versioned: versioned))
+            .build(plans)
     }
 
-    private func publish(_ built: URL, to destination: any PublishDestination, prune: Bool = false) async throws -> PublishReport
-    {
-        let publisher = Publisher(destination: destination, prune: prune)
-        return try await publisher.run(try await publisher.plan(builtFolder: built))
-    }
-
-    /// Every file the published catalog names exists at the destination with the catalog's size.
+    /// Every file the published catalog names exists at the destination with the catalog's size and SHA-256.
     private func expectConsistent(_ root: URL) throws {
         let (entries, problems) = try Catalog.decode(Data(contentsOf: root.appendingPathComponent("issues.plist")))
         #expect(problems.isEmpty)
         for entry in entries {
             for retina in [false, true] {
-                for url in [entry.contentURL(retina: retina), entry.coverURL(retina: retina)] {
-                    let path = String(url.dropFirst("https://example.com/mag/".count))
-                    #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path) is missing")
-                }
-                let bundle = root.appendingPathComponent(
-                    String(entry.contentURL(retina: retina).dropFirst("https://example.com/mag/".count)))
-                #expect(
-                    try FileManager.default.attributesOfItem(atPath: bundle.path)[.size] as? Int
-                        == entry.contentSize(retina: retina))
+                let path = String(entry.contentURL(retina: retina).dropFirst("https://example.com/mag/".count))
+                let bundle = root.appendingPathComponent(path)
+                #expect(FileManager.default.fileExists(atPath: bundle.path), "\(path) is missing")
+                #expect(try SHA256.hex(ofFileAt: bundle) == entry.contentSHA256(retina: retina))
+                let cover = String(entry.coverURL(retina: retina).dropFirst("https://example.com/mag/".count))
+                #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(cover).path), "\(cover) is missing")
             }
         }
     }
@@ -49,22 +41,48 @@ import Testing
         try build(fixture, into: built)
         let destination = LocalFolderDestination(root: site)
 
-        var report = try await publish(built, to: destination)
+        var report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.count == 8)
         #expect(report.replacedCatalogs == ["issues.plist"])
         try expectConsistent(site)
 
-        report = try await publish(built, to: destination)
+        report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty && report.unchanged == 9)
 
+        // Fixed names: the changed bundles replace served files, so they are staged and swapped.
         try fixture.image("f-2", "1-0.png", width: 11, height: 20)
         try build(fixture, into: built)
-        report = try await publish(built, to: destination)
-        #expect(report.uploaded == ["f-2/f-2.zip", "f-2/f-2@2x.zip"])
+        report = try await Publisher.publish(built, to: destination)
+        #expect(report.uploaded.isEmpty)
+        #expect(report.swapped == ["f-2/f-2.zip", "f-2/f-2@2x.zip"])
         #expect(report.replacedCatalogs == ["issues.plist"])
         try expectConsistent(site)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site.path).filter { $0.hasSuffix(".tmp") }
-        #expect(leftovers.isEmpty)
+        let hidden = try FileManager.default.subpathsOfDirectory(atPath: site.path).filter {
+            ($0 as NSString).lastPathComponent.hasPrefix(".") && !$0.hasPrefix(".newsstand-publish.")
+        }
+        #expect(hidden.isEmpty, "temporary files left: \(hidden)")
+    }
+
+    @Test func versionedNamesUploadNewFilesBesideTheServedOnes() async throws {
+        let fixture = try MagazineFixture(issues: ["f-1"])
+        let built = try Shell.temporaryFolder()
+        let site = try Shell.temporaryFolder()
+        try build(fixture, into: built, versioned: true)
+        let destination = LocalFolderDestination(root: site)
+        _ = try await Publisher.publish(built, to: destination)
+        let first = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("f-1").path)
+
+        try fixture.image("f-1", "1-0.png", width: 11, height: 20)
+        try build(fixture, into: built, versioned: true)
+        let report = try await Publisher.publish(built, to: destination)
+        #expect(report.uploaded.count == 2 && report.swapped.isEmpty)
+        // The old bundles stay (a reader with the old catalog still gets them) until --prune.
+        let now = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("f-1").path)
+        #expect(Set(first).isSubset(of: Set(now)) && now.count == first.count + 2)
+        try expectConsistent(site)
+        let pruned = try await Publisher.publish(built, to: destination, prune: true)
+        #expect(pruned.deleted.count == 2)
+        try expectConsistent(site)
     }
 
     @Test func pruneDeletesOnlyWhatAnEarlierPublishPutThereAfterTheCatalog() async throws {
@@ -74,64 +92,81 @@ import Testing
         try Data("mine".utf8).write(to: site.appendingPathComponent("index.html"))
         try build(fixture, into: built)
         let destination = LocalFolderDestination(root: site)
-        _ = try await publish(built, to: destination)
+        _ = try await Publisher.publish(built, to: destination)
 
         try FileManager.default.removeItem(at: fixture.url("issues/f-1"))
         try build(fixture, into: built)
-        var report = try await publish(built, to: destination)
+        var report = try await Publisher.publish(built, to: destination)
         #expect(report.deleted.isEmpty)
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("f-1/f-1.zip").path))
 
-        report = try await publish(built, to: destination, prune: true)
+        report = try await Publisher.publish(built, to: destination, prune: true)
         #expect(Set(report.deleted) == ["f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/cover.png", "f-1/cover@2x.png"])
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("f-1/f-1.zip").path))
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))
         try expectConsistent(site)
     }
 
-    @Test func aFailureMidwayLeavesTheOldCatalogWorkingAndARerunFinishes() async throws {
-        let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
+    @Test func uploadsOfAFailedPublishAreKnownToPrune() async throws {
+        let fixture = try MagazineFixture(issues: ["f-1"])
         let built = try Shell.temporaryFolder()
         let site = try Shell.temporaryFolder()
-        try build(fixture, into: built)
+        try build(fixture, into: built, versioned: true)
         let local = LocalFolderDestination(root: site)
-        _ = try await publish(built, to: local)
-        let oldCatalog = try Data(contentsOf: site.appendingPathComponent("issues.plist"))
+        _ = try await Publisher.publish(built, to: local)
 
-        try fixture.image("f-1", "1-0.png", width: 12, height: 20)
-        try fixture.image("f-2", "1-0.png", width: 12, height: 20)
-        try build(fixture, into: built)
-        let failing = FailingDestination(wrapped: local, failAfterUploads: 2)
-        await #expect(throws: PublishError.self) { _ = try await publish(built, to: failing) }
-        #expect(try Data(contentsOf: site.appendingPathComponent("issues.plist")) == oldCatalog)
-        // Bundles replaced so far sit beside the old catalog; the ones it names still exist.
-        try expectConsistentNames(site)
-
-        let report = try await publish(built, to: local)
-        #expect(report.replacedCatalogs == ["issues.plist"])
+        // Version 2 fails after its first bundle is uploaded; version 3 is then published.
+        try fixture.image("f-1", "1-0.png", width: 11, height: 20)
+        try build(fixture, into: built, versioned: true)
+        let v2 = try #require(try PublishPlan.make(builtFolder: built, remote: nil).files.first { $0.path.hasSuffix(".zip") })
+        let failing = FaultyDestination(wrapped: local, failAt: 5)  // read, upload and move of the state, upload, *upload*
+        await #expect(throws: PublishError.self) { _ = try await Publisher.publish(built, to: failing) }
+        #expect(failing.operations.prefix(5).last?.hasPrefix("upload f-1/") == true, "\(failing.operations)")
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(v2.path).path))
+        try fixture.image("f-1", "1-0.png", width: 13, height: 20)
+        try build(fixture, into: built, versioned: true)
+        _ = try await Publisher.publish(built, to: local)
+        let report = try await Publisher.publish(built, to: local, prune: true)
+        #expect(report.deleted.contains(v2.path), "the orphaned upload of version 2 is pruned: \(report.deleted)")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(v2.path).path))
         try expectConsistent(site)
     }
 
-    private func expectConsistentNames(_ root: URL) throws {
-        let (entries, _) = try Catalog.decode(Data(contentsOf: root.appendingPathComponent("issues.plist")))
-        for entry in entries {
-            for url in [entry.content, entry.contentURL(retina: true), entry.cover, entry.coverURL(retina: true)] {
-                #expect(
-                    FileManager.default.fileExists(
-                        atPath: root.appendingPathComponent(String(url.dropFirst("https://example.com/mag/".count))).path))
-            }
-        }
+    @Test func aPublishedFileDeletedByHandIsUploadedAgain() async throws {
+        let fixture = try MagazineFixture(issues: ["f-1"])
+        let built = try Shell.temporaryFolder()
+        let site = try Shell.temporaryFolder()
+        try build(fixture, into: built, versioned: true)
+        let destination = LocalFolderDestination(root: site)
+        _ = try await Publisher.publish(built, to: destination)
+        let bundle = try #require(try PublishPlan.make(builtFolder: built, remote: nil).files.first).path
+        try FileManager.default.removeItem(at: site.appendingPathComponent(bundle))
+        let report = try await Publisher.publish(built, to: destination)
+        #expect(report.swapped == [bundle] && report.unchanged == 4)
+        try expectConsistent(site)
     }
 
     @Test func dryRunPlansWithoutChangingAnything() async throws {
         let fixture = try MagazineFixture()
         let built = try Shell.temporaryFolder()
-        let site = try Shell.temporaryFolder()
+        let site = try Shell.temporaryFolder().appendingPathComponent("not-yet")
         try build(fixture, into: built)
         let plan = try await Publisher(destination: LocalFolderDestination(root: site), prune: false).plan(builtFolder: built)
-        #expect(plan.uploads.count == 4)
+        #expect(plan.uploads.count == 4 && plan.swaps.isEmpty)
         #expect(plan.catalogs.map(\.path) == ["issues.plist"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: site.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: site.path), "planning does not even create the folder")
+    }
+
+    @Test func aSecondPublishToTheSameFolderIsRefusedWhileOneRuns() async throws {
+        let site = try Shell.temporaryFolder()
+        let destination = LocalFolderDestination(root: site)
+        let held = try await destination.lock()
+        await #expect(throws: PublishError(step: "lock", target: site.path + "/.newsstand-publish.lock", reason: .locked)) {
+            _ = try await destination.lock()
+        }
+        held?.release()
+        let again = try await destination.lock()
+        #expect(again != nil)
     }
 
     @Test func rcloneRemote() async throws {
@@ -142,16 +177,24 @@ import Testing
         // rclone's on-the-fly local backend: the same code path as an S3 or SFTP remote.
         let destination = try Destinations.parse("rclone::local:\(site.path)")
         #expect(!destination.supportsAtomicMove)
-        var report = try await publish(built, to: destination)
+        var report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.count == 8)
         try expectConsistent(site)
-        report = try await publish(built, to: destination)
+        report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty)
+        try fixture.image("f-1", "1-0.png", width: 11, height: 20)
         try FileManager.default.removeItem(at: fixture.url("issues/f-2"))
         try build(fixture, into: built)
-        report = try await publish(built, to: destination, prune: true)
+        report = try await Publisher.publish(built, to: destination, prune: true)
+        #expect(report.swapped == ["f-1/f-1.zip", "f-1/f-1@2x.zip"])
         #expect(report.deleted.count == 4)
         try expectConsistent(site)
+    }
+
+    @Test func rcloneConnectionStringSecretsAreNotShown() throws {
+        let destination = try Destinations.parse(
+            "rclone::s3,provider=AWS,access_key_id=AKIAEXAMPLE,secret_access_key='s3cr3t:x':bucket/mag")
+        #expect(destination.description == "rclone::s3,provider=***,access_key_id=***,secret_access_key=***:bucket/mag")
     }
 
     @Test func credentialsComeFromNetrcOrTheEnvironment() throws {
@@ -160,9 +203,9 @@ import Testing
         let folder = try Shell.temporaryFolder()
         try netrc.write(to: folder.appendingPathComponent("netrc"), atomically: true, encoding: .utf8)
         let url = URL(string: "https://dav.example.com/mag/")!
-        #expect(
-            HTTPCredentials.find(for: url, environment: ["NETRC": folder.appendingPathComponent("netrc").path])
-                == HTTPCredentials(user: "alice", password: "s3cret"))
+        let found = HTTPCredentials.find(for: url, environment: ["NETRC": folder.appendingPathComponent("netrc").path])
+        #expect(found == HTTPCredentials(user: "alice", password: "s3cret"))
+        #expect(found?.description == "user 'alice' (from netrc file \(folder.appendingPathComponent("netrc").path))")
         #expect(
             HTTPCredentials.find(
                 for: URL(string: "https://x.example/")!, environment: ["NETRC": folder.appendingPathComponent("netrc").path])
@@ -172,41 +215,23 @@ import Testing
                 for: url, environment: ["NEWSSTAND_USER": "u", "NEWSSTAND_PASSWORD": "p", "NETRC": "/nonexistent"])
                 == HTTPCredentials(user: "u", password: "p"))
     }
+
+    @Test func urlsWithCredentialsAreRefusedAndNeverShown() throws {
+        for text in [
+            "http://user:secret@127.0.0.1/dav/", "https://user@host.example/", "http://u:p@ss@host/", "http://u:pa/ss@host/",
+        ] {
+            #expect(Redacted.hasUserInformation(text), "\(text)")
+            #expect(throws: PublishError(step: "parse", target: "--to", reason: .message(Destinations.credentialsInURLMessage))) {
+                _ = try Destinations.parse(text)
+            }
+        }
+        #expect(!Redacted.hasUserInformation("http://host.example/dav/a-1@2x.zip"))
+        #expect(
+            Redacted.message("move http://u:p@ss@host/a-1/a-1@2x.zip: failed") == "move http://***@host/a-1/a-1@2x.zip: failed")
+        #expect(Redacted.message("see https://cdn.example/a-1@2x.zip") == "see https://cdn.example/a-1@2x.zip")
+    }
 }
 
-/// A destination that fails every upload after the first few, to test interrupted publishes.
-struct FailingDestination: PublishDestination {
-    let wrapped: any PublishDestination
-    let counter = UploadCounter()
-    let failAfterUploads: Int
-    var description: String { "failing \(wrapped.description)" }
-    var supportsAtomicMove: Bool { wrapped.supportsAtomicMove }
-
-    init(wrapped: any PublishDestination, failAfterUploads: Int) {
-        self.wrapped = wrapped
-        self.failAfterUploads = failAfterUploads
-    }
-
-    func read(_ path: String) async throws(PublishError) -> Data? { try await wrapped.read(path) }
-    func upload(_ file: URL, to path: String) async throws(PublishError) {
-        guard counter.next() <= failAfterUploads else {
-            throw PublishError(step: "upload", target: path, reason: "injected failure")
-        }
-        try await wrapped.upload(file, to: path)
-    }
-    func move(_ source: String, to destination: String) async throws(PublishError) {
-        try await wrapped.move(source, to: destination)
-    }
-    func delete(_ path: String) async throws(PublishError) { try await wrapped.delete(path) }
-}
-
-final class UploadCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func next() -> Int {
-        lock.withLock {
-            count += 1
-            return count
-        }
-    }
+extension CatalogEntry {
+    func contentSHA256(retina: Bool) -> String? { retina ? retinaContentSHA256 : contentSHA256 }
 }

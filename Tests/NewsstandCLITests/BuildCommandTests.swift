@@ -19,7 +19,11 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("built 3 issue(s): 6 bundles"))
         for name in issues {
-            for bundle in ["\(name).zip", "\(name)@2x.zip"] {
+            let built = try BuiltIssue(name, in: output)
+            // Content-versioned names by default; one hash covers both sizes (the @2x rule holds).
+            #expect(built.bundle.hasPrefix("\(name).") && built.bundle.count == "\(name).12345678.zip".count)
+            #expect(built.retinaBundle == built.bundle.dropLast(4) + "@2x.zip")
+            for bundle in [built.bundle, built.retinaBundle] {
                 let path = output.appendingPathComponent("\(name)/\(bundle)").path
                 let unzip = try Shell.run("unzip", ["-t", path])
                 #expect(unzip.status == 0, "\(unzip.stdout)")
@@ -36,7 +40,8 @@ import Testing
             catalog = plistlib.load(open(os.path.join(out, 'issues.plist'), 'rb'))
             for entry in catalog:
                 name = entry['Name']
-                for bundle in (name + '.zip', name + '@2x.zip'):
+                normal = os.path.basename(entry['Content'])
+                for bundle in (normal, normal[:-4] + '@2x.zip'):
                     z = zipfile.ZipFile(os.path.join(out, name, bundle))
                     assert z.testzip() is None, bundle
                     for info in z.infolist():
@@ -64,7 +69,9 @@ import Testing
         #expect(first.status == 0 && second.status == 0)
         var files = ["issues.plist"]
         for name in issues {
-            files += ["\(name)/\(name).zip", "\(name)/\(name)@2x.zip", "\(name)/cover.png", "\(name)/cover@2x.png"]
+            let built = try BuiltIssue(name, in: a)
+            #expect(try BuiltIssue(name, in: b).files == built.files, "the same content-versioned names")
+            files += built.files.map { "\(name)/\($0)" }
         }
         for file in files {
             let left = try Data(contentsOf: a.appendingPathComponent(file))
@@ -72,7 +79,9 @@ import Testing
             #expect(left == right, "\(file) differs")
         }
         // Entry times come from the issue's date, not the clock.
-        let listing = try Shell.run("unzip", ["-Z", "-T", a.appendingPathComponent("a-1/a-1.zip").path]).stdout
+        let listing = try Shell.run(
+            "unzip", ["-Z", "-T", a.appendingPathComponent("a-1/\(try BuiltIssue("a-1", in: a).bundle)").path]
+        ).stdout
         #expect(listing.contains("20260301.080000 issue.plist"))
     }
 
@@ -136,7 +145,7 @@ import Testing
             let folder = output.appendingPathComponent(issue)
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             #expect(!files.contains { $0.hasSuffix(".tmp") }, "\(files)")
-            #expect(!files.contains("\(issue)@2x.zip"))
+            #expect(!files.contains { $0.hasSuffix("@2x.zip") }, "\(files)")
             for zip in files where zip.hasSuffix(".zip") {
                 #expect(try Shell.run("unzip", ["-tq", folder.appendingPathComponent(zip).path]).status == 0)
             }
@@ -146,5 +155,32 @@ import Testing
         let retry = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path])
         #expect(retry.status == 0)
         #expect(retry.stdout.contains("built 3 issue(s)"))
+    }
+}
+
+/// Bundle and cover names: content-versioned by default, plain with `--fixed-names`.
+@Suite struct BuildNamingTests {
+    let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
+
+    @Test func fixedNamesOnRequest() throws {
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        let result = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path, "--fixed-names"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try BuiltIssue("a-1", in: output).files == ["a-1.zip", "a-1@2x.zip", "cover.png", "cover@2x.png"])
+        // Switching back renames the outputs; the catalog follows.
+        #expect(try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path]).status == 0)
+        let versioned = try BuiltIssue("a-1", in: output)
+        #expect(versioned.bundle != "a-1.zip")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("a-1").path).sorted()
+                == ([".newsstand"] + versioned.files).sorted())
+    }
+
+    @Test func versionedAndFixedNamesContradict() throws {
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        let result = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path, "--versioned", "--fixed-names"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("newsstand build: error: --versioned and --fixed-names contradict each other"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 }

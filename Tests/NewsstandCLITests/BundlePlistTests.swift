@@ -16,10 +16,15 @@ import Testing
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         var found: [(String, URL)] = []
         for issue in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() where !issue.hasSuffix(".plist") {
-            for bundle in [issue + ".zip", issue + "@2x.zip"] {
+            // Bundles are named by content (a-1.3fa9c1e2.zip); called here a-1.zip and a-1@2x.zip.
+            let zips = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(issue).path)
+                .filter { $0.hasSuffix(".zip") }.sorted()
+            #expect(zips.count == 2, "\(zips)")
+            for file in zips {
+                let bundle = file.hasSuffix("@2x.zip") ? issue + "@2x.zip" : issue + ".zip"
                 let unpacked = work.appendingPathComponent("unpacked/\(bundle)")
                 try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-                let unzip = try Shell.run("unzip", ["-q", output.appendingPathComponent("\(issue)/\(bundle)").path, "-d", unpacked.path])
+                let unzip = try Shell.run("unzip", ["-q", output.appendingPathComponent("\(issue)/\(file)").path, "-d", unpacked.path])
                 #expect(unzip.status == 0)
                 for name in try FileManager.default.contentsOfDirectory(atPath: unpacked.path).sorted() where name.hasSuffix(".plist") {
                     found.append((bundle, unpacked.appendingPathComponent(name)))

@@ -23,7 +23,8 @@ import Testing
 
         result = try library("download", "--latest")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(nginx.requests().contains { $0.uri == "/a-3/a-3@2x.zip" && $0.status == 200 })
+        let bundle = try BuiltIssue("a-3", in: nginx.root).retinaBundle
+        #expect(nginx.requests().contains { $0.uri == "/a-3/\(bundle)" && $0.status == 200 })
 
         result = try library("list", "--format", "json")
         let issues = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])

@@ -61,7 +61,7 @@ import Testing
     @Test func buildRemovesOnlyTheFilesItRecorded() throws {
         let (work, magazine) = try workspace()
         let output = work.appendingPathComponent("out")
-        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path]).status == 0)
+        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path, "--fixed-names"]).status == 0)
         // The user's files: beside an issue's outputs, in a folder of the user's own, and in
         // the folders of two issues that are about to leave the magazine.
         let mine = [
@@ -76,8 +76,9 @@ import Testing
         for issue in ["a-2", "a-3"] {
             try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/\(issue)"))
         }
-        // Versioned names: every output of a-1 gets a new name, so the old ones are leftovers.
-        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path, "--versioned"])
+        // Content-versioned names (the default): every output of a-1 gets a new name, so the
+        // fixed-name ones of the first build are leftovers.
+        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         let after = FolderSnapshot(output)
         for path in mine { #expect(after.entries[path] == built.entries[path], "\(path) changed") }

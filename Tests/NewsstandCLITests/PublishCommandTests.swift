@@ -12,23 +12,44 @@ import Testing
         let output: URL
         var dav: String { nginx.baseURL.absoluteString + "dav/" }
 
-        init(versioned: Bool = false) throws {
+        let fixedNames: Bool
+
+        init(fixedNames: Bool = false) throws {
             nginx = try Nginx()
             let work = try Shell.temporaryFolder("publish")
             magazine = try nginx.sampleMagazine(in: work)
             output = work.appendingPathComponent("out")
-            try build(versioned: versioned)
+            self.fixedNames = fixedNames
+            try build()
         }
 
-        func build(versioned: Bool = false) throws {
+        func build() throws {
             let result = try Shell.run(
                 Shell.newsstand,
-                ["build", magazine.path, "--output", output.path, "--feed", "shelf"] + (versioned ? ["--versioned"] : []))
+                ["build", magazine.path, "--output", output.path, "--feed", "shelf"] + (fixedNames ? ["--fixed-names"] : []))
             guard result.status == 0 else { throw TestFailure("build failed: \(result.stdout) \(result.stderr)") }
         }
 
-        func publish(_ extra: String...) throws -> Shell.Result {
-            try Shell.run(Shell.newsstand, ["publish", output.path, "--to", dav] + extra)
+        func publish(_ extra: String..., to destination: String? = nil, environment: [String: String] = [:]) throws
+            -> Shell.Result
+        {
+            try publish(arguments: extra, to: destination, environment: environment)
+        }
+
+        func publish(arguments extra: [String], to destination: String?, environment: [String: String]) throws -> Shell.Result {
+            try Shell.run(
+                Shell.newsstand, ["publish", output.path, "--to", destination ?? dav] + extra,
+                environment: ["NETRC": "/nonexistent"].merging(environment) { _, new in new })
+        }
+
+        /// The four files an issue's build wrote (bundles and covers in both sizes), as `a-1/<file>`.
+        func files(of issue: String) throws -> [String] {
+            let manifest =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: output.appendingPathComponent("\(issue)/.newsstand/manifest.json"))) as? [String: Any]
+            return ["bundle", "retinaBundle", "cover", "retinaCover"].compactMap { key in
+                ((manifest?[key] as? [String: Any])?["file"] as? String).map { "\(issue)/\($0)" }
+            }
         }
 
         func get(_ path: String) throws -> (Int, Data) {
@@ -66,10 +87,12 @@ import Testing
         #expect(result.stdout.contains("published: 12 uploaded, 2 catalog(s) replaced"))
         #expect(result.stdout.contains("verified"))
         let catalogPuts = site.puts().filter { !$0.contains("/a-") }
-        let firstCatalogPut = try #require(site.puts().firstIndex { !$0.contains("/a-") })
+        let firstCatalogPut = try #require(site.puts().firstIndex { $0.contains("issues.plist") })
         #expect(
             site.puts()[firstCatalogPut...].allSatisfy { !$0.contains("/a-") }, "catalogs must be uploaded after every bundle")
-        #expect(catalogPuts.allSatisfy { $0.hasSuffix(".tmp") }, "catalogs are uploaded under temporary names, then moved")
+        #expect(
+            catalogPuts.allSatisfy { $0.hasSuffix(".tmp") || $0.hasSuffix(".new") },
+            "catalogs go under temporary names, then move")
         let (status, catalog) = try site.get("issues.plist")
         #expect(status == 200)
         #expect(try Catalog.decode(catalog).entries.count == 3)
@@ -79,34 +102,66 @@ import Testing
         #expect(result.stdout.contains("published: 0 uploaded, 0 catalog(s) replaced, 0 deleted, 14 unchanged"))
         #expect(site.puts().count == before)
 
+        // Content-versioned names (the default): a changed issue's bundles go up under new names.
+        let oldA2 = try site.files(of: "a-2")
         try site.changeIssue("a-2")
         try site.build()
+        let newA2 = try site.files(of: "a-2")
+        #expect(oldA2[0] != newA2[0] && oldA2[2] == newA2[2], "new bundle names, the same cover")
         result = try site.publish()
         #expect(result.status == 0)
-        let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") }
-        #expect(Set(uploaded) == ["/dav/a-2/a-2.zip", "/dav/a-2/a-2@2x.zip"])
+        let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".new") }
+        #expect(Set(uploaded) == Set(newA2.prefix(2).map { "/dav/" + $0 }))
+        #expect(try site.get(oldA2[0]).0 == 200, "the old bundle stays until --prune")
 
         try FileManager.default.removeItem(at: site.magazine.appendingPathComponent("issues/a-3"))
+        let a3 = try site.files(of: "a-3")
         try site.build()
         let dryRun = try site.publish("--prune", "--dry-run")
-        #expect(dryRun.stdout.contains("would delete a-3/a-3.zip"))
-        #expect(try site.get("a-3/a-3.zip").0 == 200)
+        #expect(dryRun.stdout.contains("would delete \(a3[0])"))
+        #expect(dryRun.stdout.contains("would delete \(oldA2[0])"))
+        #expect(try site.get(a3[0]).0 == 200)
         result = try site.publish("--prune")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("4 deleted"))
-        #expect(try site.get("a-3/a-3.zip").0 == 404)
+        #expect(result.stdout.contains("6 deleted"))
+        #expect(try site.get(a3[0]).0 == 404)
+        #expect(try site.get(oldA2[0]).0 == 404)
         #expect(try Catalog.decode(site.get("issues.plist").1).entries.map(\.name) == ["a-2", "a-1"])
     }
 
+    @Test func fixedNamesAreStagedAndSwappedInJustBeforeTheCatalog() throws {
+        let site = try Site(fixedNames: true)
+        defer { site.nginx.stop() }
+        #expect(try site.publish().status == 0)
+        #expect(try site.files(of: "a-2") == ["a-2/a-2.zip", "a-2/a-2@2x.zip", "a-2/cover.png", "a-2/cover@2x.png"])
+        try site.changeIssue("a-2")
+        try site.build()
+        let dryRun = try site.publish("--dry-run")
+        #expect(dryRun.stdout.contains("would replace in place a-2/a-2.zip"))
+        let before = site.nginx.requests().count
+        let result = try site.publish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("published: 0 uploaded, 2 replaced in place, 1 catalog(s) replaced"))
+        let requests = site.nginx.requests()[before...].map { "\($0.method) \($0.uri)" }
+        // Staged under hidden names, then: keep the old one aside, move the new one in; catalogs last.
+        let swap = try #require(requests.firstIndex { $0.hasPrefix("MOVE /dav/a-2/.a-2.zip.") })
+        #expect(requests[swap - 1].hasPrefix("COPY /dav/a-2/a-2.zip"))
+        let catalogMove = try #require(requests.firstIndex { $0.hasPrefix("MOVE /dav/.issues.plist.") })
+        #expect(swap < catalogMove)
+        #expect(!requests.contains("PUT /dav/a-2/a-2.zip"), "a served file is never overwritten by an upload")
+        let served = try ServedMagazine.check(catalog: site.nginx.baseURL.appendingPathComponent("issues.plist"))
+        #expect(served.problems.isEmpty, "\(served.problems)")
+    }
+
     @Test func aFailedUploadLeavesThePublishedCatalogWorkingAndARerunFinishes() throws {
-        let site = try Site(versioned: true)
+        let site = try Site()
         defer { site.nginx.stop() }
         #expect(try site.publish().status == 0)
         let (_, oldCatalog) = try site.get("issues.plist")
 
         try site.changeIssue("a-1")
         try site.changeIssue("a-2")
-        try site.build(versioned: true)
+        try site.build()
         // Block the new a-2 bundle's name with a folder, so its upload fails mid-publish.
         let manifest =
             try JSONSerialization.jsonObject(
@@ -119,6 +174,7 @@ import Testing
         let failed = try site.publish()
         #expect(failed.status == 1)
         #expect(failed.stderr.contains(newBundle))
+        #expect(failed.stderr.contains("Nothing that readers are served was changed"))
         #expect(try site.get("issues.plist").1 == oldCatalog)
         for entry in try Catalog.decode(oldCatalog).entries {
             for url in [entry.content, entry.contentURL(retina: true), entry.cover, entry.coverURL(retina: true)] {

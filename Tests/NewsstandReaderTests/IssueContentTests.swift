@@ -18,8 +18,9 @@ import Testing
         guard build.status == 0 else { throw TestFailure(build.stderr) }
         let normal = work.appendingPathComponent("normal")
         let retina = work.appendingPathComponent("retina")
-        try Shell.run("unzip", ["-q", output.appendingPathComponent("a-1/a-1.zip").path, "-d", normal.path])
-        try Shell.run("unzip", ["-q", output.appendingPathComponent("a-1/a-1@2x.zip").path, "-d", retina.path])
+        let built = try BuiltIssue("a-1", in: output)
+        try Shell.run("unzip", ["-q", output.appendingPathComponent("a-1/\(built.bundle)").path, "-d", normal.path])
+        try Shell.run("unzip", ["-q", output.appendingPathComponent("a-1/\(built.retinaBundle)").path, "-d", retina.path])
         return (normal, retina)
     }
 

@@ -26,11 +26,13 @@ import Testing
         let issue = try await library.download("a-2")
         #expect(issue.status == .available)
         let suffix = scale == .retina ? "@2x" : ""
-        #expect(issue.remoteContentURL.lastPathComponent == "a-2\(suffix).zip")
+        let built = try BuiltIssue("a-2", in: output)
+        let bundle = scale == .retina ? built.retinaBundle : built.bundle
+        #expect(issue.remoteContentURL.lastPathComponent == bundle)
         for file in ["pages.plist", "issue.plist", "1-0\(suffix).png"] {
             #expect(FileManager.default.fileExists(atPath: issue.contentURL.appendingPathComponent(file).path), "\(file)")
         }
-        #expect(nginx.requests().contains { $0.uri == "/a-2/a-2\(suffix).zip" && $0.status == 200 })
+        #expect(nginx.requests().contains { $0.uri == "/a-2/\(bundle)" && $0.status == 200 })
 
         // Reading: the cursor starts at the beginning; the position survives reopening the library.
         var cursor = try await library.cursor(for: "a-2")

@@ -14,7 +14,16 @@ import Foundation
 /// - `/norange/` serves `root` ignoring `Range` (`max_ranges 0`), slow like `/slow/` at first.
 /// - `/broken/` answers 503 to everything.
 /// - `/dav/` is a WebDAV endpoint (PUT, DELETE, MKCOL, COPY, MOVE) writing into `root`.
+/// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
+/// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
+///   that authentication (a server that lets anyone read and only its publisher write).
 public final class Nginx: @unchecked Sendable {
+    /// The one user `/authdav/` lets in, and its password.
+    public static let davUser = "publisher"
+    public static let davPassword = "right-horse-battery"
+    /// `davPassword` hashed by `openssl passwd -apr1 -salt nstest01`, as nginx's `auth_basic_user_file` takes it.
+    static let davPasswordHash = "$apr1$nstest01$e3WTGIJgdXkcqKJ/HhY071"
+
     public let prefix: URL
     public let root: URL
     public let port: Int
@@ -36,6 +45,8 @@ public final class Nginx: @unchecked Sendable {
         for folder in ["htdocs", "logs", "tmp"] {
             try FileManager.default.createDirectory(at: prefix.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
+        try "\(Self.davUser):\(Self.davPasswordHash)\n".write(
+            to: prefix.appendingPathComponent("htpasswd"), atomically: true, encoding: .utf8)
         var lastError = ""
         for _ in 0..<5 {
             let port = try Self.freePort()
@@ -136,6 +147,26 @@ public final class Nginx: @unchecked Sendable {
                     create_full_put_path on;
                     dav_access user:rw group:r all:r;
                     client_max_body_size 0;
+                }
+                location /authdav/ {
+                    alias \(root)/;
+                    dav_methods PUT DELETE MKCOL COPY MOVE;
+                    create_full_put_path on;
+                    dav_access user:rw group:r all:r;
+                    client_max_body_size 0;
+                    auth_basic "newsstand tests";
+                    auth_basic_user_file \(prefix)/htpasswd;
+                }
+                location /authput/ {
+                    alias \(root)/;
+                    dav_methods PUT DELETE MKCOL COPY MOVE;
+                    create_full_put_path on;
+                    dav_access user:rw group:r all:r;
+                    client_max_body_size 0;
+                    limit_except GET HEAD {
+                        auth_basic "newsstand tests";
+                        auth_basic_user_file \(prefix)/htpasswd;
+                    }
                 }
             }
         }

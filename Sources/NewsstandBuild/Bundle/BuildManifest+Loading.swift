@@ -17,7 +17,7 @@ extension BuildManifest {
 
     /// Reads the manifest in an issue's output folder: nil when there is none; an error when
     /// it is unreadable or names a file that is not a plain file name in the folder (`..`,
-    /// `/`, an absolute path, a backslash, a hidden name). A record that lies is not used at
+    /// `/`, an absolute path, a backslash, a hidden name: `SafeRelativePath.isSafeComponent`). A record that lies is not used at
     /// all, so nothing is ever read, written or deleted on its word. Links on the way are
     /// followed: this is for reading (the catalog); removal goes through `load(from:)`.
     public static func load(in issueOutput: URL) throws(BuildRecordError) -> BuildManifest? {
@@ -60,7 +60,7 @@ extension BuildManifest {
         guard let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data) else {
             throw BuildRecordError(path: path, reason: "is not a build manifest newsstand can read")
         }
-        for name in manifest.outputs.map(\.file) where !PlainFileName.isValid(name) {
+        for name in manifest.outputs.map(\.file) where !SafeRelativePath.isSafeComponent(name) {
             throw BuildRecordError(path: path, reason: "lists \(SourceText.quoted(name)), which is not a plain file name; newsstand does not act on it")
         }
         for input in manifest.inputs where !Self.isInputPath(input.path) {
@@ -73,6 +73,6 @@ extension BuildManifest {
     private static func isInputPath(_ path: String) -> Bool {
         if path == "issue.plist" || path == "pages.plist" { return true }
         guard path.hasPrefix("assets/") else { return false }
-        return PlainFileName.isValid(String(path.dropFirst("assets/".count)))
+        return SafeRelativePath.isSafeComponent(String(path.dropFirst("assets/".count)))
     }
 }

@@ -13,7 +13,9 @@ public struct BuildOptions: Sendable {
     public var feeds: Set<Feed>
     /// Remove output folders of issues that are no longer in the magazine (a full build).
     public var removesStaleIssues: Bool
-    /// Name bundles and covers by their content (`a-1.3fa9c1e2.zip`) so they can be cached forever.
+    /// Name bundles and covers by their content (`a-1.3fa9c1e2.zip`) so they can be cached forever
+    /// and a publish never replaces a served file in place. `newsstand build` sets it unless
+    /// given `--fixed-names`.
     public var versioned: Bool
 
     public init(

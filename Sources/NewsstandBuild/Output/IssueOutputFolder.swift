@@ -58,7 +58,7 @@ struct IssueOutputFolder {
         }
         for file in written.files {
             // Temporary names are hidden: the one exception to the plain-name rule, in their exact form.
-            guard PlainFileName.isValid(file) || Self.isTemporaryName(file) else {
+            guard SafeRelativePath.isSafeComponent(file) || Self.isTemporaryName(file) else {
                 throw BuildRecordError(
                     path: path, reason: "lists \(SourceText.quoted(file)), which is not a plain file name; newsstand does not act on it")
             }
@@ -128,7 +128,7 @@ struct IssueOutputFolder {
 
     static func isTemporaryName(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
-        return PlainFileName.isValid(String(name.dropFirst()))
+        return SafeRelativePath.isSafeComponent(String(name.dropFirst()))
     }
 
     private struct Written: Codable {

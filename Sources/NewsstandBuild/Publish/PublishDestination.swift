@@ -1,43 +1,125 @@
 import Foundation
+import NewsstandFormat
 
 /// Where a built magazine is published: a folder, a WebDAV / HTTP PUT endpoint, or an rclone
-/// remote. Paths are relative to the destination's root and use `/`.
+/// remote. Paths are relative to the destination's root and use `/`; the publisher checks every
+/// name it read from outside with `SafeRelativePath` before it gets here, and adds only its own
+/// hidden temporary names.
 public protocol PublishDestination: Sendable {
-    /// How the destination reads in messages.
+    /// How the destination reads in messages (never with credentials).
     var description: String { get }
-    /// Whether `move` replaces a file atomically (so catalogs can be uploaded under a
-    /// temporary name and moved into place).
+    /// Whether `move` replaces a file atomically. Where it does not (rclone), catalogs are read
+    /// back after they are moved into place.
     var supportsAtomicMove: Bool { get }
-    /// The file at `path`, or nil when there is none.
-    func read(_ path: String) async throws(PublishError) -> Data?
-    /// Uploads a local file to `path`, creating folders as needed.
-    func upload(_ file: URL, to path: String) async throws(PublishError)
+    /// The file at `path` (at most `limit` bytes, else an error), or nil when there is none.
+    func read(_ path: String, limit: Int64) async throws(PublishError) -> Data?
+    /// Uploads `source` to `path`, creating folders as needed, and checks on the way that the
+    /// bytes sent have the size and SHA-256 `source` promises. A file that does not is not left
+    /// at `path`.
+    func upload(_ source: UploadSource, to path: String) async throws(PublishError)
     /// Renames `source` to `destination`, replacing it.
     func move(_ source: String, to destination: String) async throws(PublishError)
+    /// Copies `source` to `destination` on the destination's side (no bytes through us);
+    /// false when there is no `source`.
+    func copy(_ source: String, to destination: String) async throws(PublishError) -> Bool
     /// Deletes `path` (no error when it is already gone).
     func delete(_ path: String) async throws(PublishError)
+    /// Keeps other publishes out until the returned lock is released; nil where the
+    /// destination has no way to lock.
+    func lock() async throws(PublishError) -> PublishLock?
+}
+
+extension PublishDestination {
+    public func lock() async throws(PublishError) -> PublishLock? { nil }
+}
+
+/// Held while a publish runs; `release()` (or deinit) lets the next one in.
+public protocol PublishLock: Sendable {
+    func release()
+}
+
+/// A local file to publish: a path inside a folder, opened without following symbolic links,
+/// with the size and SHA-256 it must have.
+public struct UploadSource: Sendable, Equatable {
+    /// The folder the file is in (the built folder).
+    public var folder: URL
+    /// The file's path relative to `folder`.
+    public var path: String
+    public var size: Int64
+    public var sha256: String
+
+    public init(folder: URL, path: String, size: Int64, sha256: String) {
+        self.folder = folder
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+    }
+
+    /// The file's full path, for messages.
+    public var displayPath: String { folder.appendingPathComponent(path).path }
+
+    /// Opens the file for reading, checked to be a regular file of the expected size reached
+    /// without links. The caller closes the descriptor.
+    func open(step: String) throws(PublishError) -> Int32 {
+        let folder = try ConfinedFolder(path: self.folder.path, create: false, step: step)
+        guard let (fd, size) = try folder.openForReading(path, step: step) else {
+            throw PublishError(step: step, target: displayPath, reason: .changedSinceBuild("the file is missing"))
+        }
+        guard size == self.size else {
+            close(fd)
+            throw PublishError(
+                step: step, target: displayPath,
+                reason: .changedSinceBuild("it has \(size) bytes, the build manifest says \(self.size)"))
+        }
+        return fd
+    }
+
+    /// The error for bytes sent that are not the promised ones, or nil when they are.
+    func mismatch(sent: Int64, sha256 sent256: String?, step: String) -> PublishError? {
+        guard sent != size || sent256 != sha256 else { return nil }
+        return PublishError(
+            step: step, target: displayPath,
+            reason: .contentMismatch(expectedSize: size, size: sent, expectedSHA256: sha256, sha256: sent256 ?? ""))
+    }
 }
 
 /// Parses a `--to` argument into a destination.
 public enum Destinations {
-    /// `rclone:<remote>:<path>`, `http(s)://…` (WebDAV), or a local folder path.
-    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(PublishError)
-        -> any PublishDestination
-    {
+    /// `rclone:<remote>:<path>`, `http(s)://…` (WebDAV), or a local folder path. A URL with
+    /// user information (`http://user:secret@host/`) is refused: see `HTTPCredentials`.
+    public static func parse(
+        _ text: String, timeouts: PublishTimeouts = PublishTimeouts(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(PublishError) -> any PublishDestination {
         if text.hasPrefix("rclone:") {
             let remote = String(text.dropFirst("rclone:".count))
             guard remote.contains(":") else {
-                throw PublishError(step: "parse", target: text, reason: "expected rclone:<remote>:<path>")
+                throw PublishError(
+                    step: "parse", target: RcloneDestination.redacted(remote: remote),
+                    reason: .message("expected rclone:<remote>:<path>"))
             }
-            return RcloneDestination(remote: remote)
+            return RcloneDestination(remote: remote, timeouts: timeouts)
         }
-        if text.hasPrefix("http://") || text.hasPrefix("https://") {
-            guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), url.host != nil else {
-                throw PublishError(step: "parse", target: text, reason: "not a valid URL")
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard !Redacted.hasUserInformation(text) else {
+                throw PublishError(
+                    step: "parse", target: "--to", reason: .message(credentialsInURLMessage))
             }
-            return WebDAVDestination(root: url, credentials: HTTPCredentials.find(for: url, environment: environment))
+            guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), url.host?.isEmpty == false,
+                url.query == nil, url.fragment == nil
+            else {
+                throw PublishError(
+                    step: "parse", target: Redacted.message(text),
+                    reason: .message("not a valid http(s) URL of a folder (no query or fragment)"))
+            }
+            return WebDAVDestination(
+                root: url, credentials: HTTPCredentials.find(for: url, environment: environment), timeouts: timeouts)
         }
         return LocalFolderDestination(root: URL(fileURLWithPath: text, isDirectory: true))
     }
+
+    /// Why `http://user:secret@host/` is refused, without repeating it.
+    public static let credentialsInURLMessage =
+        "the URL carries credentials (user:password@), which other users of this machine can read on the command line; remove them and give them with NEWSSTAND_USER and NEWSSTAND_PASSWORD or a netrc file ($NETRC, else ~/.netrc)"
 }

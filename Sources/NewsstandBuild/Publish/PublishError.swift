@@ -1,17 +1,112 @@
-/// A failure while publishing, with the step and the file or URL it concerns.
+import NewsstandFormat
+
+/// A failure while publishing: the step, the file or URL it concerns (URLs never carry
+/// credentials), why, and what the publish did about it.
 public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What was being done (`upload`, `move`, `delete`, `verify`, …).
+    /// What was being done (`plan`, `read`, `upload`, `stage`, `swap`, `move`, `delete`, `state`, …).
     public var step: String
     /// The file, remote path or URL concerned.
     public var target: String
     /// What went wrong.
-    public var reason: String
+    public var reason: Reason
+    /// What the publish did afterwards (restored the served files, or could not).
+    public var note: String?
 
-    public init(step: String, target: String, reason: String) {
+    public init(step: String, target: String, reason: Reason, note: String? = nil) {
         self.step = step
         self.target = target
         self.reason = reason
+        self.note = note
     }
 
-    public var description: String { "\(step) \(target): \(reason)" }
+    /// Why a step failed.
+    public enum Reason: Sendable, Equatable, CustomStringConvertible {
+        /// A name read from a manifest or state file leaves the folder (`entry` says where it was).
+        case unsafeName(entry: String, name: String, problem: SafeRelativePath.Problem)
+        /// A manifest or state file that does not decode, or whose values cannot be true.
+        case invalid(String)
+        /// A file read into memory (a state file, a manifest, a catalog) is larger than its limit.
+        case tooLarge(limit: Int64)
+        /// Something else than expected at a path (`found`: a symbolic link, a folder, …;
+        /// `expected`: a regular file or a folder).
+        case wrongKind(found: String, expected: String)
+        /// A file of the built folder is not what its build manifest recorded.
+        case changedSinceBuild(String)
+        /// The bytes sent are not the bytes the manifest promised.
+        case contentMismatch(expectedSize: Int64, size: Int64, expectedSHA256: String, sha256: String)
+        /// The server answered with an unexpected HTTP status.
+        case http(status: Int)
+        /// The server wants (other) credentials.
+        case credentialsRefused(status: Int, hint: String)
+        /// The server answered with a redirect, which publish does not follow.
+        case redirect(status: Int)
+        /// A request took too long.
+        case timedOut(Timeout, seconds: Double)
+        /// The connection failed (libcurl's message).
+        case network(String)
+        /// A system call failed (its message).
+        case system(String)
+        /// Another publish holds the destination.
+        case locked
+        /// A message from a tool we run (rclone) or a plain explanation.
+        case message(String)
+
+        /// Which limit a request ran into.
+        public enum Timeout: String, Sendable, Equatable {
+            case connect, stall, request
+        }
+
+        public var description: String {
+            switch self {
+            case .unsafeName(let entry, let name, let problem):
+                "\(entry) \(SafeRelativePath.quoted(name)) \(problem): not a safe relative path"
+            case .invalid(let detail): detail
+            case .tooLarge(let limit): "larger than the limit of \(Self.bytes(limit))"
+            case .wrongKind(let found, let expected): "is \(found), not \(expected); publish does not follow or replace it"
+            case .changedSinceBuild(let detail): "\(detail); rebuild the issue"
+            case .contentMismatch(let expectedSize, let size, let expectedSHA256, let sha256):
+                size != expectedSize
+                    ? "\(size) bytes were read, the build manifest says \(expectedSize); rebuild the issue"
+                    : "its SHA-256 is \(sha256), the build manifest says \(expectedSHA256); rebuild the issue"
+            case .http(let status): "HTTP \(status)"
+            case .credentialsRefused(let status, let hint): "HTTP \(status): \(hint)"
+            case .redirect(let status): "HTTP \(status) redirect (not followed: give the final URL with --to)"
+            case .timedOut(.connect, let seconds): "no connection within \(Self.seconds(seconds)) (--connect-timeout)"
+            case .timedOut(.stall, let seconds):
+                "the transfer stalled: under \(Self.bytes(PublishTimeouts.lowSpeedBytesPerSecond))/s for \(Self.seconds(seconds)) (--stall-timeout)"
+            case .timedOut(.request, let seconds): "no complete answer within \(Self.seconds(seconds)) (--timeout)"
+            case .network(let detail): detail
+            case .system(let detail): detail
+            case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
+            case .message(let text): text
+            }
+        }
+
+        static func seconds(_ value: Double) -> String {
+            value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        }
+
+        static func bytes(_ value: Int64) -> String {
+            if value >= 1 << 20, value % (1 << 20) == 0 { return "\(value >> 20) MiB" }
+            if value >= 1 << 10, value % (1 << 10) == 0 { return "\(value >> 10) KiB" }
+            return "\(value) bytes"
+        }
+    }
+
+    public var description: String {
+        "\(step) \(target): \(reason)" + (note.map { "\n\($0)" } ?? "")
+    }
+
+    /// Whether the server refused our credentials: cleaning up after it would be refused too.
+    var isCredentialsRefusal: Bool {
+        if case .credentialsRefused = reason { return true }
+        return false
+    }
+
+    /// The same error with a note on what the publish left served (an earlier note is kept).
+    func noting(_ text: String) -> PublishError {
+        var copy = self
+        if copy.note == nil { copy.note = text }
+        return copy
+    }
 }

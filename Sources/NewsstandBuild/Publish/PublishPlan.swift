@@ -1,16 +1,22 @@
 import Foundation
 import NewsstandFormat
 
-/// What a publish will do: upload changed bundles and covers, then replace changed catalogs,
-/// then (with `--prune`) delete files that no current catalog refers to.
+/// What a publish will do: upload changed bundles and covers, then switch the changed files the
+/// served catalog may refer to and the catalogs, then (with `--prune`) delete files that no
+/// current catalog refers to.
 public struct PublishPlan: Sendable {
     /// Every file of the built magazine.
     public var files: [PublishedFile]
-    /// Bundles and covers to upload, in order.
+    /// Bundles and covers to upload straight under their names: no file an earlier publish put
+    /// there is at those names (content-versioned names, new issues).
     public var uploads: [PublishedFile]
+    /// Bundles and covers that replace a file an earlier publish put there, which the served
+    /// catalog may refer to (fixed names): uploaded under temporary names, then swapped in just
+    /// before the catalogs, with the old file kept aside until the catalogs are in place.
+    public var swaps: [PublishedFile]
     /// Catalogs to replace, last.
     public var catalogs: [PublishedFile]
-    /// Paths a previous publish put at the destination that are no longer part of the magazine.
+    /// Paths earlier publishes put at the destination that are no longer part of the magazine.
     public var stale: [String]
     /// How many files are already at the destination, unchanged.
     public var unchanged: Int
@@ -18,56 +24,49 @@ public struct PublishPlan: Sendable {
     public var remote: PublishManifest?
 
     /// The catalog files a build writes, in the order they are replaced.
-    public static let catalogNames = ["issues.plist", "shelf.json", "atom.xml"]
+    public static let catalogNames = BuiltMagazine.catalogNames
 
     /// Lists a built folder's files (from each issue's build manifest and the catalogs) and
-    /// compares them with what the destination holds.
-    public static func make(builtFolder: URL, remote: PublishManifest?) throws(PublishError) -> PublishPlan {
-        var files: [PublishedFile] = []
-        let issues = CatalogWriter.builtIssueFolders(in: builtFolder)
-        guard FileManager.default.fileExists(atPath: builtFolder.appendingPathComponent("issues.plist").path) else {
-            throw PublishError(step: "plan", target: builtFolder.path, reason: "no issues.plist: run 'newsstand build' first")
-        }
-        for (name, folder) in issues {
-            guard let manifest = BuildManifest.read(in: folder) else {
-                throw PublishError(
-                    step: "plan", target: folder.path, reason: "the build manifest is unreadable; rebuild the issue")
-            }
-            for record in [manifest.bundle, manifest.retinaBundle, manifest.cover, manifest.retinaCover] {
-                let source = folder.appendingPathComponent(record.file)
-                guard (try? FileStatus.of(source))?.size == record.size else {
-                    throw PublishError(step: "plan", target: source.path, reason: "missing or changed since the build; rebuild")
-                }
-                files.append(
-                    PublishedFile(
-                        path: "\(name)/\(record.file)", source: source, size: record.size, sha256: record.sha256, isCatalog: false
-                    ))
-            }
-        }
-        for name in catalogNames {
-            let source = builtFolder.appendingPathComponent(name)
-            guard let status = try? FileStatus.of(source) else { continue }
-            do {
-                let sha = try SHA256.hex(ofFileAt: source)
-                files.append(PublishedFile(path: name, source: source, size: status.size, sha256: sha, isCatalog: true))
-            } catch {
-                throw PublishError(step: "plan", target: source.path, reason: error.localizedDescription)
-            }
-        }
+    /// compares them with what the destination holds. `servedCatalog` says whether the
+    /// destination serves a catalog already (it matters only when there is no `remote` state:
+    /// then any file may be one that catalog refers to).
+    public static func make(builtFolder: URL, remote: PublishManifest?, servedCatalog: Bool = true) throws(PublishError)
+        -> PublishPlan
+    {
+        let files = try BuiltMagazine.read(builtFolder).files
         let known = remote?.files ?? [:]
-        let changed = files.filter { known[$0.path] != PublishManifest.File(size: $0.size, sha256: $0.sha256) }
+        let changed = files.filter { known[$0.path] != $0.record }
+        let recorded = remote?.recordedPaths ?? []
+        let replacesServed: (PublishedFile) -> Bool = { file in
+            remote == nil ? servedCatalog : recorded.contains(file.path)
+        }
         let current = Set(files.map(\.path))
-        let stale = Set(known.keys).union(remote?.retired ?? []).subtracting(current)
+        let stale = recorded.subtracting(current)
+        let bundles = changed.filter { !$0.isCatalog }
         return PublishPlan(
-            files: files, uploads: changed.filter { !$0.isCatalog }, catalogs: changed.filter(\.isCatalog),
-            stale: stale.sorted(), unchanged: files.count - changed.count, remote: remote)
+            files: files, uploads: bundles.filter { !replacesServed($0) }, swaps: bundles.filter(replacesServed),
+            catalogs: changed.filter(\.isCatalog), stale: stale.sorted(), unchanged: files.count - changed.count,
+            remote: remote)
+    }
+
+    /// Whether running the plan changes nothing at the destination (but pruning may).
+    public var isEmpty: Bool { uploads.isEmpty && swaps.isEmpty && catalogs.isEmpty }
+
+    /// The state recorded before the first upload: what was there, plus the files about to be
+    /// uploaded under their own names, as retired (no catalog refers to them yet). A publish
+    /// that fails part-way thus never leaves a file behind that `--prune` does not know.
+    func intentManifest() -> PublishManifest? {
+        let recorded = remote?.recordedPaths ?? []
+        let fresh = uploads.map(\.path).filter { !recorded.contains($0) }
+        guard !fresh.isEmpty else { return nil }
+        return PublishManifest(
+            files: remote?.files ?? [:], retired: Array(Set(remote?.retired ?? []).union(fresh)).sorted())
     }
 
     /// The manifest describing the destination once this plan has run.
     public func resultingManifest(pruned: Bool) -> PublishManifest {
         PublishManifest(
-            files: Dictionary(
-                uniqueKeysWithValues: files.map { ($0.path, PublishManifest.File(size: $0.size, sha256: $0.sha256)) }),
+            files: Dictionary(files.map { ($0.path, $0.record) }, uniquingKeysWith: { first, _ in first }),
             retired: pruned ? [] : stale)
     }
 }

@@ -1,21 +1,24 @@
 import Foundation
 import NewsstandFormat
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Checks a publish as a reader would: the catalog at the destination parses, and every URL in
 /// it (bundles and covers in both sizes) answers 200, bundles with the size the catalog gives.
+/// Each request is bounded by the publish's timeouts; messages never carry credentials.
 public struct PublishVerifier: Sendable {
     public var destination: any PublishDestination
+    public var timeouts: PublishTimeouts
 
-    public init(destination: any PublishDestination) { self.destination = destination }
+    public init(destination: any PublishDestination, timeouts: PublishTimeouts = PublishTimeouts()) {
+        self.destination = destination
+        self.timeouts = timeouts
+    }
 
     /// Returns the problems found (empty when the publish is sound).
     public func verify() async -> [String] {
         let data: Data?
-        do { data = try await destination.read("issues.plist") } catch { return ["issues.plist cannot be read: \(error)"] }
+        do { data = try await destination.read("issues.plist", limit: BuiltMagazine.catalogLimit) } catch {
+            return ["issues.plist cannot be read: \(error)"]
+        }
         guard let data else { return ["issues.plist is missing at \(destination.description)"] }
         let entries: [CatalogEntry]
         do {
@@ -32,27 +35,27 @@ public struct PublishVerifier: Sendable {
                 problems += await check(entry.coverURL(retina: retina), expectedSize: nil)
             }
         }
-        return problems
+        return problems.map(Redacted.message)
     }
 
     private func check(_ text: String, expectedSize: Int?) async -> [String] {
-        guard let url = URL(string: text) else { return ["\(text): not a URL"] }
-        var request = URLRequest(url: url)
-        request.httpMethod = "HEAD"
-        request.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        request.timeoutInterval = 30
-        do {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return ["\(text): no HTTP response"] }
-            guard http.statusCode == 200 else { return ["\(text): HTTP \(http.statusCode)"] }
-            if let expectedSize, let length = http.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-                length != expectedSize
-            {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return ["\(text): not an http(s) URL"]
+        }
+        let request = HTTPExchange.Request(method: "HEAD", url: url.absoluteString, headers: ["Cache-Control: no-cache"])
+        let timeouts = timeouts
+        let result = await Offloaded.run { HTTPExchange.perform(request, timeouts: timeouts) }
+        switch result {
+        case .failure(.timedOut(let kind, let seconds)):
+            return ["\(text): \(PublishError.Reason.timedOut(kind, seconds: seconds))"]
+        case .failure(.network(let message)): return ["\(text): \(message)"]
+        case .failure(let failure): return ["\(text): \(failure)"]
+        case .success(let response):
+            guard response.status == 200 else { return ["\(text): HTTP \(response.status)"] }
+            if let expectedSize, let length = response.contentLength, length != Int64(expectedSize) {
                 return ["\(text): \(length) bytes, the catalog says \(expectedSize)"]
             }
             return []
-        } catch {
-            return ["\(text): \(error.localizedDescription)"]
         }
     }
 }

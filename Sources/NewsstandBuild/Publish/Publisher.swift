@@ -3,19 +3,32 @@ import NewsstandFormat
 
 /// What a publish did.
 public struct PublishReport: Sendable {
+    /// Bundles and covers uploaded under their own names.
     public var uploaded: [String] = []
+    /// Bundles and covers that replaced a served file in place (staged, then swapped).
+    public var swapped: [String] = []
     public var replacedCatalogs: [String] = []
     public var deleted: [String] = []
     public var unchanged = 0
+    /// Temporary copies the publish could not delete (hidden `.…old` files), to delete by hand.
+    public var leftovers: [String] = []
     /// Problems found by verification (empty when it passed or did not run).
     public var verificationProblems: [String] = []
 }
 
-/// Publishes a built magazine so that no reader ever sees a broken catalog: bundles and covers
-/// first, then each changed catalog replaced atomically (uploaded under a temporary name and
-/// moved into place; where the destination cannot move, uploaded last and read back), then the
-/// publish manifest, and only then, with `prune`, deletion of files no catalog refers to.
-/// A failure part-way leaves the previous catalog in place; running again finishes the job.
+/// Publishes a built magazine so that the served magazine is consistent whatever fails: every
+/// URL in the served catalog answers with the bytes whose size and SHA-256 it lists.
+///
+/// 1. Records the files about to be uploaded in the state file (as not yet referred to), so a
+///    failure never leaves files `--prune` does not know.
+/// 2. Uploads changed bundles and covers that no earlier publish put at their names (with
+///    content-versioned names, all of them) straight under those names: nothing served changes.
+/// 3. Uploads changed files that replace served ones (fixed names), and the catalogs, under
+///    temporary names.
+/// 4. Switches them in, catalogs last, keeping each old file aside; any failure puts back
+///    everything switched (`Switchover`).
+/// 5. Writes the new state file; with `prune`, deletes files no current catalog refers to
+///    (recorded as retired first, so an interrupted prune still knows them).
 public struct Publisher: Sendable {
     public var destination: any PublishDestination
     public var prune: Bool
@@ -25,77 +38,120 @@ public struct Publisher: Sendable {
         self.prune = prune
     }
 
-    /// Reads what the destination holds and plans the publish of `builtFolder`.
+    /// Reads what the destination holds and plans the publish of `builtFolder`. A state file
+    /// that is too large, does not decode or names a path outside the destination is an error.
     public func plan(builtFolder: URL) async throws(PublishError) -> PublishPlan {
-        var remote: PublishManifest?
-        if let data = try await destination.read(PublishManifest.path) {
-            remote = try? JSONDecoder().decode(PublishManifest.self, from: data)
+        do throws(PublishError) {
+            return try await makePlan(builtFolder: builtFolder)
+        } catch {
+            throw error.noting("Nothing was changed at \(destination.description).")
         }
-        return try PublishPlan.make(builtFolder: builtFolder, remote: remote)
+    }
+
+    private func makePlan(builtFolder: URL) async throws(PublishError) -> PublishPlan {
+        var remote: PublishManifest?
+        let source = "\(destination.description)\(destination.description.hasSuffix("/") ? "" : "/")\(PublishManifest.path)"
+        if let data = try await destination.read(PublishManifest.path, limit: PublishManifest.sizeLimit) {
+            remote = try PublishManifest.decode(data, source: source)
+        }
+        // In a folder, checking that the recorded files are still there costs a stat each.
+        if let local = destination as? LocalFolderDestination, let recorded = remote {
+            remote = try local.confirming(recorded)
+        }
+        var servedCatalog = true
+        if remote == nil {
+            servedCatalog = try await destination.read("issues.plist", limit: BuiltMagazine.catalogLimit) != nil
+        }
+        return try PublishPlan.make(builtFolder: builtFolder, remote: remote, servedCatalog: servedCatalog)
     }
 
     /// Carries out `plan`; `progress` hears each step as it starts.
     public func run(_ plan: PublishPlan, progress: @Sendable (String) -> Void = { _ in }) async throws(PublishError)
         -> PublishReport
     {
+        let lock = try await destination.lock()
+        defer { lock?.release() }
         var report = PublishReport(unchanged: plan.unchanged)
+        if let intent = plan.intentManifest() {
+            try await writeManifest(intent, step: "state")
+        }
+        let unchangedNote = "Nothing that readers are served was changed; run the command again to finish."
         for file in plan.uploads {
             progress("upload \(file.path)")
-            try await destination.upload(file.source, to: file.path)
+            do { try await destination.upload(file.source, to: file.path) } catch {
+                throw error.noting(unchangedNote)
+            }
             report.uploaded.append(file.path)
         }
-        for file in plan.catalogs {
-            progress("replace \(file.path)")
-            try await replace(file.path, with: file.source, sha256: file.sha256)
-            report.replacedCatalogs.append(file.path)
+        let switchover = Switchover(destination: destination, run: Self.runTag())
+        var items: [Switchover.Item] = []
+        for file in plan.swaps + plan.catalogs {
+            let staged = switchover.temporaryName(for: file.path, "new")
+            progress("stage \(file.path)")
+            do throws(PublishError) {
+                try await destination.upload(file.source, to: staged)
+            } catch {
+                if !error.isCredentialsRefusal {
+                    for item in items { try? await destination.delete(item.staged) }
+                    try? await destination.delete(staged)
+                }
+                throw error.noting(unchangedNote)
+            }
+            items.append(Switchover.Item(path: file.path, staged: staged, sha256: file.sha256, isCatalog: file.isCatalog))
         }
+        report.leftovers = try await switchover.perform(items, progress: progress)
+        report.swapped = plan.swaps.map(\.path)
+        report.replacedCatalogs = plan.catalogs.map(\.path)
         // Stale files are recorded as retired before any is deleted, so that an interrupted
         // prune still knows, next time, which files were ours.
         let published = plan.resultingManifest(pruned: false)
         if published != plan.remote {
-            try await writeManifest(published)
+            try await writeManifest(published, step: "state", after: "the new catalogs are in place and consistent")
         }
         if prune, !plan.stale.isEmpty {
             for path in plan.stale {
                 progress("delete \(path)")
-                try await destination.delete(path)
+                do { try await destination.delete(path) } catch {
+                    throw error.noting(
+                        "The new catalogs are in place and consistent; the files not yet deleted stay recorded: run the command again with --prune to finish."
+                    )
+                }
                 report.deleted.append(path)
             }
-            try await writeManifest(plan.resultingManifest(pruned: true))
+            try await writeManifest(plan.resultingManifest(pruned: true), step: "state", after: "the stale files are deleted")
         }
         return report
     }
 
-    private func replace(_ path: String, with source: URL, sha256: String) async throws(PublishError) {
-        if destination.supportsAtomicMove {
-            let temporary = ".\(path).\(UUID().uuidString).tmp"
-            try await destination.upload(source, to: temporary)
-            do {
-                try await destination.move(temporary, to: path)
-            } catch {
-                try? await destination.delete(temporary)
-                throw error
-            }
-        } else {
-            try await destination.upload(source, to: path)
-            guard let data = try await destination.read(path), SHA256.hex(of: data) == sha256 else {
-                throw PublishError(step: "verify", target: path, reason: "the uploaded catalog does not read back identical")
-            }
-        }
+    /// Eight random hex digits naming this run's temporary files.
+    static func runTag() -> String {
+        String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(8)).lowercased()
     }
 
-    private func writeManifest(_ manifest: PublishManifest) async throws(PublishError) {
-        let local = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-publish-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: local) }
-        do { try manifest.encoded().write(to: local) } catch {
-            throw PublishError(step: "manifest", target: local.path, reason: error.localizedDescription)
+    /// Writes the state file: uploaded under a temporary name, then moved into place.
+    private func writeManifest(_ manifest: PublishManifest, step: String, after: String? = nil) async throws(PublishError) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-publish-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data: Data
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            data = try manifest.encoded()
+            try data.write(to: folder.appendingPathComponent("state.json"))
+        } catch {
+            throw PublishError(step: step, target: folder.path, reason: .system(ConfinedFolder.reason(error)))
         }
-        if destination.supportsAtomicMove {
-            let temporary = ".newsstand-publish.\(UUID().uuidString).tmp"
-            try await destination.upload(local, to: temporary)
+        let source = UploadSource(
+            folder: folder, path: "state.json", size: Int64(data.count), sha256: SHA256.hex(of: data))
+        let temporary = ".newsstand-publish.\(Self.runTag()).tmp"
+        do throws(PublishError) {
+            try await destination.upload(source, to: temporary)
             try await destination.move(temporary, to: PublishManifest.path)
-        } else {
-            try await destination.upload(local, to: PublishManifest.path)
+        } catch {
+            if !error.isCredentialsRefusal { try? await destination.delete(temporary) }
+            throw error.noting(
+                after.map {
+                    "The publish state file could not be written, but \($0): readers are served the new magazine; run the command again to record it."
+                } ?? "Nothing that readers are served was changed; run the command again to finish.")
         }
     }
 }

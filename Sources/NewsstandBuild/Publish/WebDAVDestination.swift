@@ -1,85 +1,123 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NewsstandFormat
 
 /// A WebDAV / HTTP PUT endpoint (nginx's dav module, Apache mod_dav, many hosts): `PUT` to
-/// upload (streamed from the file), `MOVE` with `Overwrite: T` to rename, `DELETE` to remove.
+/// upload (streamed from the file and hashed on the way), `MOVE` with `Overwrite: T` to rename,
+/// `COPY` to keep a file aside, `DELETE` to remove. Every request is bounded by
+/// `PublishTimeouts`; credentials travel only in the `Authorization` header; a 401 or 403 fails
+/// at once with how to give credentials.
 public struct WebDAVDestination: PublishDestination {
-    /// The endpoint's root URL, ending in `/`.
-    public var root: URL
-    var credentials: HTTPCredentials?
+    /// The endpoint's root URL, ending in `/`, without user information.
+    public let root: URL
+    let credentials: HTTPCredentials?
+    public let timeouts: PublishTimeouts
     public var description: String { root.absoluteString }
     public var supportsAtomicMove: Bool { true }
 
-    public init(root: URL, credentials: HTTPCredentials?) {
-        self.root = root
+    /// A destination at `root`. User information in `root` is dropped, never sent or printed:
+    /// pass credentials explicitly.
+    public init(root: URL, credentials: HTTPCredentials?, timeouts: PublishTimeouts = PublishTimeouts()) {
+        var components = URLComponents(url: root, resolvingAgainstBaseURL: true)
+        components?.user = nil
+        components?.password = nil
+        if let path = components?.percentEncodedPath, !path.hasSuffix("/") { components?.percentEncodedPath = path + "/" }
+        self.root = components?.url ?? root
         self.credentials = credentials
+        self.timeouts = timeouts
     }
 
-    func url(_ path: String) -> URL {
-        let escaped = path.split(separator: "/").map { component in
-            String(component).addingPercentEncoding(
-                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
-                ?? String(component)
+    /// The URL of `path` below the root: every component percent-encoded (a `:`, `?` or `#` in
+    /// a name stays part of the name) and appended to the root's text, never resolved as a
+    /// relative reference, which could turn `http:x` into a URL of its own.
+    func url(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#:;")
+        let escaped = path.split(separator: "/", omittingEmptySubsequences: false).map { component in
+            String(component).addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
         }
-        return URL(string: escaped.joined(separator: "/"), relativeTo: root)?.absoluteURL ?? root.appendingPathComponent(path)
+        return root.absoluteString + escaped.joined(separator: "/")
     }
 
-    private func request(_ method: String, _ path: String) -> URLRequest {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = method
-        request.timeoutInterval = 120
-        if let credentials { request.setValue(credentials.authorization, forHTTPHeaderField: "Authorization") }
-        return request
+    public func read(_ path: String, limit: Int64) async throws(PublishError) -> Data? {
+        var request = HTTPExchange.Request(method: "GET", url: url(path), headers: ["Cache-Control: no-cache"])
+        request.bodyLimit = limit
+        request.failsBeyondLimit = true
+        let response = try await send(request, step: "read", path: path)
+        if response.status == 404 { return nil }
+        try check(response.status, step: "read", path: path)
+        return response.body
     }
 
-    public func read(_ path: String) async throws(PublishError) -> Data? {
-        var request = request("GET", path)
-        request.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        let (data, status) = try await send(request, step: "read")
-        if status == 404 { return nil }
-        guard (200..<300).contains(status) else { throw failure("read", path, status) }
-        return data
-    }
-
-    public func upload(_ file: URL, to path: String) async throws(PublishError) {
-        let request = request("PUT", path)
-        let status: Int
-        do {
-            let (_, response) = try await URLSession.shared.upload(for: request, fromFile: file)
-            status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        } catch {
-            throw PublishError(step: "upload", target: url(path).absoluteString, reason: error.localizedDescription)
+    public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
+        let fd = try source.open(step: "upload")
+        defer { close(fd) }
+        var request = HTTPExchange.Request(method: "PUT", url: url(path))
+        request.upload = (fd, source.size)
+        let response = try await send(request, step: "upload", path: path)
+        try check(response.status, step: "upload", path: path)
+        // The bytes are at `path` by now; ones that are not what the manifest promised go again.
+        if let mismatch = source.mismatch(sent: response.sent, sha256: response.sentSHA256, step: "upload") {
+            try? await delete(path)
+            throw mismatch
         }
-        guard (200..<300).contains(status) else { throw failure("upload", path, status) }
     }
 
     public func move(_ source: String, to destination: String) async throws(PublishError) {
-        var request = request("MOVE", source)
-        request.setValue(url(destination).absoluteString, forHTTPHeaderField: "Destination")
-        request.setValue("T", forHTTPHeaderField: "Overwrite")
-        let (_, status) = try await send(request, step: "move")
-        guard (200..<300).contains(status) else { throw failure("move", destination, status) }
+        let request = HTTPExchange.Request(
+            method: "MOVE", url: url(source), headers: ["Destination: \(url(destination))", "Overwrite: T"])
+        let response = try await send(request, step: "move", path: destination)
+        try check(response.status, step: "move", path: destination)
+    }
+
+    public func copy(_ source: String, to destination: String) async throws(PublishError) -> Bool {
+        let request = HTTPExchange.Request(
+            method: "COPY", url: url(source), headers: ["Destination: \(url(destination))", "Overwrite: T"])
+        let response = try await send(request, step: "copy", path: source)
+        if response.status == 404 { return false }
+        try check(response.status, step: "copy", path: source)
+        return true
     }
 
     public func delete(_ path: String) async throws(PublishError) {
-        let (_, status) = try await send(request("DELETE", path), step: "delete")
-        guard (200..<300).contains(status) || status == 404 else { throw failure("delete", path, status) }
+        let response = try await send(HTTPExchange.Request(method: "DELETE", url: url(path)), step: "delete", path: path)
+        guard response.status != 404 else { return }
+        try check(response.status, step: "delete", path: path)
     }
 
-    private func send(_ request: URLRequest, step: String) async throws(PublishError) -> (Data, Int) {
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
-        } catch {
-            throw PublishError(step: step, target: request.url?.absoluteString ?? "", reason: error.localizedDescription)
+    private func send(_ request: HTTPExchange.Request, step: String, path: String) async throws(PublishError)
+        -> HTTPExchange.Response
+    {
+        var request = request
+        if let credentials { request.headers.append("Authorization: \(credentials.authorization)") }
+        let timeouts = timeouts
+        let prepared = request
+        let result = await Offloaded.run { HTTPExchange.perform(prepared, timeouts: timeouts) }
+        switch result {
+        case .success(let response): return response
+        case .failure(let failure):
+            let target = url(path)
+            switch failure {
+            case .timedOut(let kind, let seconds):
+                throw PublishError(step: step, target: target, reason: .timedOut(kind, seconds: seconds))
+            case .network(let message):
+                throw PublishError(step: step, target: target, reason: .network(Redacted.message(message)))
+            case .tooLarge(let limit): throw PublishError(step: step, target: target, reason: .tooLarge(limit: limit))
+            case .file(let message):
+                throw PublishError(step: step, target: target, reason: .changedSinceBuild(message))
+            }
         }
     }
 
-    private func failure(_ step: String, _ path: String, _ status: Int) -> PublishError {
-        let hint = status == 401 || status == 403 ? " (check NEWSSTAND_USER / NEWSSTAND_PASSWORD or ~/.netrc)" : ""
-        return PublishError(step: step, target: url(path).absoluteString, reason: "HTTP \(status)\(hint)")
+    private func check(_ status: Int, step: String, path: String) throws(PublishError) {
+        switch status {
+        case 200..<300: return
+        case 401, 403:
+            throw PublishError(
+                step: step, target: url(path),
+                reason: .credentialsRefused(
+                    status: status, hint: HTTPCredentials.hint(status: status, host: root.host ?? "", sent: credentials)))
+        case 300..<400: throw PublishError(step: step, target: url(path), reason: .redirect(status: status))
+        default: throw PublishError(step: step, target: url(path), reason: .http(status: status))
+        }
     }
 }

@@ -219,7 +219,8 @@ struct AssetValidator {
         }
     }
 
-    static func isPlainFileName(_ name: String) -> Bool { PlainFileName.isValid(name) }
+    /// One name in `assets/`: the rule for every name from outside (`SafeRelativePath`'s, for one component).
+    static func isPlainFileName(_ name: String) -> Bool { SafeRelativePath.isSafeComponent(name) }
 
     private mutating func report(
         _ code: DiagnosticCode, _ message: String, at location: SourceLocation, severity: Severity? = nil

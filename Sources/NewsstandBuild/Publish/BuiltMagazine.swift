@@ -1,0 +1,182 @@
+import Foundation
+import NewsstandFormat
+
+/// The files of a built folder, as publish reads them: without trusting the folder. Every path
+/// is walked without following links (`ConfinedFolder`); each issue's build manifest is capped
+/// in size, and the names in it must be plain file names (`SafeRelativePath.isSafeComponent`);
+/// the catalog must describe exactly the files the manifests list, so that what goes live is
+/// consistent before the first byte is sent.
+struct BuiltMagazine {
+    /// The issues' bundles and covers, then the catalogs.
+    var files: [PublishedFile]
+
+    /// The largest build manifest read (it lists an issue's inputs: about 250 bytes each).
+    static let manifestLimit: Int64 = 16 << 20
+    /// The largest catalog read to check it (about 1 KB per issue).
+    static let catalogLimit: Int64 = 64 << 20
+    /// The catalog files a build writes, in the order they are replaced.
+    static let catalogNames = ["issues.plist", "shelf.json", "atom.xml"]
+
+    static func read(_ builtFolder: URL) throws(PublishError) -> BuiltMagazine {
+        let folder = try ConfinedFolder(path: builtFolder.path, create: false, step: "plan")
+        guard case .regular = try folder.kind(of: "issues.plist", step: "plan") else {
+            throw PublishError(
+                step: "plan", target: folder.display("issues.plist"),
+                reason: .message("missing or not a regular file: run 'newsstand build' first"))
+        }
+        var files: [PublishedFile] = []
+        var manifests: [String: BuildManifest] = [:]
+        for name in try issueFolders(in: folder) {
+            let manifest = try manifest(of: name, in: folder)
+            manifests[name] = manifest
+            for record in manifest.outputs {
+                let path = "\(name)/\(record.file)"
+                let source = UploadSource(folder: builtFolder, path: path, size: record.size, sha256: record.sha256)
+                guard let (fd, size) = try folder.openForReading(path, step: "plan") else {
+                    throw PublishError(
+                        step: "plan", target: folder.display(path), reason: .changedSinceBuild("the file is missing"))
+                }
+                close(fd)
+                guard size == record.size else {
+                    throw PublishError(
+                        step: "plan", target: folder.display(path),
+                        reason: .changedSinceBuild("it has \(size) bytes, the build manifest says \(record.size)"))
+                }
+                files.append(PublishedFile(path: path, source: source, isCatalog: false))
+            }
+        }
+        try checkCatalog(in: folder, against: manifests)
+        for name in catalogNames {
+            guard let (fd, size) = try folder.openForReading(name, step: "plan") else { continue }
+            let hasher = SHA256()
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var read: Int64 = 0
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                read += Int64(n)
+            }
+            close(fd)
+            guard read == size else {
+                throw PublishError(step: "plan", target: folder.display(name), reason: .message("changed while it was read"))
+            }
+            files.append(
+                PublishedFile(
+                    path: name, source: UploadSource(folder: builtFolder, path: name, size: size, sha256: hasher.finalizeHex()),
+                    isCatalog: true))
+        }
+        return BuiltMagazine(files: files)
+    }
+
+    /// The issue folders (those holding a build manifest), sorted. A link where an issue folder
+    /// could be, or an unsafe name, is an error: the catalog may list it, and publishing a
+    /// catalog without its files would break it.
+    private static func issueFolders(in folder: ConfinedFolder) throws(PublishError) -> [String] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+            throw PublishError(step: "plan", target: folder.path, reason: .system(ConfinedFolder.reason(error)))
+        }
+        var issues: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            switch folder.kind(atFolder: folder.descriptor, name: name) {
+            case .folder:
+                guard case .regular = try folder.kind(of: "\(name)/.newsstand/manifest.json", step: "plan") else { continue }
+                guard IssueName.isSafe(name) else {
+                    let problem = SafeRelativePath.componentProblem(name) ?? .control
+                    throw PublishError(
+                        step: "plan", target: folder.path,
+                        reason: .unsafeName(entry: "issue folder", name: name, problem: problem))
+                }
+                issues.append(name)
+            case .symbolicLink:
+                throw PublishError(
+                    step: "plan", target: folder.display(name),
+                    reason: .wrongKind(found: "a symbolic link", expected: "a folder (copy the issue's folder in)"))
+            default: continue
+            }
+        }
+        return issues
+    }
+
+    /// An issue's build manifest, read within its limit and checked.
+    private static func manifest(of name: String, in folder: ConfinedFolder) throws(PublishError) -> BuildManifest {
+        let path = "\(name)/\(BuildManifest.folderName)/manifest.json"
+        let target = folder.display(path)
+        guard let data = try folder.read(path, limit: manifestLimit, step: "plan") else {
+            throw PublishError(step: "plan", target: target, reason: .changedSinceBuild("the build manifest is missing"))
+        }
+        let manifest: BuildManifest
+        do { manifest = try JSONDecoder().decode(BuildManifest.self, from: data) } catch {
+            throw PublishError(step: "plan", target: target, reason: .invalid("not a build manifest; build the issue again"))
+        }
+        guard manifest.name == name else {
+            throw PublishError(
+                step: "plan", target: target,
+                reason: .invalid(
+                    "it names the issue \(SafeRelativePath.quoted(manifest.name)), not '\(name)'; build the issue again"))
+        }
+        let entries = [
+            ("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
+            ("retinaCover", manifest.retinaCover),
+        ]
+        for (key, record) in entries {
+            if let problem = SafeRelativePath.componentProblem(record.file) {
+                throw PublishError(
+                    step: "plan", target: target, reason: .unsafeName(entry: "\(key).file", name: record.file, problem: problem))
+            }
+            guard record.size >= 0, SHA256Text.isValid(record.sha256) else {
+                throw PublishError(
+                    step: "plan", target: target,
+                    reason: .invalid("\(key) has an impossible size or SHA-256; build the issue again"))
+            }
+        }
+        guard Set(entries.map(\.1.file)).count == entries.count else {
+            throw PublishError(
+                step: "plan", target: target, reason: .invalid("two outputs have the same file name; build the issue again"))
+        }
+        return manifest
+    }
+
+    /// The built catalog must list exactly what the manifests say, at URLs that end in the
+    /// files' names: publishing a catalog that does not would break the served magazine.
+    private static func checkCatalog(in folder: ConfinedFolder, against manifests: [String: BuildManifest])
+        throws(PublishError)
+    {
+        let target = folder.display("issues.plist")
+        guard let data = try folder.read("issues.plist", limit: catalogLimit, step: "plan") else { return }
+        let entries: [CatalogEntry]
+        do {
+            let decoded = try Catalog.decode(data)
+            if let problem = decoded.problems.first {
+                throw PublishError(step: "plan", target: target, reason: .invalid("\(problem)"))
+            }
+            entries = decoded.entries
+        } catch let error as PublishError {
+            throw error
+        } catch {
+            throw PublishError(step: "plan", target: target, reason: .invalid("\(error)"))
+        }
+        let rebuild = "run 'newsstand catalog' or build again"
+        for entry in entries {
+            guard let manifest = manifests[entry.name] else {
+                throw PublishError(
+                    step: "plan", target: target,
+                    reason: .invalid(
+                        "it lists \(SafeRelativePath.quoted(entry.name)), which has no built issue folder; \(rebuild)"))
+            }
+            // The manifest's own entry, on the catalog's base URL, must be the catalog's entry.
+            let probe = manifest.catalogEntry(baseURL: URL(fileURLWithPath: "/")).content
+            let suffix = String(probe.dropFirst("file:///".count))
+            guard entry.content.hasSuffix(suffix), let base = URL(string: String(entry.content.dropLast(suffix.count))),
+                manifest.catalogEntry(baseURL: base) == entry
+            else {
+                throw PublishError(
+                    step: "plan", target: target,
+                    reason: .invalid(
+                        "its entry for '\(entry.name)' does not match \(entry.name)/.newsstand/manifest.json; \(rebuild)"))
+            }
+        }
+    }
+}
