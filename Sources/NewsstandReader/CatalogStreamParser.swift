@@ -21,6 +21,8 @@ struct CatalogStreamParser {
     private var brackets = 0
     private var offset = 0
     private var head: [UInt8] = []
+    /// Text where the document should start, kept until six bytes tell a binary plist apart.
+    private var earlyText: Int?
     private var values = CatalogValueBuilder()
 
     /// A tag longer than this is not a property-list tag.
@@ -47,6 +49,7 @@ struct CatalogStreamParser {
             }
             let byte = bytes[index]
             if head.count < 8 { head.append(byte) }
+            if let earlyText, head.count >= 6 { throw malformed("text outside a value", at: earlyText) }
             try step(byte)
             offset += 1
             index += 1
@@ -55,6 +58,7 @@ struct CatalogStreamParser {
 
     /// Ends the catalog: the entries and the problems of entries that were skipped.
     mutating func finish() throws(CatalogError) -> (entries: [CatalogEntry], problems: [CatalogError]) {
+        if let earlyText { throw malformed("text outside a value", at: earlyText) }
         guard mode == .content else { throw malformed("the catalog ends inside a tag, comment or CDATA section") }
         do {
             try values.finish()
@@ -79,6 +83,10 @@ struct CatalogStreamParser {
                     values.text.append(byte)
                 }
             } else if !Ascii.isSpace(byte), !(offset < 3 && head.starts(with: [0xEF, 0xBB, 0xBF].prefix(offset + 1))) {
+                guard offset >= 6 else {
+                    earlyText = earlyText ?? offset
+                    return
+                }
                 throw malformed("text outside a value")
             }
         case .markup:
@@ -185,11 +193,11 @@ struct CatalogStreamParser {
         values.text.append(contentsOf: String(Character(scalar)).utf8)
     }
 
-    private func malformed(_ detail: String) -> CatalogError {
+    private func malformed(_ detail: String, at position: Int? = nil) -> CatalogError {
         if head.starts(with: Array("bplist".utf8)) {
             return .malformed(reason: "a binary property list; catalogs are read as XML property lists only")
         }
-        return .malformed(reason: "not a property list: \(detail) (at byte \(offset))")
+        return .malformed(reason: "not a property list: \(detail) (at byte \(position ?? offset))")
     }
 }
 

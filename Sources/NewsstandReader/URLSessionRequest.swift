@@ -95,6 +95,8 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         } catch {
             fail(error)
             completionHandler(.cancel)
+            // FoundationNetworking on Linux read a refused 200 MB body to its end after `.cancel`.
+            dataTask.cancel()
         }
     }
 
