@@ -53,8 +53,8 @@
         private func run() -> TransferFailure? {
             defer { sink.close() }
             _ = Self.initialized
-            guard let handle = curl_easy_init() else { return .network(code: -1, reason: "libcurl could not start") }
-            defer { curl_easy_cleanup(handle) }
+            guard let handle = CurlHandles.shared.take() else { return .network(code: -1, reason: "libcurl could not start") }
+            defer { CurlHandles.shared.giveBack(handle) }
             var headerList: UnsafeMutablePointer<curl_slist>?
             if !request.acceptsCompression { headerList = curl_slist_append(headerList, "Accept-Encoding: identity") }
             for (name, value) in request.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
@@ -166,6 +166,32 @@
                 return .stalled
             default: return .network(code: Int(code.rawValue), reason: reason)
             }
+        }
+    }
+
+    /// Idle easy handles for the next requests: libcurl keeps a handle's connections open, so
+    /// covers fetched one after another from one host reuse a connection (and its TLS session)
+    /// as URLSession did, instead of connecting once per cover.
+    final class CurlHandles: @unchecked Sendable {
+        static let shared = CurlHandles()
+        private let lock = NSLock()
+        private var idle: [UnsafeMutableRawPointer] = []
+        /// As many as covers fetched at once.
+        private let capacity = 4
+
+        func take() -> UnsafeMutableRawPointer? {
+            lock.withLock { idle.popLast() } ?? curl_easy_init()
+        }
+
+        /// Keeps the handle (its options reset, its connections kept), or frees it when enough are idle.
+        func giveBack(_ handle: UnsafeMutableRawPointer) {
+            curl_easy_reset(handle)
+            let kept = lock.withLock {
+                guard idle.count < capacity else { return false }
+                idle.append(handle)
+                return true
+            }
+            if !kept { curl_easy_cleanup(handle) }
         }
     }
 #endif
