@@ -27,7 +27,7 @@ enum LibraryCommand: Command {
           --all                    download every issue that is not downloaded yet
           --format FORMAT          text (default) or json
           --wait SECONDS           how long to wait while another process uses the folder (default 10; 0: fail at once)
-          --timeout SECONDS        deadline of one catalog or cover request (default 120)
+          --timeout SECONDS        deadline of one catalog or cover request (default 300)
           --stall-timeout SECONDS  window of the minimum rate; also the connect timeout (default 30)
           --min-speed BYTES        bytes per second a transfer must average over that window (default 1024)
           --max-catalog-size BYTES largest catalog accepted, decoded (default 134217728, 128 MiB)

@@ -16,8 +16,10 @@ public struct LibraryConfiguration: Sendable {
     /// (curl's low-speed limit); 0 leaves only the rule that something must arrive.
     public var minimumSpeed: Int64 = 1024
     /// The overall deadline of one catalog or cover request, from connecting to the last byte.
-    /// Bundles have none: they are resumed after a failure instead.
-    public var requestTimeout: TimeInterval = 120
+    /// Five minutes let a 60 MB catalog (100,000 issues) arrive uncompressed at 200 KB/s;
+    /// the minimum rate, not this, is what cuts a dripping server early. Bundles have no
+    /// deadline: they are resumed after a failure instead.
+    public var requestTimeout: TimeInterval = 300
     /// The most bytes a catalog may have once decoded (a gzip-compressed answer counts at its
     /// unpacked size). 128 MiB admits catalogs of 100,000 issues (about 60 MB) with room to
     /// spare; a catalog is parsed as it arrives, so memory does not grow with this limit.
