@@ -25,10 +25,9 @@ struct CatalogStreamParser {
     private var earlyText: Int?
     private var values = CatalogValueBuilder()
 
-    /// A tag longer than this is not a property-list tag.
+    /// A tag longer than this is not a property-list tag (nor a DOCTYPE: Foundation's has 103
+    /// bytes). Comments and processing instructions are skipped without being kept.
     private static let maxMarkup = 4096
-    /// The most bytes of a DOCTYPE, comment or processing instruction (the DOCTYPE Foundation writes has 103).
-    private static let maxDeclaration = 1 << 16
 
     /// Takes the next bytes of the catalog.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(CatalogError) {
@@ -106,18 +105,13 @@ struct CatalogStreamParser {
             } else if markup.count == 1, byte == Ascii.question {
                 mode = .instruction
                 tail = (0, 0)
-            } else if markup.count > (markup.first == Ascii.exclamation ? Self.maxDeclaration : Self.maxMarkup) {
+            } else if markup.count > Self.maxMarkup {
                 throw malformed("a tag longer than \(Self.maxMarkup) bytes")
             }
         case .comment, .instruction:
             let ended = byte == Ascii.greaterThan && (mode == .comment ? tail == (Ascii.dash, Ascii.dash) : tail.1 == Ascii.question)
             tail = (tail.1, byte)
-            markup.append(byte)
-            if ended {
-                mode = .content
-            } else if markup.count > Self.maxDeclaration {
-                throw malformed("a comment or processing instruction longer than \(Self.maxDeclaration) bytes")
-            }
+            if ended { mode = .content }
         case .cdata:
             if byte == Ascii.rightBracket {
                 brackets += 1
