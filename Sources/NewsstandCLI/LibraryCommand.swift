@@ -18,15 +18,31 @@ enum LibraryCommand: Command {
         .part file (resumed with Range after an interruption), verifies its size and SHA-256
         and unpacks it safely; resume continues downloads that were interrupted.
 
+        One process at a time uses a folder: another one waits for it (--wait), then fails
+        with "library ... is in use".
+
         Options:
-          --retina          use the @2x covers and bundles (fixed when the folder is first used)
-          --latest          download the newest issue
-          --all             download every issue that is not downloaded yet
-          --format FORMAT   text (default) or json
+          --retina                 use the @2x covers and bundles (fixed when the folder is first used)
+          --latest                 download the newest issue
+          --all                    download every issue that is not downloaded yet
+          --format FORMAT          text (default) or json
+          --wait SECONDS           how long to wait while another process uses the folder (default 10; 0: fail at once)
+          --timeout SECONDS        deadline of one catalog or cover request (default 300)
+          --stall-timeout SECONDS  window of the minimum rate; also the connect timeout (default 30)
+          --min-speed BYTES        bytes per second a transfer must average over that window (default 1024)
+          --max-catalog-size BYTES largest catalog accepted, decoded (default 134217728, 128 MiB)
+          --max-cover-size BYTES   largest cover kept, decoded (default 16777216, 16 MiB)
 
         Exit status: 0 success, 1 failure (one line on standard error), 2 usage error.
         """
-    static let spec = OptionSpec(flags: ["--retina", "--latest", "--all"], values: ["--format"])
+    static let spec = OptionSpec(
+        flags: ["--retina", "--latest", "--all"],
+        values: [
+            "--format", "--wait", "--timeout", "--stall-timeout", "--min-speed", "--max-catalog-size", "--max-cover-size",
+        ])
+
+    /// Default of `--wait`: long enough for another command's refresh, list or remove to end.
+    static let defaultWait: TimeInterval = 10
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let positionals = arguments.positionals
@@ -43,7 +59,9 @@ enum LibraryCommand: Command {
         let folder = URL(fileURLWithPath: positionals[0])
         let action = positionals[1]
         let operands = Array(positionals.dropFirst(2))
-        let session = LibrarySession(console: console, json: json)
+        let session = LibrarySession(
+            console: console, json: json, configuration: try configuration(arguments),
+            wait: try seconds(arguments, "--wait", allowsZero: true) ?? defaultWait)
         switch action {
         case "refresh":
             guard operands.count == 1, let url = URL(string: operands[0]), url.scheme != nil else {
@@ -72,5 +90,32 @@ enum LibraryCommand: Command {
         default:
             throw UsageError("unknown action '\(action)' (refresh, list, download, resume, remove)")
         }
+    }
+
+    /// The reader library's settings from the options (its defaults otherwise).
+    private static func configuration(_ arguments: ParsedArguments) throws -> LibraryConfiguration {
+        var configuration = LibraryConfiguration()
+        if let value = try seconds(arguments, "--timeout", allowsZero: false) { configuration.requestTimeout = value }
+        if let value = try seconds(arguments, "--stall-timeout", allowsZero: false) { configuration.stallTimeout = value }
+        if let value = try bytes(arguments, "--min-speed", allowsZero: true) { configuration.minimumSpeed = value }
+        if let value = try bytes(arguments, "--max-catalog-size", allowsZero: false) { configuration.maxCatalogBytes = value }
+        if let value = try bytes(arguments, "--max-cover-size", allowsZero: false) { configuration.maxCoverBytes = value }
+        return configuration
+    }
+
+    private static func seconds(_ arguments: ParsedArguments, _ name: String, allowsZero: Bool) throws -> TimeInterval? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Double(text), value.isFinite, allowsZero ? value >= 0 : value > 0 else {
+            throw UsageError("\(name) needs a number of seconds\(allowsZero ? "" : " above 0"), not '\(text)'")
+        }
+        return value
+    }
+
+    private static func bytes(_ arguments: ParsedArguments, _ name: String, allowsZero: Bool) throws -> Int64? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Int64(text), allowsZero ? value >= 0 : value > 0 else {
+            throw UsageError("\(name) needs a whole number of bytes\(allowsZero ? "" : " above 0"), not '\(text)'")
+        }
+        return value
     }
 }

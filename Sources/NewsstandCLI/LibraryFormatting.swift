@@ -27,6 +27,8 @@ enum LibraryFormatting {
         case .unsafeName(let name): "catalog entry '\(name)' skipped: unsafe issue name"
         case .badURL(let name, let url): "catalog entry '\(name)' skipped: bad URL '\(url)'"
         case .coverUnavailable(let name, let url, let reason): "cover of '\(name)' (\(url)) not fetched: \(reason)"
+        case .coverTooLarge(let name, let url, let limit):
+            "cover of '\(name)' (\(url)) not kept: larger than the limit of \(limit) bytes (--max-cover-size)"
         }
     }
 

@@ -13,9 +13,40 @@ struct LibrarySession: Sendable {
 
     let console: Console
     let json: Bool
+    let configuration: LibraryConfiguration
+    /// How long to wait while another process has the folder open.
+    let wait: TimeInterval
+
+    /// Opens the library, waiting up to `wait` seconds (and saying so) while another process
+    /// uses the folder.
+    private func open(_ folder: URL, scale: LibraryScale = .normal) throws -> IssueLibrary {
+        if let library = try Self.open(folder, scale: scale, configuration: configuration) { return library }
+        guard wait > 0 else { throw LibraryCLIError.inUse(folder.path, waited: 0) }
+        console.err("newsstand library: '\(folder.path)' is in use by another process; waiting up to \(Self.format(wait)) s (--wait)")
+        var waiting = configuration
+        waiting.lockTimeout = wait
+        if let library = try Self.open(folder, scale: scale, configuration: waiting) { return library }
+        throw LibraryCLIError.inUse(folder.path, waited: wait)
+    }
+
+    /// The library, or nil when another process has the folder open.
+    private static func open(
+        _ folder: URL, scale: LibraryScale, configuration: LibraryConfiguration
+    ) throws(LibraryError) -> IssueLibrary? {
+        do {
+            return try IssueLibrary(folder: folder, scale: scale, configuration: configuration)
+        } catch {
+            if case .libraryInUse = error { return nil }
+            throw error
+        }
+    }
+
+    private static func format(_ seconds: TimeInterval) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
 
     func refresh(folder: URL, url: URL, scale: LibraryScale) throws -> Int32 {
-        let library = try IssueLibrary(folder: folder, scale: scale)
+        let library = try open(folder, scale: scale)
         if library.scale != scale, scale == .retina {
             console.err(
                 "newsstand library: warning: the library in '\(folder.path)' was created for normal screens; --retina ignored")
@@ -39,7 +70,7 @@ struct LibrarySession: Sendable {
     }
 
     func list(folder: URL) throws -> Int32 {
-        let library = try IssueLibrary(folder: folder)
+        let library = try open(folder)
         let issues = try runBlocking { await library.issues }
         if json {
             printJSON(issues.map(LibraryFormatting.json))
@@ -50,7 +81,7 @@ struct LibrarySession: Sendable {
     }
 
     func download(folder: URL, _ selection: Selection) throws -> Int32 {
-        let library = try IssueLibrary(folder: folder)
+        let library = try open(folder)
         let console = console
         let showsProgress = console.isTerminal && !json
         let outcomes: [(String, Result<Issue, LibraryError>)] = try runBlocking {
@@ -99,7 +130,7 @@ struct LibrarySession: Sendable {
     }
 
     func remove(folder: URL, name: String) throws -> Int32 {
-        let library = try IssueLibrary(folder: folder)
+        let library = try open(folder)
         try runBlocking { try await library.remove(name) }
         if json {
             printJSON(["name": name, "status": "none"])
@@ -121,10 +152,15 @@ struct LibrarySession: Sendable {
 /// Failures of the command itself (not of the library).
 enum LibraryCLIError: Error, CustomStringConvertible {
     case emptyLibrary(String)
+    case inUse(String, waited: TimeInterval)
 
     var description: String {
         switch self {
         case .emptyLibrary(let path): "the library in '\(path)' has no issues: refresh it from a catalog first"
+        case .inUse(let path, let waited):
+            waited > 0
+                ? "\(LibraryError.libraryInUse(path: path)) (waited \(Int(waited.rounded(.up))) s; --wait to wait longer)"
+                : "\(LibraryError.libraryInUse(path: path))"
         }
     }
 }

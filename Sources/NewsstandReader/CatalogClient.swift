@@ -1,67 +1,69 @@
 import Foundation
 import NewsstandFormat
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Fetches `issues.plist` with a conditional GET, so that an unchanged catalog costs a 304.
+/// Fetches `issues.plist` with a conditional GET, so that an unchanged catalog costs a 304, and
+/// covers; both within the configuration's deadline, rate and size limits.
 struct CatalogClient: Sendable {
     /// What the server sent: a new catalog with its validators, or "not modified".
     enum Response: Sendable {
         case notModified
-        case modified(Data, etag: String?, lastModified: String?)
+        case modified(entries: [CatalogEntry], problems: [CatalogError], etag: String?, lastModified: String?)
     }
 
-    let session: URLSession
+    let configuration: LibraryConfiguration
 
-    init(stallTimeout: TimeInterval) {
-        let configuration = URLSessionConfiguration.ephemeral
-        // The library does its own conditional GET; a URL cache would answer 304s itself.
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = stallTimeout
-        session = URLSession(configuration: configuration)
-    }
-
+    /// Fetches and parses the catalog (as it arrives, on the transfer's own thread).
     func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(LibraryError) -> Response {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        let data: Data
-        let response: URLResponse
+        var request = HTTPRequest(
+            url: url, acceptsCompression: true, limits: configuration.requestLimits,
+            allowsCellularAccess: configuration.allowsCellularAccess)
+        if let etag { request.headers["If-None-Match"] = etag }
+        if let lastModified { request.headers["If-Modified-Since"] = lastModified }
+        let sink = CatalogSink(limit: configuration.maxCatalogBytes)
         do {
-            (data, response) = try await session.data(for: request)
+            try await request.perform(into: sink, on: configuration.transport)
         } catch {
-            throw .catalogUnavailable(url: url.absoluteString, reason: error.localizedDescription)
+            throw Self.error(error, url: url.absoluteString, malformation: sink.malformation)
         }
-        guard let http = response as? HTTPURLResponse else {
-            return .modified(data, etag: nil, lastModified: nil)
+        if sink.head?.status == 304 { return .notModified }
+        guard let catalog = sink.catalog else {
+            throw .catalogMalformed(url: url.absoluteString, reason: "no catalog in the answer")
         }
-        switch http.statusCode {
-        case 304:
-            return .notModified
-        case 200..<300:
-            return .modified(
-                data, etag: http.value(forHTTPHeaderField: "ETag"),
-                lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
-        default:
-            throw .catalogHTTPStatus(url: url.absoluteString, status: http.statusCode)
+        return .modified(
+            entries: catalog.entries, problems: catalog.problems, etag: sink.head?.value("ETag"),
+            lastModified: sink.head?.value("Last-Modified"))
+    }
+
+    /// Downloads a cover into `file` (which must not exist yet); returns its SHA-256. On a
+    /// failure `file` may exist: the caller removes it.
+    func fetchCover(_ url: URL, into file: URL) async throws(TransferFailure) -> String {
+        let request = HTTPRequest(
+            url: url, acceptsCompression: true, limits: configuration.requestLimits,
+            allowsCellularAccess: configuration.allowsCellularAccess)
+        let sink = CoverSink(file: file, limit: configuration.maxCoverBytes)
+        try await request.perform(into: sink, on: configuration.transport)
+        guard let sha256 = sink.sha256 else { throw .badResponse("no cover in the answer") }
+        return sha256
+    }
+
+    private static func error(_ failure: TransferFailure, url: String, malformation: CatalogError?) -> LibraryError {
+        switch failure {
+        case .httpStatus(let status): .catalogHTTPStatus(url: url, status: status)
+        case .unsupportedURL(let reason): .unsupportedURL(url: url, reason: reason)
+        case .tooLarge(let limit): .catalogTooLarge(url: url, limit: limit)
+        case .timedOut(let seconds): .catalogTimedOut(url: url, seconds: seconds)
+        case .stalled: .catalogStalled(url: url)
+        case .rejected: .catalogMalformed(url: url, reason: malformation.map(reason(of:)) ?? "not a property list")
+        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .noSpace, .file:
+            .catalogUnavailable(url: url, reason: failure.description)
         }
     }
 
-    /// Downloads a small file (a cover) into memory.
-    func fetchFile(_ url: URL) async throws -> Data {
-        let (data, response) = try await session.data(from: url)
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw HTTPStatusError(status: http.statusCode)
+    /// The text of a catalog error, for `LibraryError.catalogMalformed`.
+    static func reason(of error: CatalogError) -> String {
+        switch error {
+        case .malformed(let reason): reason
+        case .badEntry(let name, let reason): name.map { "entry '\($0)': \(reason)" } ?? reason
         }
-        return data
     }
-}
-
-/// A non-2xx answer to a plain GET.
-struct HTTPStatusError: Error, CustomStringConvertible {
-    var status: Int
-    var description: String { "HTTP \(status)" }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import NewsstandFormat
 
-/// Downloads covers into `Covers/`, a few at a time, each written under a temporary name and
-/// renamed into place.
+/// Downloads covers into `Covers/`, a few at a time, each streamed into a temporary file,
+/// checked and renamed into place.
 struct CoverFetcher: Sendable {
     struct Job: Sendable {
         var name: String
@@ -12,7 +12,7 @@ struct CoverFetcher: Sendable {
 
     enum Outcome: Sendable {
         case fetched(name: String, fileName: String, url: URL, sha256: String?)
-        case failed(name: String, url: URL, reason: String)
+        case failed(RefreshProblem)
     }
 
     let client: CatalogClient
@@ -36,21 +36,32 @@ struct CoverFetcher: Sendable {
     }
 
     private func fetch(_ job: Job) async -> Outcome {
-        do {
-            let data = try await client.fetchFile(job.url)
-            let sha256 = SHA256.hex(of: data)
-            if let expected = job.sha256, expected.lowercased() != sha256 {
-                return .failed(name: job.name, url: job.url, reason: "SHA-256 is \(sha256), the catalog says \(expected)")
-            }
-            let fileName = Self.fileName(for: job.name, url: job.url)
-            let target = folder.appendingPathComponent(fileName)
-            let temporary = folder.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
-            try AtomicFile.write(data, to: temporary)
-            try AtomicFile.move(temporary, to: target)
-            return .fetched(name: job.name, fileName: fileName, url: job.url, sha256: job.sha256)
-        } catch {
-            return .failed(name: job.name, url: job.url, reason: "\(error)")
+        let fileName = Self.fileName(for: job.name, url: job.url)
+        let target = folder.appendingPathComponent(fileName)
+        let temporary = folder.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
+        func failed(_ reason: String) -> Outcome {
+            try? FileManager.default.removeItem(at: temporary)
+            return .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: reason))
         }
+        let sha256: String
+        do {
+            sha256 = try await client.fetchCover(job.url, into: temporary)
+        } catch {
+            if case .tooLarge(let limit) = error {
+                try? FileManager.default.removeItem(at: temporary)
+                return .failed(.coverTooLarge(name: job.name, url: job.url.absoluteString, limit: limit))
+            }
+            return failed(error.description)
+        }
+        if let expected = job.sha256, expected.lowercased() != sha256 {
+            return failed("SHA-256 is \(sha256), the catalog says \(expected)")
+        }
+        do {
+            try AtomicFile.move(temporary, to: target)
+        } catch {
+            return failed("\(error)")
+        }
+        return .fetched(name: job.name, fileName: fileName, url: job.url, sha256: job.sha256)
     }
 
     /// `<name>.<extension of the URL>`; the extension only when it is short and alphanumeric.

@@ -27,6 +27,7 @@ extension IssueLibrary {
     /// Starts downloading an issue without waiting; follow it with `events()` or join it with
     /// `download(_:)`.
     public func startDownload(_ name: String) throws(LibraryError) {
+        try checkOpen()
         if let record = state.issues[name], record.status == .available, !record.hasUpdate { return }
         _ = try startTask(name)
     }
@@ -60,6 +61,7 @@ extension IssueLibrary {
     /// The running download of `name`, or a new one.
     private func startTask(_ name: String) throws(LibraryError) -> Task<Result<Issue, LibraryError>, Never> {
         if let task = running[name] { return task }
+        try checkOpen()
         guard var record = state.issues[name] else { throw .unknownIssue(name: name) }
         let part = layout.part(of: name, scale: state.scale)
         let onDisk = AtomicFile.size(of: part) ?? 0
@@ -120,8 +122,9 @@ extension IssueLibrary {
         let url = record.remoteContentURL
         let part = layout.part(of: name, scale: state.scale)
         let transfer = ResumableDownload(
-            url: url, part: part, stallTimeout: configuration.stallTimeout,
-            allowsCellularAccess: configuration.allowsCellularAccess)
+            url: url, part: part, limit: record.contentSize.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
+            limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
+            transport: configuration.transport)
         var attempt = 0
         while true {
             attempt += 1
@@ -141,7 +144,7 @@ extension IssueLibrary {
                     try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
                     continue
                 }
-                if case .httpStatus = error { PartMetadata.discard(part: part) }
+                if error.discardsPartialFile { PartMetadata.discard(part: part) }
                 return .failure(Self.libraryError(error, name: name, url: url))
             }
         }
@@ -152,12 +155,13 @@ extension IssueLibrary {
         switch failure {
         case .httpStatus(let status): .downloadHTTPStatus(name: name, url: url.absoluteString, status: status)
         case .stalled: .downloadStalled(name: name, url: url.absoluteString)
+        case .tooLarge(let limit): .downloadTooLarge(name: name, url: url.absoluteString, limit: limit)
+        case .unsupportedURL(let reason): .unsupportedURL(url: url.absoluteString, reason: reason)
         case .cancelled: .cancelled(name: name)
-        case .network(_, let reason), .badResponse(let reason):
-            .downloadFailed(name: name, url: url.absoluteString, reason: reason)
-        case .rangeNotSatisfiable:
-            .downloadFailed(name: name, url: url.absoluteString, reason: "the server refused the resume range")
+        case .noSpace(let path, let reason): .diskFull(path: path, reason: reason)
         case .file(let path, let reason): .fileSystem(path: path, reason: reason)
+        case .network, .badResponse, .rangeNotSatisfiable, .timedOut, .rejected:
+            .downloadFailed(name: name, url: url.absoluteString, reason: failure.description)
         }
     }
 

@@ -20,6 +20,7 @@ extension IssueLibrary {
 
     /// Remembers where the reader is in an issue (persisted with the library).
     public func setReadingPosition(_ position: ReadingPosition, of name: String) throws(LibraryError) {
+        try checkOpen()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
         state.readingPositions = (state.readingPositions ?? [:]).merging([name: position]) { _, new in new }
         try save()

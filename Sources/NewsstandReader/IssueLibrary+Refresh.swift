@@ -10,34 +10,29 @@ extension IssueLibrary {
     /// - Throws: `LibraryError`; a malformed catalog changes nothing.
     @discardableResult
     public func refresh(from url: URL? = nil) async throws(LibraryError) -> RefreshResult {
+        try checkOpen()
         guard let catalogURL = url ?? state.catalogURL else { throw .noCatalogURL }
         let known = catalogURL == state.catalogURL
         let response = try await catalogClient.fetch(
             catalogURL, etag: known ? state.catalogETag : nil, lastModified: known ? state.catalogLastModified : nil)
         var result = RefreshResult()
-        guard case .modified(let data, let etag, let lastModified) = response else {
+        guard case .modified(let entries, let problems, let etag, let lastModified) = response else {
             log("catalog \(catalogURL.absoluteString) not modified")
             result.notModified = true
             emit(.refreshed(result))
             return result
         }
-        let decoded: (entries: [CatalogEntry], problems: [CatalogError])
-        do {
-            decoded = try Catalog.decode(data)
-        } catch {
-            throw .catalogMalformed(url: catalogURL.absoluteString, reason: Self.reason(error))
-        }
-        if decoded.entries.isEmpty, let first = decoded.problems.first {
+        if entries.isEmpty, let first = problems.first {
             // Not one usable entry: applying it would empty the shelf.
-            throw .catalogMalformed(url: catalogURL.absoluteString, reason: "no usable entry: \(Self.reason(first))")
+            throw .catalogMalformed(url: catalogURL.absoluteString, reason: "no usable entry: \(CatalogClient.reason(of: first))")
         }
-        result.problems = decoded.problems.map {
+        result.problems = problems.map {
             switch $0 {
             case .badEntry(let name, let reason): .badEntry(name: name, reason: reason)
             case .malformed(let reason): .badEntry(name: nil, reason: reason)
             }
         }
-        apply(decoded.entries, from: catalogURL, to: &result)
+        apply(entries, from: catalogURL, to: &result)
         state.catalogURL = catalogURL
         state.catalogETag = etag
         state.catalogLastModified = lastModified
@@ -48,13 +43,6 @@ extension IssueLibrary {
         )
         emit(.refreshed(result))
         return result
-    }
-
-    private static func reason(_ error: CatalogError) -> String {
-        switch error {
-        case .malformed(let reason): reason
-        case .badEntry(let name, let reason): name.map { "entry '\($0)': \(reason)" } ?? reason
-        }
     }
 
     /// Merges catalog entries into the state.
@@ -162,8 +150,8 @@ extension IssueLibrary {
                 if replaced, !result.added.contains(name), !result.updated.contains(name) {
                     result.updated.append(name)
                 }
-            case .failed(let name, let url, let reason):
-                result.problems.append(.coverUnavailable(name: name, url: url.absoluteString, reason: reason))
+            case .failed(let problem):
+                result.problems.append(problem)
             }
         }
         result.updated.sort()

@@ -4,6 +4,7 @@ extension IssueLibrary {
     /// Removes an issue's downloaded content and any partial download; its status goes back to
     /// none. An issue that has left the catalog disappears from the shelf entirely.
     public func remove(_ name: String) async throws(LibraryError) {
+        try checkOpen()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
         await cancelDownload(name)
         try removeContent(of: name)

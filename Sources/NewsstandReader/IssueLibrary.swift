@@ -6,6 +6,10 @@ import Foundation
 /// Every change is saved at once (temporary file + rename), so reopening the folder after a
 /// crash shows the same issues and statuses; leftovers of an interrupted unpack are removed
 /// on open, and downloads that were under way continue with `resumePendingDownloads()`.
+///
+/// One writer per folder: an open library holds an advisory lock on the folder until `close()`
+/// (or its end), and a second one, in this process or another, is refused with
+/// `LibraryError.libraryInUse` (after `LibraryConfiguration.lockTimeout`).
 public actor IssueLibrary {
     /// The library's folder.
     public nonisolated let folder: URL
@@ -15,6 +19,8 @@ public actor IssueLibrary {
     public nonisolated let configuration: LibraryConfiguration
 
     let layout: LibraryLayout
+    let lock: LibraryLock
+    var isClosed = false
     var state: LibraryState
     let catalogClient: CatalogClient
     let slots: DownloadSlots
@@ -23,10 +29,12 @@ public actor IssueLibrary {
     var suspending: Set<String> = []
     var observers: [UUID: AsyncStream<LibraryEvent>.Continuation] = [:]
 
-    /// Opens the library in `folder`, creating it when needed.
+    /// Opens the library in `folder`, creating it when needed. Opening writes nothing unless
+    /// the folder is new or needed repair after a crash, so it works on a full disk.
     /// - Parameters:
     ///   - scale: used only when the folder is new; an existing library keeps its own scale.
     ///   - configuration: download, unpack and storage settings.
+    /// - Throws: `LibraryError.libraryInUse` when another process or instance has the folder open.
     public init(
         folder: URL, scale: LibraryScale = .normal, configuration: LibraryConfiguration = LibraryConfiguration()
     ) throws(LibraryError) {
@@ -36,15 +44,27 @@ public actor IssueLibrary {
         } catch {
             throw .cannotOpen(path: folder.path, reason: "\(error)")
         }
-        var state = try StateStore.load(from: layout.stateFile) ?? LibraryState(scale: scale)
+        lock = try LibraryLock.acquire(layout.lockFile, folder: layout.folder, timeout: configuration.lockTimeout)
+        let loaded = try StateStore.load(from: layout.stateFile)
+        var state = loaded ?? LibraryState(scale: scale)
         Self.recover(&state, in: layout)
-        try StateStore.save(state, to: layout.stateFile)
+        if loaded == nil {
+            try StateStore.save(state, to: layout.stateFile)
+        } else if state != loaded {
+            // A repair is redone on every open until it is saved, so a full disk must not keep
+            // the library from opening.
+            do throws(LibraryError) {
+                try StateStore.save(state, to: layout.stateFile)
+            } catch {
+                configuration.log?("newsstand-reader: repaired state not saved: \(error)")
+            }
+        }
         self.folder = layout.folder
         self.scale = state.scale
         self.configuration = configuration
         self.layout = layout
         self.state = state
-        catalogClient = CatalogClient(stallTimeout: configuration.stallTimeout)
+        catalogClient = CatalogClient(configuration: configuration)
         slots = DownloadSlots(limit: configuration.maxConcurrentDownloads)
     }
 
@@ -102,6 +122,7 @@ public actor IssueLibrary {
 
     /// Sets (or clears, with nil) the issue being read.
     public func setCurrentlyReadingIssue(_ name: String?) throws(LibraryError) {
+        try checkOpen()
         if let name, state.issues[name] == nil { throw .unknownIssue(name: name) }
         state.currentlyReading = name
         try save()
@@ -129,9 +150,25 @@ public actor IssueLibrary {
         for continuation in observers.values { continuation.yield(event) }
     }
 
+    /// Stops running downloads (they stay pending, as with `suspendDownloads()`) and releases
+    /// the folder's lock, so that another process or `IssueLibrary` can open it. Every later
+    /// change is refused with `LibraryError.libraryClosed`; reading stays possible.
+    public func close() async {
+        isClosed = true
+        await suspendDownloads()
+        lock.release()
+    }
+
     // MARK: - Persistence
 
+    /// Refuses a change once `close()` was called.
+    func checkOpen() throws(LibraryError) {
+        if isClosed { throw .libraryClosed(path: folder.path) }
+    }
+
     func save() throws(LibraryError) {
+        // Without the lock another writer may own the folder: never write then.
+        guard !lock.isReleased else { throw .libraryClosed(path: folder.path) }
         try StateStore.save(state, to: layout.stateFile)
     }
 

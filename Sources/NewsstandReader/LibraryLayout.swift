@@ -1,12 +1,14 @@
 import Foundation
 import NewsstandFormat
 
-/// Where a library keeps its files, all inside its folder (never `/tmp`): the state file,
+/// Where a library keeps its files, all inside its folder (never `/tmp`): the state file, its lock,
 /// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.
 struct LibraryLayout: Sendable {
     let folder: URL
 
     var stateFile: URL { folder.appendingPathComponent("library.json") }
+    /// The file `LibraryLock` locks.
+    var lockFile: URL { folder.appendingPathComponent("library.lock") }
     var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }

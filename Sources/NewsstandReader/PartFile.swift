@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The `.part` file opened for a response: a 206 that continues the bytes on disk appends to
 /// them; a 200 (a new file, a server that ignores ranges, or a file that changed) starts again
 /// from zero; anything else is refused with the reason.
@@ -16,12 +12,12 @@ struct PartFile {
     /// Whether bytes from an earlier attempt were thrown away.
     let restarted: Bool
 
-    /// Opens (or creates) the partial file for `response`, or says why the response cannot be used.
-    static func open(for response: HTTPURLResponse, url: URL, part: URL, offset: Int64) throws(TransferFailure) -> PartFile {
+    /// Opens (or creates) the partial file for `head`, or says why the response cannot be used.
+    static func open(for head: HTTPHead, url: URL, part: URL, offset: Int64) throws(TransferFailure) -> PartFile {
         do {
-            switch response.statusCode {
+            switch head.status {
             case 206 where offset > 0:
-                let range = response.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)
+                let range = head.value("Content-Range").flatMap(ContentRange.init)
                 guard let range, range.start == offset else {
                     PartMetadata.discard(part: part)
                     throw TransferFailure.badResponse("Content-Range does not continue the partial file")
@@ -34,25 +30,52 @@ struct PartFile {
                     throw TransferFailure.file(path: part.path, reason: "cannot create the partial file")
                 }
                 let handle = try FileHandle(forWritingTo: part)
-                let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-                try PartMetadata(url: url, validator: validator(of: response), expectedLength: expected).save(for: part)
+                let expected = head.contentLength
+                do {
+                    try PartMetadata(url: url, validator: validator(of: head), expectedLength: expected).save(for: part)
+                } catch {
+                    try? handle.close()
+                    throw error
+                }
                 return PartFile(handle: handle, startSize: 0, expected: expected, restarted: offset > 0)
             case 416 where offset > 0:
                 PartMetadata.discard(part: part)
                 throw TransferFailure.rangeNotSatisfiable
             default:
-                throw TransferFailure.httpStatus(response.statusCode)
+                throw TransferFailure.httpStatus(head.status)
             }
         } catch let failure as TransferFailure {
             throw failure
+        } catch let failure as AtomicFile.Failure where failure.isNoSpace {
+            throw .noSpace(path: part.path, reason: failure.description)
         } catch {
             throw .file(path: part.path, reason: "\(error)")
         }
     }
 
     /// The response's validator for a later `If-Range`: a strong ETag, else `Last-Modified`.
-    private static func validator(of response: HTTPURLResponse) -> String? {
-        if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/") { return etag }
-        return response.value(forHTTPHeaderField: "Last-Modified")
+    private static func validator(of head: HTTPHead) -> String? {
+        if let etag = head.value("ETag"), !etag.hasPrefix("W/") { return etag }
+        return head.value("Last-Modified")
+    }
+}
+
+/// `Content-Range: bytes <start>-<end>/<total>`.
+struct ContentRange: Equatable {
+    var start: Int64
+    var end: Int64
+    var total: Int64?
+
+    init?(_ header: String) {
+        let value = header.trimmingCharacters(in: .whitespaces)
+        guard value.hasPrefix("bytes ") else { return nil }
+        let parts = value.dropFirst(6).split(separator: "/", maxSplits: 1)
+        let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
+        guard parts.count == 2, bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]) else {
+            return nil
+        }
+        self.start = start
+        self.end = end
+        total = Int64(parts[1])
     }
 }

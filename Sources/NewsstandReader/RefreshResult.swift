@@ -30,6 +30,9 @@ public enum RefreshProblem: Sendable, Equatable {
     case unsafeName(String)
     /// The entry's cover or content URL is not a valid URL; it was skipped.
     case badURL(name: String, url: String)
+    /// The cover is larger, decoded, than `LibraryConfiguration.maxCoverBytes`; it was not
+    /// kept (the issue was still added).
+    case coverTooLarge(name: String, url: String, limit: Int64)
     /// The cover could not be downloaded; the issue was still added.
     case coverUnavailable(name: String, url: String, reason: String)
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One attempt at downloading a bundle into its `.part` file, continuing the bytes already
 /// there with `Range` + `If-Range` (Foundation on Linux produces no resume data).
 struct ResumableDownload: Sendable {
@@ -19,8 +15,12 @@ struct ResumableDownload: Sendable {
 
     let url: URL
     let part: URL
-    let stallTimeout: TimeInterval
+    /// The most bytes the file may have: the size the catalog states (or, without one, the
+    /// most a bundle could unpack to). A server sending more is cut off at once.
+    let limit: Int64
+    let limits: TransferLimits
     let allowsCellularAccess: Bool
+    let transport: HTTPTransport
 
     /// Downloads the rest of the file. `progress` gets (bytes on disk, bytes expected).
     func run(progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(TransferFailure) -> Outcome {
@@ -29,97 +29,23 @@ struct ResumableDownload: Sendable {
         if let metadata = PartMetadata.load(for: part), metadata.url == url, metadata.validator != nil,
             let size = AtomicFile.size(of: part)
         {
-            if let expected = metadata.expectedLength, size == expected {
+            if let expected = metadata.expectedLength, size == expected, size <= limit {
                 return Outcome(size: size, bytesTransferred: 0, restarted: false)
             }
-            if size < metadata.expectedLength ?? .max {
+            if size < min(metadata.expectedLength ?? .max, limit) {
                 offset = size
                 validator = metadata.validator
             }
         }
         if offset == 0 { PartMetadata.discard(part: part) }
         if Task.isCancelled { throw .cancelled }
-        #if canImport(CCurl)
-            return try await runOnCurl(offset: offset, validator: validator, progress: progress)
-        #else
-            return try await runOnURLSession(offset: offset, validator: validator, progress: progress)
-        #endif
-    }
-
-    #if canImport(CCurl)
-        /// Linux: libcurl directly, on a thread of its own (its calls block).
-        private func runOnCurl(
-            offset: Int64, validator: String?, progress: @escaping @Sendable (Int64, Int64?) -> Void
-        ) async throws(TransferFailure) -> Outcome {
-            let transfer = CurlTransfer(
-                url: url, part: part, offset: offset, validator: validator, stallTimeout: stallTimeout, progress: progress)
-            let result = await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    Thread.detachNewThread { continuation.resume(returning: transfer.run()) }
-                }
-            } onCancel: {
-                transfer.cancel()
-            }
-            return try result.get()
-        }
-    #endif
-
-    /// Apple platforms: a URLSession data task streaming into the `.part` file.
-    private func runOnURLSession(
-        offset: Int64, validator: String?, progress: @escaping @Sendable (Int64, Int64?) -> Void
-    ) async throws(TransferFailure) -> Outcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: stallTimeout)
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        var request = HTTPRequest(url: url, acceptsCompression: false, limits: limits, allowsCellularAccess: allowsCellularAccess)
         if offset > 0, let validator {
-            request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
-            request.setValue(validator, forHTTPHeaderField: "If-Range")
+            request.headers["Range"] = "bytes=\(offset)-"
+            request.headers["If-Range"] = validator
         }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = stallTimeout
-        configuration.allowsCellularAccess = allowsCellularAccess
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-
-        let cancellation = TaskCanceller()
-        let result: Result<Outcome, TransferFailure> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let delegate = TransferDelegate(url: url, part: part, offset: offset, progress: progress) {
-                    continuation.resume(returning: $0)
-                }
-                let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-                let task = session.dataTask(with: request)
-                delegate.watch(task, timeout: stallTimeout)
-                task.resume()
-                cancellation.attach(task)
-                session.finishTasksAndInvalidate()
-            }
-        } onCancel: {
-            cancellation.cancel()
-        }
-        return try result.get()
-    }
-}
-
-/// Forwards a Swift task's cancellation to a URLSession task that may not exist yet.
-final class TaskCanceller: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionTask?
-    private var isCancelled = false
-
-    func attach(_ task: URLSessionTask) {
-        let cancelNow = lock.withLock {
-            self.task = task
-            return isCancelled
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        let task = lock.withLock {
-            isCancelled = true
-            return self.task
-        }
-        task?.cancel()
+        let sink = PartFileSink(url: url, part: part, offset: offset, limit: limit, progress: progress)
+        try await request.perform(into: sink, on: transport)
+        return sink.outcome
     }
 }

@@ -1,27 +1,68 @@
-/// Why one download attempt ended without the whole file.
+/// Why one HTTP request (a bundle download attempt, a catalog or a cover) ended without the
+/// whole body.
 enum TransferFailure: Error, Sendable, Equatable {
     /// The server answered with an error status.
     case httpStatus(Int)
-    /// A network error (`URLError` code and text), or the connection closed early.
+    /// A network error (libcurl's or `URLError`'s code and text), or the connection closed early.
     case network(code: Int, reason: String)
-    /// Nothing arrived for longer than the stall timeout.
+    /// The URL cannot be fetched at all (not http or https, or malformed): never retried.
+    case unsupportedURL(reason: String)
+    /// Fewer bytes than the minimum rate arrived over a whole stall window (none at all included).
     case stalled
+    /// The request's overall deadline passed.
+    case timedOut(seconds: Double)
+    /// The body grew past what may be accepted: the size the catalog states, or a configured cap.
+    case tooLarge(limit: Int64)
     /// The task was cancelled.
     case cancelled
     /// The server refused the resume range; the partial file was discarded.
     case rangeNotSatisfiable
     /// The server answered in a way a download cannot use (wrong `Content-Range`).
     case badResponse(String)
-    /// Writing the partial file failed.
+    /// The receiver refused the body (a catalog that is not a property list); it keeps the reason.
+    case rejected
+    /// No space left for the file being written (ENOSPC, or EFBIG under a file-size limit).
+    case noSpace(path: String, reason: String)
+    /// Writing the file failed otherwise.
     case file(path: String, reason: String)
 
-    /// Whether another attempt may succeed: network trouble, stalls and 5xx/408/429, but not
-    /// 404, 403 or a full disk.
+    /// Whether another attempt may succeed: network trouble, stalls, deadlines and 5xx/408/429,
+    /// but not 404, 403, an unusable URL, a body larger than stated, or a full disk.
     var isTransient: Bool {
         switch self {
         case .httpStatus(let status): status >= 500 || status == 408 || status == 429
-        case .network, .stalled, .rangeNotSatisfiable, .badResponse: true
-        case .cancelled, .file: false
+        case .network, .stalled, .timedOut, .rangeNotSatisfiable, .badResponse: true
+        case .unsupportedURL, .tooLarge, .cancelled, .rejected, .noSpace, .file: false
+        }
+    }
+
+    /// Whether the bytes of a `.part` file cannot be kept after this failure: the server said
+    /// no, sent more than allowed, or the file could not be written (deleting it frees the
+    /// space a full disk needs for the library's own state).
+    var discardsPartialFile: Bool {
+        switch self {
+        case .httpStatus, .tooLarge, .noSpace, .file: true
+        case .network, .unsupportedURL, .stalled, .timedOut, .cancelled, .rangeNotSatisfiable, .badResponse, .rejected: false
+        }
+    }
+}
+
+extension TransferFailure: CustomStringConvertible {
+    /// A short reason, for logs and problems reported about covers.
+    var description: String {
+        switch self {
+        case .httpStatus(let status): "HTTP \(status)"
+        case .network(_, let reason): reason
+        case .unsupportedURL(let reason): reason
+        case .stalled: "stalled (slower than the minimum transfer rate)"
+        case .timedOut(let seconds): "no complete answer within \(TransferLimits.format(seconds)) s"
+        case .tooLarge(let limit): "larger than the limit of \(limit) bytes"
+        case .cancelled: "cancelled"
+        case .rangeNotSatisfiable: "the server refused the resume range"
+        case .badResponse(let reason): reason
+        case .rejected: "the body was refused"
+        case .noSpace(let path, let reason): "cannot write '\(path)': \(reason)"
+        case .file(let path, let reason): "cannot write '\(path)': \(reason)"
         }
     }
 }

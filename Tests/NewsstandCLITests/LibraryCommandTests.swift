@@ -44,4 +44,181 @@ import Testing
         #expect(!unknown.stderr.isEmpty && unknown.stderr.split(separator: "\n").count == 1)
         #expect(try library("frobnicate").status == 2)
     }
+
+    /// Rewrites the served `issues.plist` with a Python snippet working on `entries` (plistlib).
+    static func editCatalog(_ root: URL, _ snippet: String) throws {
+        let result = try Shell.python(
+            """
+            import plistlib, sys, datetime
+            path = sys.argv[1]
+            entries = plistlib.load(open(path, "rb"))
+            \(snippet)
+            plistlib.dump(entries, open(path + ".tmp", "wb"))
+            import os; os.replace(path + ".tmp", path)
+            """, [root.appendingPathComponent("issues.plist").path])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Two processes on one folder take turns: while one downloads, another fails at once
+    /// (`--wait 0`) or waits (`--wait 60`) and then works on what the first saved; no update is
+    /// lost. The download is held half-way by the server until the test lets it go.
+    @Test func twoProcessesOnOneFolderTakeTurns() throws {
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let liar = try LyingServer(root: nginx.root)
+        defer { liar.stop() }
+        let work = try Shell.temporaryFolder("library-cli")
+        let magazine = try nginx.sampleMagazine(in: work)
+        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path]).status == 0)
+        try Self.editCatalog(
+            nginx.root,
+            """
+            for e in entries:
+                if e["Name"] == "a-3": e["Content"] = "\(liar.baseURL.absoluteString)hold/a-3/a-3.zip"
+            """)
+        let shelf = work.appendingPathComponent("shelf").path
+        let catalog = nginx.baseURL.absoluteString + "issues.plist"
+        #expect(try Shell.run(Shell.newsstand, ["library", shelf, "refresh", catalog]).stdout.hasPrefix("3 added"))
+
+        let downloader = try BackgroundProcess(Shell.newsstand, ["library", shelf, "download", "a-3", "--stall-timeout", "120"])
+        defer { downloader.kill() }
+        let part = work.appendingPathComponent("shelf/Downloads/a-3.zip.part").path
+        try #require(BackgroundProcess.poll { (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int).map { $0 > 0 } == true })
+
+        let refused = try Shell.run(Shell.newsstand, ["library", shelf, "refresh", catalog, "--wait", "0"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "newsstand library: error: library '\(shelf)' is in use by another process or library instance\n")
+
+        try Self.editCatalog(
+            nginx.root,
+            """
+            new = dict(entries[0]); new["Name"] = "a-4"; new["Date"] = new["Date"] + datetime.timedelta(days=30)
+            entries.insert(0, new)
+            """)
+        let waiter = try BackgroundProcess(Shell.newsstand, ["library", shelf, "refresh", catalog, "--wait", "60"])
+        defer { waiter.kill() }
+        #expect(BackgroundProcess.poll { waiter.errors.contains("is in use by another process; waiting up to 60 s") }, "\(waiter.errors)")
+        try liar.release()
+
+        #expect(downloader.wait() == 0, "\(downloader.errors)")
+        #expect(downloader.output.hasPrefix("a-3: available in "))
+        #expect(waiter.wait() == 0, "\(waiter.errors)")
+        #expect(waiter.output == "1 added, 0 updated, 0 with new content, 0 removed\n")
+        let list = try Shell.run(Shell.newsstand, ["library", shelf, "list"]).stdout.split(separator: "\n").map {
+            $0.split(separator: "\t").prefix(3).joined(separator: " ")
+        }
+        #expect(list == ["a-4 2026-10-01 none", "a-3 2026-09-01 available", "a-2 2026-06-01 none", "a-1 2026-03-01 none"])
+    }
+
+    /// A library on a disk that fills up: the download fails and deletes its partial file,
+    /// and list, remove, resume and download keep working, before and after space comes back.
+    /// On a real 2 MB tmpfs when this process may mount one (root, as in CI), else with a
+    /// file-size limit (`ulimit -f`) on the download, which fails writes with EFBIG.
+    @Test func aFullDiskNeverWedgesTheLibrary() throws {
+        let work = try Shell.temporaryFolder("library-disk")
+        let disk = work.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = (try? Shell.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.path]))?.status == 0
+        defer { if mounted { _ = try? Shell.run("umount", [disk.path]) } }
+        try Self.checkDiskFull(disk: disk, limit: mounted ? nil : 1024) { () throws in
+            if mounted { #expect(try Shell.run("mount", ["-o", "remount,size=16m", disk.path]).status == 0) }
+        }
+    }
+
+    /// The same with a file-size limit (EFBIG) in every case.
+    @Test func aFileSizeLimitNeverWedgesTheLibrary() throws {
+        let disk = try Shell.temporaryFolder("library-ulimit")
+        try Self.checkDiskFull(disk: disk, limit: 1024) {}
+    }
+
+    /// - Parameters:
+    ///   - limit: the download's `ulimit -f` in KiB; nil on a small file system.
+    ///   - makeSpace: gives the space back.
+    static func checkDiskFull(disk: URL, limit: Int?, makeSpace: () throws -> Void) throws {
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        // A catalog of the original five keys (no sizes): nothing tells the library in advance
+        // that the bundle will not fit.
+        let made = try Shell.python(
+            """
+            import plistlib, random, sys, zipfile, datetime, os
+            root, base = sys.argv[1], sys.argv[2]
+            entries = []
+            for name, size, day in (("big", 3_000_000, 2), ("small", 100_000, 1)):
+                os.makedirs(os.path.join(root, name))
+                with zipfile.ZipFile(os.path.join(root, name, name + ".zip"), "w") as z:
+                    z.writestr("issue.plist", "<plist><dict/></plist>")
+                    z.writestr("pages.plist", "<plist><array/></plist>")
+                    z.writestr("1-0.png", random.Random(day).randbytes(size))
+                open(os.path.join(root, name, "cover.png"), "wb").write(b"cover")
+                entries.append({"Name": name, "Title": name, "Date": datetime.datetime(2026, 1, day),
+                                "Cover": base + name + "/cover.png", "Content": base + name + "/" + name + ".zip"})
+            plistlib.dump(entries, open(os.path.join(root, "issues.plist"), "wb"))
+            """, [nginx.root.path, nginx.baseURL.absoluteString])
+        try #require(made.status == 0, "\(made.stderr)")
+        let shelf = disk.appendingPathComponent("shelf").path
+        func library(_ arguments: String...) throws -> Shell.Result {
+            try Shell.run(Shell.newsstand, ["library", shelf] + arguments)
+        }
+        #expect(try library("refresh", nginx.baseURL.absoluteString + "issues.plist").status == 0)
+        #expect(try library("download", "small").status == 0)
+
+        let full =
+            try limit.map {
+                try Shell.run("bash", ["-c", "ulimit -f \($0) && exec \"$0\" \"$@\"", Shell.newsstand, "library", shelf, "download", "big"])
+            } ?? library("download", "big")
+        #expect(full.status == 1)
+        let part = disk.appendingPathComponent("shelf/Downloads/big.zip.part").path
+        let reason = limit == nil ? "No space left on device" : "File too large"
+        #expect(full.stderr == "newsstand library: error: cannot write '\(part)': \(reason); the partial file was deleted\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.appendingPathComponent("shelf/Downloads").path).isEmpty)
+
+        var result = try library("list")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map { $0.split(separator: "\t")[2] } == ["none", "available"])
+        #expect(try library("remove", "small").status == 0)
+        result = try library("resume")
+        #expect(result.status == 0 && result.stdout == "nothing to download\n", "\(result.stderr)")
+
+        try makeSpace()
+        result = try library("download", "big")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try library("list").stdout.split(separator: "\n").map { $0.split(separator: "\t")[2] } == ["available", "none"])
+        // Only the library's own files, no temporary leftovers, and nothing beside the shelf.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["shelf"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: shelf))
+                == ["Covers", "Downloads", "Issues", "library.json", "library.lock"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf + "/Issues") == ["big"])
+    }
+
+    /// The limits and deadlines reach the library from the command line; bad values are usage errors.
+    @Test func limitsAndDeadlinesAreOptions() throws {
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let liar = try LyingServer(root: nginx.root)
+        defer { liar.stop() }
+        let shelf = try Shell.temporaryFolder("library-limits").appendingPathComponent("shelf").path
+        func library(_ arguments: String...) throws -> Shell.Result {
+            try Shell.run(Shell.newsstand, ["library", shelf] + arguments)
+        }
+        let bomb = liar.baseURL.absoluteString + "gzip-bomb/issues.plist"
+        var result = try library("refresh", bomb, "--max-catalog-size", "1048576")
+        #expect(result.status == 1)
+        #expect(result.stderr == "newsstand library: error: catalog '\(bomb)' is larger than the limit of 1048576 bytes\n")
+
+        try Data(repeating: UInt8(ascii: " "), count: 1000).write(to: nginx.root.appendingPathComponent("slow.plist"))
+        let drip = liar.baseURL.absoluteString + "drip/slow.plist"
+        result = try library("refresh", drip, "--stall-timeout", "1", "--min-speed", "100")
+        #expect(result.stderr == "newsstand library: error: catalog '\(drip)' stalled (slower than the minimum transfer rate)\n")
+        let endless = liar.baseURL.absoluteString + "endless/issues.plist?chunk=4096&interval=0.01"
+        result = try library("refresh", endless, "--timeout", "1", "--max-catalog-size", "1000000000")
+        #expect(result.stderr == "newsstand library: error: catalog '\(endless)' did not arrive within 1 s\n")
+
+        for bad in [["--timeout", "0"], ["--wait", "-1"], ["--min-speed", "fast"], ["--max-cover-size", "0"]] {
+            result = try Shell.run(Shell.newsstand, ["library", shelf, "list"] + bad)
+            #expect(result.status == 2, "\(bad)")
+            #expect(result.stderr.hasPrefix("newsstand library: error: \(bad[0]) needs a "), "\(result.stderr)")
+        }
+    }
 }

@@ -41,6 +41,7 @@ struct DownloadTests {
             #expect(values.map(\.bytesReceived) == values.map(\.bytesReceived).sorted())
             #expect(values.last?.bytesExpected == Int64(size))
 
+            await library.close()
             let reopened = try bed.library()
             #expect(await reopened.issue(named: "f-1")?.status == .available)
         }

@@ -13,6 +13,7 @@ struct LifecycleTests {
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
             try await DownloadTests.cancelMidway(first, "f-1", suspend: true)
+            await first.close()
 
             let library = try bed.library()
             guard case .downloading(let progress) = await library.issue(named: "f-1")?.status else {
@@ -47,6 +48,7 @@ struct LifecycleTests {
             try Data("half".utf8).write(to: leftover.appendingPathComponent("1-0.png"))
             try FileManager.default.removeItem(at: b.contentURL)
 
+            await library.close()
             let reopened = try bed.library()
             #expect(!FileManager.default.fileExists(atPath: leftover.path))
             #expect(await reopened.issue(named: "a")?.status == .available)
@@ -71,6 +73,7 @@ struct LifecycleTests {
             for name in ["b", "c"] {
                 #expect(!FileManager.default.fileExists(atPath: bed.libraryFolder.appendingPathComponent("Issues/\(name)").path))
             }
+            await library.close()
             let reopened = try bed.library()
             #expect(await reopened.currentlyReadingIssue?.name == "a")
         }

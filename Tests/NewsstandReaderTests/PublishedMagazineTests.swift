@@ -41,6 +41,7 @@ import Testing
         let moved = cursor.moveToNextArticle()
         #expect(moved)
         try await library.setReadingPosition(cursor.position, of: "a-2")
+        await library.close()
         let reopened = try IssueLibrary(folder: work.appendingPathComponent("library"))
         #expect(try await reopened.cursor(for: "a-2").position == ReadingPosition(article: 1, page: 0))
         await #expect(throws: ContentError.notAvailable(issue: "a-1")) { _ = try await reopened.content(of: "a-1") }

@@ -72,11 +72,14 @@ struct RefreshTests {
             try await library.refresh(from: bed.catalogURL)
             try Data("<plist><dict>".utf8).write(to: bed.nginx.root.appendingPathComponent("issues.plist"))
             await #expect(
-                throws: LibraryError.catalogMalformed(url: bed.catalogURL.absoluteString, reason: "not a property list")
+                throws: LibraryError.catalogMalformed(
+                    url: bed.catalogURL.absoluteString,
+                    reason: "not a property list: the catalog ends before its root value does (at byte 13)")
             ) {
                 try await library.refresh()
             }
             #expect(await library.issues.map(\.name) == ["a"])
+            await library.close()
             let reopened = try bed.library()
             #expect(await reopened.issues.map(\.name) == ["a"])
         }
@@ -122,6 +125,7 @@ struct RefreshTests {
             #expect(bed.requests("f-2/cover@2x.png").count == 1)
             #expect(bed.nginx.requests().allSatisfy { $0.uri != "/f-2/f-2.zip" && $0.uri != "/f-2/cover.png" })
 
+            await library.close()
             let reopened = try bed.library(scale: .normal)
             #expect(reopened.scale == .retina)
         }

@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request on a URLSession data task (Apple platforms; it builds and is tested on Linux
+/// too). The session's serial delegate queue feeds the sink; a timer applies the deadline and
+/// the minimum rate, because URLSession has no rate limit and, on Linux, its request timeout
+/// does not fire while waiting for the response. The lock guards what the timer shares.
+final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private typealias Completion = @Sendable (TransferFailure?) -> Void
+
+    private let sink: any ResponseSink
+    private let lock = NSLock()
+    private var completion: Completion?
+    private var watch: TransferWatch
+    private var received: Int64 = 0
+    private var failure: TransferFailure?
+    private var timer: DispatchSourceTimer?
+
+    private init(_ request: HTTPRequest, sink: any ResponseSink, completion: @escaping Completion) {
+        self.sink = sink
+        self.completion = completion
+        watch = TransferWatch(request.limits)
+    }
+
+    /// Runs `request` on a session of its own; cancelling the calling task cancels the data task.
+    static func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.limits.stallTimeout)
+        if !request.acceptsCompression { urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding") }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let configuration = URLSessionConfiguration.ephemeral
+        // The library does its own conditional GET; a URL cache would answer 304s itself.
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = request.limits.stallTimeout
+        if let deadline = request.limits.deadline { configuration.timeoutIntervalForResource = deadline + 2 }
+        configuration.allowsCellularAccess = request.allowsCellularAccess
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+
+        let canceller = TaskCanceller()
+        let failure: TransferFailure? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let delegate = URLSessionRequest(request, sink: sink) { continuation.resume(returning: $0) }
+                let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+                let task = session.dataTask(with: urlRequest)
+                delegate.watch(task, every: max(0.05, min(1, request.limits.stallTimeout / 4)))
+                task.resume()
+                canceller.attach(task)
+                session.finishTasksAndInvalidate()
+            }
+        } onCancel: {
+            canceller.cancel()
+        }
+        if let failure { throw failure }
+    }
+
+    private func watch(_ task: URLSessionTask, every interval: TimeInterval) {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self, weak task] in
+            guard let self else { return }
+            let stop = self.lock.withLock {
+                guard self.completion != nil, self.failure == nil, let reason = self.watch.check(received: self.received) else {
+                    return false
+                }
+                self.failure = reason
+                return true
+            }
+            if stop { task?.cancel() }
+        }
+        lock.withLock { self.timer = timer }
+        timer.resume()
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let http = response as? HTTPURLResponse else {
+            fail(.badResponse("not an HTTP response"))
+            completionHandler(.cancel)
+            return
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        do {
+            try sink.open(HTTPHead(status: http.statusCode, headers: headers))
+            completionHandler(.allow)
+        } catch {
+            fail(error)
+            completionHandler(.cancel)
+            // FoundationNetworking on Linux read a refused 200 MB body to its end after `.cancel`.
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard lock.withLock({ failure == nil }) else { return }
+        let refusal: TransferFailure? = data.withUnsafeBytes { bytes in
+            do throws(TransferFailure) {
+                try sink.write(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let refusal {
+            fail(refusal)
+            dataTask.cancel()
+        } else {
+            lock.withLock { received += Int64(data.count) }
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        let (completion, failure): (Completion?, TransferFailure?) = lock.withLock {
+            timer?.cancel()
+            timer = nil
+            let completion = self.completion
+            self.completion = nil
+            return (completion, self.failure ?? error.map(Self.failure(for:)))
+        }
+        var outcome = failure
+        if outcome == .stalled, case .timedOut(let seconds)? = lock.withLock({ watch.check(received: received) }) {
+            outcome = .timedOut(seconds: seconds)  // URLSession's resource timeout: the deadline's backstop
+        }
+        if outcome == nil {
+            do { try sink.finish() } catch { outcome = error }
+        }
+        sink.close()
+        completion?(outcome)
+    }
+
+    private func fail(_ reason: TransferFailure) {
+        lock.withLock { failure = failure ?? reason }
+    }
+
+    private static func failure(for error: Error) -> TransferFailure {
+        let code = (error as? URLError)?.code.rawValue ?? (error as NSError).code
+        switch code {
+        case URLError.cancelled.rawValue: return .cancelled
+        case URLError.timedOut.rawValue: return .stalled
+        case URLError.unsupportedURL.rawValue, URLError.badURL.rawValue:
+            return .unsupportedURL(reason: error.localizedDescription)
+        default: return .network(code: code, reason: error.localizedDescription)
+        }
+    }
+}
+
+/// Forwards a Swift task's cancellation to a URLSession task that may not exist yet.
+final class TaskCanceller: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var isCancelled = false
+
+    func attach(_ task: URLSessionTask) {
+        let cancelNow = lock.withLock {
+            self.task = task
+            return isCancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            isCancelled = true
+            return self.task
+        }
+        task?.cancel()
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import NewsstandFormat
+import NewsstandTestSupport
+import Testing
+
+@testable import NewsstandReader
+
+/// Servers that lie about sizes, send without end, or drip: every answer ends in a typed error
+/// within the configured limits, and leaves nothing behind. Each test runs on both transports
+/// (libcurl, the Linux default, and URLSession, the Apple one).
+@Suite("Hostile servers", .timeLimit(.minutes(1)))
+struct HostileServerTests {
+    /// A testbed plus a lying server serving the same files as its nginx.
+    static func with(_ body: (Testbed, LyingServer) async throws -> Void) async throws {
+        try await Testbed.with { bed in
+            let liar = try LyingServer(root: bed.nginx.root)
+            defer { liar.stop() }
+            try await body(bed, liar)
+        }
+    }
+
+    static func library(_ bed: Testbed, _ transport: HTTPTransport, _ configure: (inout LibraryConfiguration) -> Void = { _ in })
+        throws -> IssueLibrary
+    {
+        try bed.library {
+            $0.transport = transport
+            configure(&$0)
+        }
+    }
+
+    static let transports = HTTPTransport.allCases
+
+    @Test(arguments: transports)
+    func aGzipBombCatalogIsCutAtItsDecodedSize(transport: HTTPTransport) async throws {
+        try await Self.with { bed, liar in
+            let library = try Self.library(bed, transport) { $0.maxCatalogBytes = 1 << 20 }
+            let url = liar.baseURL.appendingPathComponent("gzip-bomb/issues.plist")
+            await #expect(throws: LibraryError.catalogTooLarge(url: url.absoluteString, limit: 1 << 20)) {
+                try await library.refresh(from: url)
+            }
+            #expect(await library.issues.isEmpty)
+            #expect(await library.catalogURL == nil, "nothing of the catalog was kept")
+        }
+    }
+
+    @Test(arguments: transports)
+    func aCatalogLargerThanTheLimitIsRefused(transport: HTTPTransport) async throws {
+        try await Self.with { bed, _ in
+            let base = bed.nginx.baseURL.absoluteString
+            try bed.writeCatalog(
+                (1...200).map {
+                    CatalogEntry(
+                        name: "i-\($0)", title: "Issue \($0)", date: Date(timeIntervalSince1970: Double($0) * 86_400),
+                        cover: base + "i-\($0)/cover.png", content: base + "i-\($0)/i-\($0).zip")
+                })
+            let library = try Self.library(bed, transport) { $0.maxCatalogBytes = 20_000 }
+            await #expect(throws: LibraryError.catalogTooLarge(url: bed.catalogURL.absoluteString, limit: 20_000)) {
+                try await library.refresh(from: bed.catalogURL)
+            }
+            #expect(await library.issues.isEmpty)
+        }
+    }
+
+    @Test(arguments: transports)
+    func anEndlessCoverIsNotKept(transport: HTTPTransport) async throws {
+        try await Self.with { bed, liar in
+            var entries = try bed.publish([.init("f-1", day: 1), .init("f-2", day: 2)])
+            let cover = liar.baseURL.appendingPathComponent("endless/cover.png").absoluteString
+            entries[0].cover = cover
+            entries[0].coverSHA256 = nil
+            try bed.writeCatalog(entries)
+            let library = try Self.library(bed, transport) { $0.maxCoverBytes = 100_000 }
+            let result = try await library.refresh(from: bed.catalogURL)
+            #expect(result.added == ["f-1", "f-2"], "the issue is kept without its cover")
+            #expect(result.problems == [.coverTooLarge(name: entries[0].name, url: cover, limit: 100_000)])
+            let covers = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Covers").path)
+            #expect(covers == ["\(entries[1].name).png"], "no part of the endless cover is left")
+            #expect(await library.issue(named: entries[0].name)?.coverFileURL == nil)
+        }
+    }
+
+    /// The catalog says 4 KB; the server announces 200 MB, or announces nothing and sends
+    /// without end. The transfer stops at once, is not retried, and the partial file is gone.
+    @Test(arguments: transports, ["209715200", "none"])
+    func aBundleLargerThanTheCatalogStatesIsCutAtOnce(transport: HTTPTransport, declared: String) async throws {
+        try await Self.with { bed, liar in
+            var entries = try bed.publish([.init("f-1", day: 1)])
+            let size = try #require(entries[0].contentSize)
+            let content = liar.baseURL.absoluteString + "endless/f-1.zip?declared=\(declared)"
+            entries[0].content = content
+            try bed.writeCatalog(entries)
+            let library = try Self.library(bed, transport)
+            try await library.refresh(from: bed.catalogURL)
+            await #expect(throws: LibraryError.downloadTooLarge(name: "f-1", url: content, limit: Int64(size))) {
+                try await library.download("f-1")
+            }
+            let requests = liar.requests(for: "/endless/f-1.zip")
+            #expect(requests.count == 1, "not retried")
+            if transport == .platformDefault {
+                // Not asserted for URLSession on Linux: FoundationNetworking keeps reading (and
+                // dropping) a cancelled task's body until the server stops, hundreds of MB on
+                // loopback, though the task has ended and nothing more is written.
+                #expect(requests.allSatisfy { $0.bytesSent < 32 << 20 }, "cut long before the end: \(requests)")
+            }
+            let downloads = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+            #expect(downloads.isEmpty, "the partial file is deleted")
+            #expect(await library.issue(named: "f-1")?.status == IssueStatus.none)
+        }
+    }
+
+    @Test(arguments: transports)
+    func aDrippedCatalogStalls(transport: HTTPTransport) async throws {
+        try await Self.with { bed, liar in
+            try bed.publish([.init("f-1", day: 1)])
+            let library = try Self.library(bed, transport) {
+                $0.stallTimeout = 1
+                $0.minimumSpeed = 100
+            }
+            let url = liar.baseURL.appendingPathComponent("drip/issues.plist")
+            await #expect(throws: LibraryError.catalogStalled(url: url.absoluteString)) {
+                try await library.refresh(from: url)
+            }
+            #expect(await library.issues.isEmpty)
+        }
+    }
+
+    /// Fast enough for the minimum rate, but endless: the deadline ends it.
+    @Test(arguments: transports)
+    func aCatalogThatNeverEndsMissesTheDeadline(transport: HTTPTransport) async throws {
+        try await Self.with { bed, liar in
+            let library = try Self.library(bed, transport) {
+                $0.requestTimeout = 1.5
+                $0.stallTimeout = 1
+                $0.minimumSpeed = 100
+            }
+            let url = URL(string: liar.baseURL.absoluteString + "endless/issues.plist?chunk=2048&interval=0.02")!
+            await #expect(throws: LibraryError.catalogTimedOut(url: url.absoluteString, seconds: 1.5)) {
+                try await library.refresh(from: url)
+            }
+        }
+    }
+
+    /// A bundle dripped below the minimum rate is cut, and each retry resumes where the last
+    /// attempt stopped.
+    @Test(arguments: transports)
+    func aDrippedBundleIsRetriedWithResume(transport: HTTPTransport) async throws {
+        try await Self.with { bed, liar in
+            var entries = try bed.publish([.init("f-1", day: 1)])
+            let content = liar.baseURL.absoluteString + "drip/f-1/f-1.zip?chunk=50&interval=0.25"
+            entries[0].content = content
+            try bed.writeCatalog(entries)
+            let library = try Self.library(bed, transport) {
+                $0.stallTimeout = 1
+                $0.minimumSpeed = 1000
+                $0.maxAttempts = 3
+            }
+            try await library.refresh(from: bed.catalogURL)
+            await #expect(throws: LibraryError.downloadStalled(name: "f-1", url: content)) {
+                try await library.download("f-1")
+            }
+            let requests = liar.requests(for: "/drip/f-1/f-1.zip", atLeast: 3)
+            try #require(requests.count == 3)
+            #expect(requests[0].range == nil)
+            let starts = requests.dropFirst().compactMap { $0.range.flatMap { Int($0.dropFirst(6).dropLast()) } }
+            #expect(starts.count == 2 && starts[0] > 0 && starts[1] > starts[0], "each retry resumes: \(requests)")
+            let part = bed.libraryFolder.appendingPathComponent("Downloads/f-1.zip.part")
+            #expect(AtomicFile.size(of: part).map { $0 > Int64(starts[1]) } == true, "the partial file is kept for a resume")
+        }
+    }
+
+    @Test(arguments: transports)
+    func unsupportedURLsFailAtOnceWithoutRetries(transport: HTTPTransport) async throws {
+        try await Self.with { bed, _ in
+            var entries = try bed.publish([.init("ftp", day: 1), .init("nohost", day: 2)])
+            entries[0].content = "ftp://127.0.0.1/ftp.zip"
+            entries[1].content = "http:///nohost.zip"
+            try bed.writeCatalog(entries)
+            let log = LogLines()
+            let library = try Self.library(bed, transport) {
+                $0.log = log.append
+                $0.retryDelay = 5
+            }
+            let ftpCatalog = URL(string: "ftp://127.0.0.1/issues.plist")!
+            await #expect(
+                throws: LibraryError.unsupportedURL(url: ftpCatalog.absoluteString, reason: "only http and https URLs can be fetched")
+            ) {
+                try await library.refresh(from: ftpCatalog)
+            }
+            try await library.refresh(from: bed.catalogURL)
+            await #expect(
+                throws: LibraryError.unsupportedURL(url: "ftp://127.0.0.1/ftp.zip", reason: "only http and https URLs can be fetched")
+            ) {
+                try await library.download("ftp")
+            }
+            await #expect(throws: LibraryError.unsupportedURL(url: "http:///nohost.zip", reason: "the URL has no host")) {
+                try await library.download("nohost")
+            }
+            #expect(log.lines.filter { $0.contains("attempt") }.count == 2, "one attempt each: \(log.lines)")
+        }
+    }
+
+    /// The URLSession transport (Apple's) downloads, verifies and resumes like libcurl's.
+    @Test func theURLSessionTransportDownloadsAndResumes() async throws {
+        try await Testbed.with { bed in
+            let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
+            let size = try #require(entries[0].contentSize)
+            let library = try bed.library { $0.transport = .urlSession }
+            try await library.refresh(from: bed.catalogURL)
+            try await DownloadTests.cancelMidway(library, "f-1")
+            let issue = try await library.download("f-1")
+            #expect(issue.status == .available)
+            let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 2)
+            try #require(requests.count == 2)
+            #expect(requests[1].status == 206)
+            #expect(requests[1].bytesSent < size)
+            let image = try Data(contentsOf: issue.contentURL.appendingPathComponent("1-0.png"))
+            #expect(image == (try ZipFixture.randomBytes(count: 1_500_000, seed: 5)))
+        }
+    }
+}
+
+/// Collects the library's log lines from any thread.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var append: @Sendable (String) -> Void { { line in self.lock.withLock { self.stored.append(line) } } }
+    var lines: [String] { lock.withLock { stored } }
+}
