@@ -35,6 +35,9 @@ final class Testbed: @unchecked Sendable {
         var configuration = LibraryConfiguration()
         configuration.retryDelay = 0.01
         configuration.stallTimeout = 10
+        // A library closed a moment ago may still be locked for a few milliseconds: a process that
+        // a parallel test spawns holds a copy of every descriptor until its exec closes them.
+        configuration.lockTimeout = 5
         configure(&configuration)
         return try IssueLibrary(folder: libraryFolder, scale: scale, configuration: configuration)
     }
