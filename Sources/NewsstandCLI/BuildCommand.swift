@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 
 /// `newsstand build`: validates, then writes the bundles, covers and catalogs.

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 
 /// `newsstand catalog`: writes the catalogs from every issue present in an output folder.

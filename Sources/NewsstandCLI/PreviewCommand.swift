@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 
 /// `newsstand preview`: validates, then writes a static web preview of the magazine.

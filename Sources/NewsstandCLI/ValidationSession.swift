@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 
 /// The validation that `validate` and `build` share: options, the streaming run over issues

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Reads a binary property list (`bplist00`) into `PlistNode`s, within `PlistLimits`.
 ///

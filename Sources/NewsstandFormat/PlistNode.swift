@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// A property-list value that remembers the line it was read from, so that every
 /// diagnostic can point at the offending node.
@@ -8,17 +9,22 @@ public struct PlistNode: Sendable, Equatable {
     /// The 1-based line of the element in its file (0 when not read from XML).
     public var line: Int
 
-    /// The kinds of value a property list holds.
+    /// What a node holds: a plain value, or children that keep lines of their own.
     public indirect enum Value: Sendable, Equatable {
-        case string(String)
-        case integer(Int)
-        case real(Double)
-        case boolean(Bool)
-        case date(Date)
-        case data(Data)
+        /// A string, integer, real, boolean, date or data, as the one plist value model
+        /// (`PlistValue`) has it. The readers build arrays and dictionaries as the cases below,
+        /// so that every child keeps its line.
+        case scalar(PlistValue)
         case array([PlistNode])
         /// Entries in file order; a key repeated in a file keeps its last value (as Foundation does).
         case dictionary([Entry])
+
+        public static func string(_ value: String) -> Value { .scalar(.string(value)) }
+        public static func integer(_ value: Int) -> Value { .scalar(.integer(value)) }
+        public static func real(_ value: Double) -> Value { .scalar(.real(value)) }
+        public static func boolean(_ value: Bool) -> Value { .scalar(.boolean(value)) }
+        public static func date(_ value: Date) -> Value { .scalar(.date(value)) }
+        public static func data(_ value: Data) -> Value { .scalar(.data(value)) }
     }
 
     /// One key of a dictionary and its value, each with its own line.
@@ -41,13 +47,13 @@ public struct PlistNode: Sendable, Equatable {
 
     /// The string, if this is a string.
     public var string: String? {
-        if case .string(let s) = value { return s }
+        if case .scalar(.string(let s)) = value { return s }
         return nil
     }
 
     /// The date, if this is a date.
     public var date: Date? {
-        if case .date(let d) = value { return d }
+        if case .scalar(.date(let d)) = value { return d }
         return nil
     }
 
@@ -76,14 +82,18 @@ public struct PlistNode: Sendable, Equatable {
     /// The name of the value's kind as a user reads it in a plist (`string`, `dict`, …).
     public var kindName: String {
         switch value {
-        case .string: return "string"
-        case .integer: return "integer"
-        case .real: return "real"
-        case .boolean: return "boolean"
-        case .date: return "date"
-        case .data: return "data"
-        case .array: return "array"
-        case .dictionary: return "dict"
+        case .scalar(let scalar): scalar.kindName
+        case .array: "array"
+        case .dictionary: "dict"
+        }
+    }
+
+    /// The node as a plain value, without its lines.
+    public var plistValue: PlistValue {
+        switch value {
+        case .scalar(let scalar): scalar
+        case .array(let items): .array(items.map(\.plistValue))
+        case .dictionary(let entries): .dictionary(Dictionary(entries.map { ($0.key, $0.node.plistValue) }) { _, last in last })
         }
     }
 }

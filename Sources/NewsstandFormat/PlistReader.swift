@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Why a property list could not be read: every problem found, as diagnostics with lines.
 public struct PlistReadFailure: Error, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Writes a `PlistNode` as a plain XML property list: UTF-8, Apple's DOCTYPE, tab-indented,
 /// dict entries in their order, nothing but the plist elements and escaped text.
@@ -37,8 +38,25 @@ public enum PlistWriter {
     }
 
     private static func write(_ node: PlistNode, indent: Int, into out: inout String) throws(Failure) {
-        let tabs = String(repeating: "\t", count: indent)
         switch node.value {
+        case .scalar(let value):
+            try write(value, indent: indent, into: &out)
+        case .array(let items):
+            try container("array", items, indent: indent, into: &out) { item, out throws(Failure) in
+                try write(item, indent: indent + 1, into: &out)
+            }
+        case .dictionary(let entries):
+            try container("dict", entries, indent: indent, into: &out) { entry, out throws(Failure) in
+                out += "\(String(repeating: "\t", count: indent + 1))<key>\(try escape(entry.key))</key>\n"
+                try write(entry.node, indent: indent + 1, into: &out)
+            }
+        }
+    }
+
+    /// A plain value; a dictionary's keys in sorted order (it has no file order to keep).
+    private static func write(_ value: PlistValue, indent: Int, into out: inout String) throws(Failure) {
+        let tabs = String(repeating: "\t", count: indent)
+        switch value {
         case .string(let s): out += "\(tabs)<string>\(try escape(s))</string>\n"
         case .integer(let i): out += "\(tabs)<integer>\(i)</integer>\n"
         case .real(let r):
@@ -48,19 +66,27 @@ public enum PlistWriter {
         case .date(let d): out += "\(tabs)<date>\(PlistDate.format(d))</date>\n"
         case .data(let d): out += "\(tabs)<data>\(d.base64EncodedString())</data>\n"
         case .array(let items):
-            guard !items.isEmpty else { return out += "\(tabs)<array/>\n" }
-            out += "\(tabs)<array>\n"
-            for item in items { try write(item, indent: indent + 1, into: &out) }
-            out += "\(tabs)</array>\n"
-        case .dictionary(let entries):
-            guard !entries.isEmpty else { return out += "\(tabs)<dict/>\n" }
-            out += "\(tabs)<dict>\n"
-            for entry in entries {
-                out += "\(tabs)\t<key>\(try escape(entry.key))</key>\n"
-                try write(entry.node, indent: indent + 1, into: &out)
+            try container("array", items, indent: indent, into: &out) { item, out throws(Failure) in
+                try write(item, indent: indent + 1, into: &out)
             }
-            out += "\(tabs)</dict>\n"
+        case .dictionary(let entries):
+            try container("dict", entries.sorted { $0.key < $1.key }, indent: indent, into: &out) { entry, out throws(Failure) in
+                out += "\(String(repeating: "\t", count: indent + 1))<key>\(try escape(entry.key))</key>\n"
+                try write(entry.value, indent: indent + 1, into: &out)
+            }
         }
+    }
+
+    /// `<name>` … `</name>` around the children, or `<name/>` when there are none.
+    private static func container<Child>(
+        _ name: String, _ children: [Child], indent: Int, into out: inout String,
+        _ child: (Child, inout String) throws(Failure) -> Void
+    ) throws(Failure) {
+        let tabs = String(repeating: "\t", count: indent)
+        guard !children.isEmpty else { return out += "\(tabs)<\(name)/>\n" }
+        out += "\(tabs)<\(name)>\n"
+        for item in children { try child(item, &out) }
+        out += "\(tabs)</\(name)>\n"
     }
 
     /// Escapes markup, and carriage returns (which XML parsers would otherwise turn into line feeds).

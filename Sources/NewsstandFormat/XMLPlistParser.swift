@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import NewsstandCore
 
 /// Turns an XML property list into `PlistNode`s with libxml2's streaming reader, collecting
 /// every structural problem (bad element, key without value, bad number or date) rather than

@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 
 /// Fetches `issues.plist` with a conditional GET, so that an unchanged catalog costs a 304, and
 /// covers; both within the configuration's deadline, rate and size limits.

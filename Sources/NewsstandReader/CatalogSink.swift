@@ -1,4 +1,4 @@
-import NewsstandFormat
+import NewsstandCore
 
 /// Takes a catalog response: a 304 means "not modified"; a 2xx body is parsed as it arrives
 /// (`CatalogStreamParser`), so neither the text nor a tree of it is ever held whole, and is cut

@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 
 /// Downloads covers into `Covers/`, a few at a time, each streamed into a temporary file,
 /// checked and renamed into place.

@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 
 /// Streams a cover into a temporary file, hashing it on the way, and cuts it once more than
 /// `limit` decoded bytes came: a cover never sits whole in memory, and an endless one never

@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandArchive
-import NewsstandFormat
+import NewsstandCore
 
 /// Verifies a downloaded bundle and unpacks it into an issue's content folder: into a
 /// temporary folder beside it first, then a rename, so the folder is either the old content

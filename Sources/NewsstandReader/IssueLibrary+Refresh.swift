@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 
 extension IssueLibrary {
     /// Refreshes the shelf from a catalog (`issues.plist`) with a conditional GET: an unchanged

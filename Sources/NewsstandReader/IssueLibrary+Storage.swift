@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 extension IssueLibrary {
     /// Removes an issue's downloaded content and any partial download; its status goes back to
@@ -20,9 +21,7 @@ extension IssueLibrary {
 
     func applyStoragePolicy(protecting protected: Set<String>) throws(LibraryError) -> [String] {
         guard let limit = configuration.maxDownloadedIssues else { return [] }
-        let downloaded = state.issues.values
-            .filter { $0.status == .available }
-            .sorted { $0.date != $1.date ? $0.date > $1.date : $0.name < $1.name }
+        let downloaded = IssueOrder.sorted(state.issues.values.filter { $0.status == .available }) { ($0.date, $0.name) }
         var excess = downloaded.count - max(0, limit)
         guard excess > 0 else { return [] }
         var removed: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// The shelf of issues on this device (after `NKLibrary`): one folder holding the persisted
 /// state, partial downloads, unpacked issues and cached covers.
@@ -102,9 +103,7 @@ public actor IssueLibrary {
 
     /// Every issue, newest first.
     public var issues: [Issue] {
-        state.issues.values
-            .sorted { $0.date != $1.date ? $0.date > $1.date : $0.name < $1.name }
-            .map { $0.issue(in: layout) }
+        IssueOrder.sorted(state.issues.values) { ($0.date, $0.name) }.map { $0.issue(in: layout) }
     }
 
     /// The issue with this name, if the library has it.

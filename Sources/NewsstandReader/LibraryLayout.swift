@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 
 /// Where a library keeps its files, all inside its folder (never `/tmp`): the state file, its lock,
 /// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 import NewsstandTestSupport
 import Testing
@@ -14,7 +15,7 @@ import Testing
 
     private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false) throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
-        return try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force)).build(plans)
+        return try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force, versioned: false)).build(plans)
     }
 
     private func entries(_ zip: URL) throws -> [String] {
@@ -102,7 +103,7 @@ import Testing
         try fixture.remove("issues/f-1/assets/2-1@2x.png")
         let output = try Shell.temporaryFolder()
         #expect {
-            _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2)).build(plans)
+            _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, versioned: false)).build(plans)
         } throws: { error in
             guard let error = error as? BuildError else { return false }
             return error.issue == "f-1" && error.path.hasSuffix("assets/2-1@2x.png")
@@ -127,7 +128,7 @@ import Testing
         let output = try Shell.temporaryFolder()
         let (magazine, plans) = try fixture.plans()
         let report = try MagazineBuilder(
-            magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.shelf, .atom])
+            magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.shelf, .atom], versioned: false)
         ).build(plans)
         let shelf = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("shelf.json")))

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 import NewsstandTestSupport
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandArchive
-import NewsstandFormat
+import NewsstandCore
 import NewsstandReader
 import NewsstandTestSupport
 import Testing

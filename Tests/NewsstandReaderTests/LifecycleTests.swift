@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 import NewsstandReader
 import NewsstandTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// SHA-256 on its own thread: chunks are copied and hashed in order on a serial queue while

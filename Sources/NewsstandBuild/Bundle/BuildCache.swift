@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Decides whether an issue's output is up to date with its sources, from the manifest of

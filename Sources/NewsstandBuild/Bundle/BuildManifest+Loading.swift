@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Why a build record (`manifest.json`, `written.json`) in an output folder is not trusted.

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandArchive
+import NewsstandCore
 import NewsstandFormat
 
 /// What building one scale of an issue produced.

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Copies an open file in fixed-size chunks, showing each chunk to an observer: from the

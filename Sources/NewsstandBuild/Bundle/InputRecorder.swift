@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Records an input file (size, modification time, SHA-256) while it is read for packing, so

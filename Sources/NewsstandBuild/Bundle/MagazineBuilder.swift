@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Settings of a build.
@@ -14,13 +15,13 @@ public struct BuildOptions: Sendable {
     /// Remove output folders of issues that are no longer in the magazine (a full build).
     public var removesStaleIssues: Bool
     /// Name bundles and covers by their content (`a-1.3fa9c1e2.zip`) so they can be cached forever
-    /// and a publish never replaces a served file in place. `newsstand build` sets it unless
-    /// given `--fixed-names`.
+    /// and a publish never replaces a served file in place: the default, as for `newsstand
+    /// build`; false (`--fixed-names`) keeps the plain names (`a-1.zip`).
     public var versioned: Bool
 
     public init(
         output: URL, jobs: Int, force: Bool = false, feeds: Set<Feed> = [], removesStaleIssues: Bool = true,
-        versioned: Bool = false
+        versioned: Bool = true
     ) {
         self.output = output
         self.jobs = jobs

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Cache-safe names: a short content hash in the name of each bundle and cover

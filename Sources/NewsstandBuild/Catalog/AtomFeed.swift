@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// A Newsstand Atom feed (the format App Store Connect read to show issues): per issue `id`,

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Writes the catalogs (`issues.plist` and the requested feeds) from every issue present in an

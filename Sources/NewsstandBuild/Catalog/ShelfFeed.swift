@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// `shelf.json` in the Baker framework's format, so Baker-based apps can read our catalogs:

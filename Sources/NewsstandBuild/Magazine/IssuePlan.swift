@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// What `issue.plist` says about an issue.

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// An issue's source folder, opened from the magazine's folder through `issues/` without

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// A magazine's folder, opened: its settings, its page classes and the names of its issues.

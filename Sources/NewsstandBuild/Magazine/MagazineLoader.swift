@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Opens a magazine folder: reads `magazine.plist`, the built-in and the magazine's page-class

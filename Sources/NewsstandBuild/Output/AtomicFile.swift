@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Writes a file under a temporary hidden name in its destination folder and renames it into

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// An issue's folder in the output (`<output>/<name>`), opened without following a link, and

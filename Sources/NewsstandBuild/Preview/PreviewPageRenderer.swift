@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// The HTML templates of `templates/preview/`, read once per preview.
@@ -145,13 +146,13 @@ struct PreviewPageRenderer {
     /// One value, shown by its schema type when known, else by its plist kind.
     private func renderValue(_ node: PlistNode, type: PropertyType?) -> String {
         switch (type, node.value) {
-        case (.image?, .string(let name)):
+        case (.image?, .scalar(.string(let name))):
             let image = PreviewImage(name: name)
             return "<figure class=\"props__image\"><img src=\"\(HTML.escape(image.src))\" srcset=\"\(HTML.escape(image.srcset))\""
                 + " alt=\"\(HTML.escape(name))\" loading=\"lazy\"><figcaption>\(HTML.escape(name))</figcaption></figure>"
-        case (.movie?, .string(let name)), (.file?, .string(let name)):
+        case (.movie?, .scalar(.string(let name))), (.file?, .scalar(.string(let name))):
             return "<code class=\"props__file\">\(HTML.escape(name))</code>"
-        case (.url?, .string(let text)):
+        case (.url?, .scalar(.string(let text))):
             if let scheme = URL(string: text)?.scheme?.lowercased(), scheme == "http" || scheme == "https" {
                 return "<a class=\"props__url\" href=\"\(HTML.escape(text))\">\(HTML.escape(text))</a>"
             }
@@ -166,12 +167,21 @@ struct PreviewPageRenderer {
             var specs: [PropertySpec] = []
             if case .dictionary(let own)? = type { specs = own }
             return renderDictionary(node, specs: specs)
-        case (_, .string(let text)): return "<span class=\"props__text\">\(HTML.escape(text))</span>"
-        case (_, .integer(let n)): return "<span class=\"props__text\">\(n)</span>"
-        case (_, .real(let x)): return "<span class=\"props__text\">\(x)</span>"
-        case (_, .boolean(let b)): return "<span class=\"props__text\">\(b ? "true" : "false")</span>"
-        case (_, .date(let d)): return "<time class=\"props__text\">\(PlistDate.format(d))</time>"
-        case (_, .data(let bytes)): return "<span class=\"props__text\">(\(bytes.count) bytes of data)</span>"
+        case (_, .scalar(let value)): return renderScalar(value)
+        }
+    }
+
+    /// A string, number, boolean, date or data as text (a nested plain array or dict, which no
+    /// reader of a file makes, as its kind).
+    private func renderScalar(_ value: PlistValue) -> String {
+        switch value {
+        case .string(let text): return "<span class=\"props__text\">\(HTML.escape(text))</span>"
+        case .integer(let n): return "<span class=\"props__text\">\(n)</span>"
+        case .real(let x): return "<span class=\"props__text\">\(x)</span>"
+        case .boolean(let b): return "<span class=\"props__text\">\(b ? "true" : "false")</span>"
+        case .date(let d): return "<time class=\"props__text\">\(PlistDate.format(d))</time>"
+        case .data(let bytes): return "<span class=\"props__text\">(\(bytes.count) bytes of data)</span>"
+        case .array, .dictionary: return "<span class=\"props__text\">(\(value.kindName))</span>"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Writes a static web preview of a magazine's validated issues (`newsstand preview`).
@@ -71,9 +72,7 @@ public struct PreviewWriter {
         }
         let templateSet = try PreviewTemplates(folder: templates)
         let staticFiles = try staticFileNames()
-        let ordered = plans.sorted { a, b in
-            a.metadata.date != b.metadata.date ? a.metadata.date > b.metadata.date : a.name < b.name
-        }
+        let ordered = IssueOrder.sorted(plans) { ($0.metadata.date, $0.name) }
         let reserved = Set((["index.html"] + staticFiles).map { $0.lowercased() })
         for plan in ordered where reserved.contains(plan.name.lowercased()) {
             throw .nameCollision(

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// The files of a built folder, as publish reads them: without trusting the folder. Every path

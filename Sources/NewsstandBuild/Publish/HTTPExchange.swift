@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// One HTTP request on libcurl directly, with every wait bounded (`PublishTimeouts`), an upload

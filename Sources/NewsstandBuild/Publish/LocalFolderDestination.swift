@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// A local folder: a web server's document root or a mounted volume. Every file is written

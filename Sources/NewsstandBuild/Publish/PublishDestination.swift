@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Where a built magazine is published: a folder, a WebDAV / HTTP PUT endpoint, or an rclone

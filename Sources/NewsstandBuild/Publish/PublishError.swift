@@ -1,3 +1,4 @@
+import NewsstandCore
 import NewsstandFormat
 
 /// A failure while publishing: the step, the file or URL it concerns (URLs never carry

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// What a destination holds from earlier publishes, kept there as `.newsstand-publish.json`:

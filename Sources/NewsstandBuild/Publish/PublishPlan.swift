@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// What a publish will do: upload changed bundles and covers, then switch the changed files the

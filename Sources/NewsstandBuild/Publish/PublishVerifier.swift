@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Checks a publish as a reader would: the catalog at the destination parses, and every URL in

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Any remote the `rclone` program reaches (S3 and compatible stores, GCS, Azure, SFTP, …),

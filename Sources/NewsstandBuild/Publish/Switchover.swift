@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// The short last phase of a publish, where what readers are served changes: files uploaded

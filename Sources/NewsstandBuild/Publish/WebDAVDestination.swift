@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// A WebDAV / HTTP PUT endpoint (nginx's dav module, Apache mod_dav, many hosts): `PUT` to

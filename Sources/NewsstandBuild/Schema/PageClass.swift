@@ -1,3 +1,4 @@
+import NewsstandCore
 import NewsstandFormat
 
 /// A page class as a schema declares it: its own properties and the class it inherits.

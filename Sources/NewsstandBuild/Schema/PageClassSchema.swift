@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// The page classes a magazine may use: the built-in schema with the magazine's own

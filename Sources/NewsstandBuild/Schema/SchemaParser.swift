@@ -1,3 +1,4 @@
+import NewsstandCore
 import NewsstandFormat
 
 /// Reads a page-class schema property list into `PageClass`es, reporting every problem in it.
@@ -82,7 +83,7 @@ struct SchemaParser {
             guard let type = parseType(entry.node, name: "\(SourceText.quoted(entry.key)) of \(owner)") else { return nil }
             var required = false
             if let flag = entry.node["required"] {
-                if case .boolean(let b) = flag.value {
+                if case .scalar(.boolean(let b)) = flag.value {
                     required = b
                 } else {
                     report(.schemaInvalid, "'required' of \(SourceText.quoted(entry.key)) must be true or false", line: flag.line)
@@ -135,7 +136,7 @@ struct SchemaParser {
 
     private mutating func count(_ node: PlistNode, _ key: String) -> Int? {
         guard let value = node[key] else { return nil }
-        if case .integer(let i) = value.value, i >= 0 { return i }
+        if case .scalar(.integer(let i)) = value.value, i >= 0 { return i }
         report(.schemaInvalid, "'\(key)' must be a non-negative integer", line: value.line)
         return nil
     }

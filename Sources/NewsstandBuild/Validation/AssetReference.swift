@@ -1,3 +1,4 @@
+import NewsstandCore
 import NewsstandFormat
 
 /// A place where a page config or `issue.plist` names a file in `assets/`.

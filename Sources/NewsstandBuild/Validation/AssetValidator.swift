@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Checks an issue's asset references against its `assets/` folder: presence (and names that

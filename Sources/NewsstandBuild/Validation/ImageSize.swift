@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Pixel dimensions read from PNG, JPEG and GIF headers, without decoding the image.

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Reads and checks `issue.plist`: Title, Date and Cover are required; Name (equal to the

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Validates a whole magazine, one issue at a time, handing each issue's result to the caller

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// Checks a page config (`pages.plist`) against the page-class schema: its structure (an array
@@ -146,12 +147,13 @@ struct PageConfigValidator {
                 node.line)
         }
         switch (type, node.value) {
-        case (.image, .string(let name)), (.movie, .string(let name)), (.file, .string(let name)):
+        case (.image, .scalar(.string(let name))), (.movie, .scalar(.string(let name))), (.file, .scalar(.string(let name))):
             references.append(
                 AssetReference(name: name, kind: type.assetKind!, location: SourceLocation(file: file, line: node.line)))
-        case (.string, .string), (.boolean, .boolean), (.date, .date), (.number, .integer), (.number, .real):
+        case (.string, .scalar(.string)), (.boolean, .scalar(.boolean)), (.date, .scalar(.date)), (.number, .scalar(.integer)),
+            (.number, .scalar(.real)):
             break
-        case (.url, .string(let text)):
+        case (.url, .scalar(.string(let text))):
             if URL(string: text)?.scheme == nil {
                 report(
                     .propertyWrongType, "property \(SourceText.quoted(path)) must be an absolute URL with a scheme, found \(SourceText.quoted(text))",
@@ -183,10 +185,10 @@ struct PageConfigValidator {
 
     private static func shown(_ node: PlistNode) -> String {
         switch node.value {
-        case .string(let s): return " " + SourceText.quoted(s)
-        case .integer(let i): return " \(i)"
-        case .real(let r): return " \(r)"
-        case .boolean(let b): return " \(b)"
+        case .scalar(.string(let s)): return " " + SourceText.quoted(s)
+        case .scalar(.integer(let i)): return " \(i)"
+        case .scalar(.real(let r)): return " \(r)"
+        case .scalar(.boolean(let b)): return " \(b)"
         default: return ""
         }
     }

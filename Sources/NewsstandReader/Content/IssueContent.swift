@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// A downloaded issue's content, read from its `contentURL`: the issue's metadata and its
 /// articles of pages, each page decoded by the registry's type for its class.
@@ -15,18 +16,18 @@ public struct IssueContent: Sendable {
     ///   be decoded does not fail the issue (see `PageContent.Kind.failed`).
     public init(contentsOf folder: URL, scale: LibraryScale, registry: PageRegistry = .standard) throws(ContentError) {
         let root = try Self.plist(folder.appendingPathComponent("pages.plist"))
-        guard let articleList = root as? [Any] else {
+        guard let articleList = root.array else {
             throw .malformed(file: "pages.plist", reason: "the root is not an array of articles")
         }
         var articles: [[PageContent]] = []
         for (a, article) in articleList.enumerated() {
-            guard let pages = article as? [Any], !pages.isEmpty else {
+            guard let pages = article.array, !pages.isEmpty else {
                 throw .malformed(file: "pages.plist", reason: "article \(a + 1) is not a non-empty array of pages")
             }
             var contents: [PageContent] = []
             for (p, page) in pages.enumerated() {
-                guard let dictionary = page as? [String: Any], let className = dictionary["class"] as? String,
-                    let properties = PropertyValue(plist: dictionary["properties"] ?? [String: Any]())?.dictionary
+                guard let dictionary = page.dictionary, let className = dictionary["class"]?.string,
+                    let properties = (dictionary["properties"] ?? .dictionary([:])).dictionary
                 else {
                     throw .malformed(file: "pages.plist", reason: "page \(p + 1) of article \(a + 1) lacks a class or properties")
                 }
@@ -37,9 +38,9 @@ public struct IssueContent: Sendable {
             articles.append(contents)
         }
         self.articles = articles
-        let metadata = try? Self.plist(folder.appendingPathComponent("issue.plist")) as? [String: Any]
-        title = metadata?["Title"] as? String
-        date = metadata?["Date"] as? Date
+        let metadata = (try? Self.plist(folder.appendingPathComponent("issue.plist")))?.dictionary
+        title = metadata?["Title"]?.string
+        date = metadata?["Date"]?.date
     }
 
     private static func decode(_ className: String, _ properties: PageProperties, _ registry: PageRegistry) -> PageContent {
@@ -56,12 +57,17 @@ public struct IssueContent: Sendable {
         }
     }
 
-    private static func plist(_ url: URL) throws(ContentError) -> Any {
+    private static func plist(_ url: URL) throws(ContentError) -> PlistValue {
+        let object: Any
         do {
-            return try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
+            object = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
         } catch {
             throw .unreadable(file: url.lastPathComponent, reason: error.localizedDescription)
         }
+        guard let value = PlistValue(foundationObject: object) else {
+            throw .malformed(file: url.lastPathComponent, reason: "it holds a value a property list cannot")
+        }
+        return value
     }
 
     /// The index of the last article.

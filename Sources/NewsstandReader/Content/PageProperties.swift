@@ -1,5 +1,8 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
+
+/// A value of a page's `properties`: a property-list value (`PlistValue`, shared with the build).
+public typealias PropertyValue = PlistValue
 
 /// A page's properties with typed accessors that resolve asset names to file URLs for the
 /// library's scale: on retina screens the `@2x` file when the issue has it, else the normal one.

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandCore
 import NewsstandFormat
 
 /// A small valid magazine in a temporary folder, for tests to break one thing at a time.

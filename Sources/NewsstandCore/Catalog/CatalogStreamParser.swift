@@ -1,18 +1,17 @@
 import Foundation
-import NewsstandFormat
 
 /// Reads `issues.plist` as its bytes arrive, one entry at a time, so that a catalog of
 /// 100,000 issues is never held whole in memory: neither its text nor a Foundation object tree
 /// of it (`PropertyListSerialization` took 4.7 times the catalog's size: 490 MB for 104 MB).
-/// Each entry becomes a `CatalogEntry` by the same rules as `Catalog.decode`; the first byte
-/// that breaks the format stops the transfer.
+/// Each entry becomes a `CatalogEntry` (`CatalogEntry.init(plist:)`); the first byte that
+/// breaks the format stops the transfer. `Catalog.decode` reads a whole catalog with it.
 ///
 /// The XML property-list format as Foundation writes and reads it: the XML declaration,
 /// comments, processing instructions, a DOCTYPE without an internal subset (entity
 /// declarations are refused, as Foundation refuses them), CDATA sections, the five predefined
 /// entities and character references. Binary property lists are refused: Foundation's object
 /// tree of one takes up to 75 times its size (610 MB for 8 MB), which a server could abuse.
-struct CatalogStreamParser {
+public struct CatalogStreamParser {
     private enum Mode { case content, markup, comment, instruction, cdata, reference }
     private var mode = Mode.content
     private var markup: [UInt8] = []
@@ -29,8 +28,11 @@ struct CatalogStreamParser {
     /// bytes). Comments and processing instructions are skipped without being kept.
     private static let maxMarkup = 4096
 
+    /// A parser at the start of a catalog.
+    public init() {}
+
     /// Takes the next bytes of the catalog.
-    mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(CatalogError) {
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(CatalogError) {
         var index = 0
         while index < bytes.count {
             if mode == .content, head.count == 8 {
@@ -56,7 +58,7 @@ struct CatalogStreamParser {
     }
 
     /// Ends the catalog: the entries and the problems of entries that were skipped.
-    mutating func finish() throws(CatalogError) -> (entries: [CatalogEntry], problems: [CatalogError]) {
+    public mutating func finish() throws(CatalogError) -> (entries: [CatalogEntry], problems: [CatalogError]) {
         if let earlyText { throw malformed("text outside a value", at: earlyText) }
         guard mode == .content else { throw malformed("the catalog ends inside a tag, comment or CDATA section") }
         do {

@@ -11,7 +11,20 @@ public enum PlistNumber: Equatable, Sendable {
         switch String(cString: number.objCType) {
         case "c", "B": self = .boolean(number.boolValue)
         case "f", "d": self = .real(number.doubleValue)
+        case "Q" where number.uint64Value > UInt64(Int.max):
+            // An unsigned integer no `Int` holds (Foundation keeps plist integers above
+            // Int64.max so): not a size or count anything accepts.
+            self = .real(number.doubleValue)
         default: self = .integer(number.intValue)
+        }
+    }
+
+    /// The number as a property-list value.
+    public var value: PlistValue {
+        switch self {
+        case .boolean(let b): .boolean(b)
+        case .integer(let i): .integer(i)
+        case .real(let r): .real(r)
         }
     }
 }

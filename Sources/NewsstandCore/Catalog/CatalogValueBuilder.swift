@@ -1,9 +1,8 @@
 import Foundation
-import NewsstandFormat
 
-/// Builds property-list values from the elements `CatalogStreamParser` reads, and hands each
-/// item of the root array to `CatalogEntry` as soon as it is complete, then forgets it: only
-/// the entry being read is held as a value.
+/// Builds property-list values (`PlistValue`) from the elements `CatalogStreamParser` reads,
+/// and hands each item of the root array to `CatalogEntry` as soon as it is complete, then
+/// forgets it: only the entry being read is held as a value.
 struct CatalogValueBuilder {
     /// Why the elements do not make a property list.
     struct Problem: Error {
@@ -29,8 +28,8 @@ struct CatalogValueBuilder {
         case plist(hasRoot: Bool)
         /// The root array: its items are catalog entries, each handled when complete.
         case entries
-        case array([Any])
-        case dict([String: Any], key: String?)
+        case array([PlistValue])
+        case dict([String: PlistValue], key: String?)
         case leaf(Leaf)
     }
 
@@ -90,16 +89,16 @@ struct CatalogValueBuilder {
             if stack.isEmpty { isFinished = true }
         case .array(let items):
             try expect(name, "array")
-            try deliver(items)
+            try deliver(.array(items))
         case .dict(let dictionary, let key):
             try expect(name, "dict")
             guard key == nil else { throw Problem("a key without a value in a dictionary") }
-            try deliver(dictionary)
+            try deliver(.dictionary(dictionary))
         case .leaf(let leaf):
             try expect(name, leaf.rawValue)
             let value = try convert(leaf)
             text.removeAll(keepingCapacity: text.count <= 1 << 16)
-            if leaf == .key, case .dict(let dictionary, nil)? = stack.popLast(), let key = value as? String {
+            if leaf == .key, case .dict(let dictionary, nil)? = stack.popLast(), let key = value.string {
                 stack.append(.dict(dictionary, key: key))
             } else {
                 try deliver(value)
@@ -129,19 +128,19 @@ struct CatalogValueBuilder {
     }
 
     /// A complete value, to the container it belongs to.
-    private mutating func deliver(_ value: Any) throws(Problem) {
+    private mutating func deliver(_ value: PlistValue) throws(Problem) {
         switch stack.last {
         case nil:
             isFinished = true  // a root that is not an array: judged in finish()
         case .plist?:
             break
         case .entries?:
-            guard let dictionary = value as? [String: Any] else {
+            guard let dictionary = value.dictionary else {
                 problems.append(.badEntry(name: nil, reason: "an entry is not a dictionary"))
                 return
             }
             do {
-                entries.append(try CatalogEntry(propertyList: dictionary))
+                entries.append(try CatalogEntry(plist: dictionary))
             } catch {
                 problems.append(error)
             }
@@ -162,11 +161,11 @@ struct CatalogValueBuilder {
     }
 
     /// The value of a leaf element from its text, by Foundation's rules.
-    private func convert(_ leaf: Leaf) throws(Problem) -> Any {
+    private func convert(_ leaf: Leaf) throws(Problem) -> PlistValue {
         switch leaf {
         case .key, .string:
             guard let string = String(bytes: text, encoding: .utf8) else { throw Problem("text that is not UTF-8") }
-            return string
+            return .string(string)
         case .integer:
             let string = String(decoding: text, as: UTF8.self)
             guard let number = Self.integer(string) else { throw Problem("an invalid integer '\(string.prefix(40))'") }
@@ -174,24 +173,25 @@ struct CatalogValueBuilder {
         case .real:
             let string = String(decoding: text, as: UTF8.self)
             guard let number = Double(string) else { throw Problem("an invalid real '\(string.prefix(40))'") }
-            return number
+            return .real(number)
         case .date:
             let string = String(decoding: text, as: UTF8.self)
             guard let date = PlistDate.parse(string) else { throw Problem("an invalid date '\(string.prefix(40))'") }
-            return date
+            return .date(date)
         case .data:
             let base64 = String(decoding: text.filter { !Ascii.isSpace($0) }, as: UTF8.self)
             guard let data = Data(base64Encoded: base64) else { throw Problem("invalid base64 data") }
-            return data
+            return .data(data)
         case .true, .false:
             guard text.allSatisfy(Ascii.isSpace) else { throw Problem("text inside <\(leaf.rawValue)/>") }
-            return leaf == .true
+            return .boolean(leaf == .true)
         }
     }
 
     /// Decimal or `0x` hexadecimal with an optional sign, as Foundation reads `<integer>`: an
-    /// `Int`, or a `UInt64` above `Int.max` (which is no valid size).
-    private static func integer(_ string: String) -> Any? {
+    /// integer, or above `Int.max` a number no size or count accepts (as `PlistNumber` turns
+    /// Foundation's unsigned ones).
+    private static func integer(_ string: String) -> PlistValue? {
         var digits = Substring(string)
         var negative = false
         if let sign = digits.first, sign == "-" || sign == "+" {
@@ -205,8 +205,8 @@ struct CatalogValueBuilder {
         }
         guard !digits.isEmpty, let magnitude = UInt64(digits, radix: radix) else { return nil }
         if negative {
-            return magnitude <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- magnitude) : nil
+            return magnitude <= UInt64(Int.max) + 1 ? .integer(Int(truncatingIfNeeded: 0 &- magnitude)) : nil
         }
-        return magnitude <= UInt64(Int.max) ? Int(magnitude) : magnitude
+        return magnitude <= UInt64(Int.max) ? .integer(Int(magnitude)) : .real(Double(magnitude))
     }
 }

@@ -64,45 +64,51 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     /// The cover's SHA-256 for a scale, when the catalog gives it.
     public func coverSHA256(retina: Bool) -> String? { retina ? retinaCoverSHA256 : coverSHA256 }
 
-    /// The entry as a property-list dictionary (optional keys only when set).
-    public var propertyList: [String: Any] {
-        var d: [String: Any] = [
-            Key.name: name, Key.title: title, Key.date: date, Key.cover: cover, Key.content: content,
+    /// The entry as property-list values (optional keys only when set).
+    public var plist: [String: PlistValue] {
+        var d: [String: PlistValue] = [
+            Key.name: .string(name), Key.title: .string(title), Key.date: .date(date), Key.cover: .string(cover),
+            Key.content: .string(content),
         ]
-        d[Key.summary] = summary
-        d[Key.productID] = productID
-        d[Key.contentSize] = contentSize
-        d[Key.contentSHA256] = contentSHA256
-        d[Key.retinaContentSize] = retinaContentSize
-        d[Key.retinaContentSHA256] = retinaContentSHA256
-        d[Key.coverSHA256] = coverSHA256
-        d[Key.retinaCoverSHA256] = retinaCoverSHA256
+        d[Key.summary] = summary.map(PlistValue.string)
+        d[Key.productID] = productID.map(PlistValue.string)
+        d[Key.contentSize] = contentSize.map(PlistValue.integer)
+        d[Key.contentSHA256] = contentSHA256.map(PlistValue.string)
+        d[Key.retinaContentSize] = retinaContentSize.map(PlistValue.integer)
+        d[Key.retinaContentSHA256] = retinaContentSHA256.map(PlistValue.string)
+        d[Key.coverSHA256] = coverSHA256.map(PlistValue.string)
+        d[Key.retinaCoverSHA256] = retinaCoverSHA256.map(PlistValue.string)
         return d
     }
 
-    /// Reads an entry from a catalog dictionary, or says which key is missing or wrong.
-    public init(propertyList d: [String: Any]) throws(CatalogError) {
+    /// The entry as a Foundation property-list dictionary (for `PropertyListSerialization`).
+    public var propertyList: [String: Any] { plist.mapValues(\.foundationObject) }
+
+    /// Reads an entry from a catalog dictionary, or says which key is missing or wrong. An
+    /// optional key of the wrong type is treated as absent, as readers that know only the
+    /// five original keys would.
+    public init(plist d: [String: PlistValue]) throws(CatalogError) {
         func required(_ key: String) throws(CatalogError) -> String {
-            guard let value = d[key] as? String, !value.isEmpty else {
-                throw CatalogError.badEntry(name: d[Key.name] as? String, reason: "\(key) is missing or not a string")
+            guard let value = d[key]?.string, !value.isEmpty else {
+                throw CatalogError.badEntry(name: d[Key.name]?.string, reason: "\(key) is missing or not a string")
             }
             return value
         }
         let name = try required(Key.name)
-        guard let date = d[Key.date] as? Date else {
+        guard let date = d[Key.date]?.date else {
             throw CatalogError.badEntry(name: name, reason: "Date is missing or not a date")
         }
         self.init(
             name: name, title: try required(Key.title), date: date, cover: try required(Key.cover),
             content: try required(Key.content))
-        summary = d[Key.summary] as? String
-        productID = d[Key.productID] as? String
-        contentSize = d[Key.contentSize] as? Int
-        contentSHA256 = d[Key.contentSHA256] as? String
-        retinaContentSize = d[Key.retinaContentSize] as? Int
-        retinaContentSHA256 = d[Key.retinaContentSHA256] as? String
-        coverSHA256 = d[Key.coverSHA256] as? String
-        retinaCoverSHA256 = d[Key.retinaCoverSHA256] as? String
+        summary = d[Key.summary]?.string
+        productID = d[Key.productID]?.string
+        contentSize = d[Key.contentSize]?.integer
+        contentSHA256 = d[Key.contentSHA256]?.string
+        retinaContentSize = d[Key.retinaContentSize]?.integer
+        retinaContentSHA256 = d[Key.retinaContentSHA256]?.string
+        coverSHA256 = d[Key.coverSHA256]?.string
+        retinaCoverSHA256 = d[Key.retinaCoverSHA256]?.string
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandFormat
+import NewsstandCore
 import Testing
 
 /// The one rule for names read from manifests, state files and catalogs.

@@ -1,0 +1,45 @@
+import Foundation
+import NewsstandCore
+import Testing
+
+@Suite struct CatalogTests {
+    @Test func decodesTheSeedsFiveKeysAndSkipsBrokenEntries() throws {
+        let xml = """
+            <plist version="1.0"><array>
+            <dict><key>Name</key><string>f-2</string><key>Title</key><string>лето/осень 2013</string>
+            <key>Date</key><date>2013-11-28T08:00:00Z</date><key>Cover</key><string>http://fo-nt.net/f/f2.png</string>
+            <key>Content</key><string>http://fo-nt.net/f/f2.zip</string></dict>
+            <dict><key>Name</key><string>f-3</string></dict>
+            </array></plist>
+            """
+        let (entries, problems) = try Catalog.decode(Data(xml.utf8))
+        #expect(entries.map(\.name) == ["f-2"])
+        #expect(entries.first?.contentURL(retina: true) == "http://fo-nt.net/f/f2@2x.zip")
+        #expect(problems.count == 1)
+        #expect(throws: CatalogError.malformed(reason: "the root is not an array")) {
+            _ = try Catalog.decode(Data("<plist><dict/></plist>".utf8))
+        }
+    }
+
+    @Test func sha256MatchesKnownVector() {
+        #expect(SHA256.hex(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
+
+@Suite struct CivilDateTests {
+    /// The arithmetic agrees with Foundation's Gregorian calendar across four centuries.
+    @Test func agreesWithFoundationsCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var date = try #require(calendar.date(from: DateComponents(year: 1890, month: 1, day: 1, hour: 13, minute: 7, second: 9)))
+        for _ in 0..<600 {
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+            #expect(PlistDate.format(date) == text)
+            #expect(PlistDate.parse(text) == date)
+            date = date.addingTimeInterval(86_400 * 251 + 3_607)
+        }
+        #expect(PlistDate.parse("2024-02-29T00:00:00Z") != nil)
+        #expect(PlistDate.parse("2100-02-29T00:00:00Z") == nil)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import NewsstandCore
+import Testing
+
+@Suite struct RetinaNameTests {
+    @Test(arguments: [
+        ("f2.png", "f2@2x.png"), ("f2.zip", "f2@2x.zip"), ("archive.tar.gz", "archive.tar@2x.gz"), ("README", "README@2x"),
+        ("http://fo-nt.net/f/f2.png", "http://fo-nt.net/f/f2@2x.png"),
+        ("https://cdn.example.com/a.b/c?x=1.2", "https://cdn.example.com/a.b/c@2x?x=1.2"),
+        ("https://example.com/v1.2/cover.png#top", "https://example.com/v1.2/cover@2x.png#top"),
+    ])
+    func insertsBeforeTheExtension(name: String, retina: String) {
+        #expect(RetinaName.of(name) == retina)
+    }
+
+    @Test func recognisesRetinaNames() {
+        #expect(RetinaName.normalName(of: "1-0@2x.png") == "1-0.png")
+        #expect(RetinaName.normalName(of: "1-0.png") == nil)
+        #expect(RetinaName.isRetina("a@2x"))
+    }
+}
+
+@Suite struct IssueNameTests {
+    @Test func safeNames() {
+        for name in ["f-2", "2013_11", "a.b"] { #expect(IssueName.isSafe(name)) }
+        for name in ["", ".hidden", "../x", "a/b", "a b", "лето", "a:b"] { #expect(!IssueName.isSafe(name)) }
+    }
+}
+
+@Suite struct PlistDateTests {
+    @Test func roundTrips() throws {
+        let date = try #require(PlistDate.parse("2013-11-28T08:00:00Z"))
+        #expect(date.timeIntervalSince1970 == 1_385_625_600)
+        #expect(PlistDate.format(date) == "2013-11-28T08:00:00Z")
+    }
+
+    @Test func rejectsOtherFormats() {
+        for text in ["2013-11-28", "28.11.2013", "2013-02-30T00:00:00Z", "2013-11-28T25:00:00Z", "2013-11-28 08:00:00Z"] {
+            #expect(PlistDate.parse(text) == nil, "\(text)")
+        }
+    }
+}
