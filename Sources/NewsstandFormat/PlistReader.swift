@@ -74,7 +74,7 @@ public enum PlistReader {
         ])
     }
 
-    private static func unreadable(_ displayPath: String, _ failure: FileOpenFailure) -> PlistReadFailure {
+    private static func unreadable(_ displayPath: String, _ failure: FileSystemError) -> PlistReadFailure {
         PlistReadFailure(diagnostics: [
             Diagnostic(.fileUnreadable, "\(displayPath) cannot be read: \(failure.reason)", at: SourceLocation(file: displayPath))
         ])

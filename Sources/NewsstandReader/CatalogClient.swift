@@ -34,16 +34,18 @@ struct CatalogClient: Sendable {
             lastModified: sink.head?.value("Last-Modified"))
     }
 
-    /// Downloads a cover into `file` (which must not exist yet); returns its SHA-256. On a
-    /// failure `file` may exist: the caller removes it.
-    func fetchCover(_ url: URL, into file: URL) async throws(TransferFailure) -> String {
+    /// Downloads a cover into a new temporary file for `name` in `folder`; returns the file,
+    /// not yet under its name, and its SHA-256. On a failure nothing is left.
+    func fetchCover(_ url: URL, into folder: OpenFolder, named name: String) async throws(TransferFailure)
+        -> (file: AtomicFile, sha256: String)
+    {
         let request = HTTPRequest(
             url: url, acceptsCompression: true, limits: configuration.requestLimits,
             allowsCellularAccess: configuration.allowsCellularAccess)
-        let sink = CoverSink(file: file, limit: configuration.maxCoverBytes)
+        let sink = CoverSink(folder: folder, name: name, limit: configuration.maxCoverBytes)
         try await request.perform(into: sink, on: configuration.transport)
-        guard let sha256 = sink.sha256 else { throw .badResponse("no cover in the answer") }
-        return sha256
+        guard let file = sink.file, let sha256 = sink.sha256 else { throw .badResponse("no cover in the answer") }
+        return (file, sha256)
     }
 
     private static func error(_ failure: TransferFailure, url: String, malformation: CatalogError?) -> LibraryError {
@@ -54,7 +56,7 @@ struct CatalogClient: Sendable {
         case .timedOut(let seconds): .catalogTimedOut(url: url, seconds: seconds)
         case .stalled: .catalogStalled(url: url)
         case .rejected: .catalogMalformed(url: url, reason: malformation.map(reason(of:)) ?? "not a property list")
-        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .noSpace, .file:
+        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file:
             .catalogUnavailable(url: url, reason: failure.description)
         }
     }

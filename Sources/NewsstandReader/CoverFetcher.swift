@@ -37,29 +37,30 @@ struct CoverFetcher: Sendable {
 
     private func fetch(_ job: Job) async -> Outcome {
         let fileName = Self.fileName(for: job.name, url: job.url)
-        let target = folder.appendingPathComponent(fileName)
-        let temporary = folder.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
         func failed(_ reason: String) -> Outcome {
-            try? FileManager.default.removeItem(at: temporary)
-            return .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: reason))
+            .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: reason))
         }
-        let sha256: String
+        let fetched: (file: AtomicFile, sha256: String)
         do {
-            sha256 = try await client.fetchCover(job.url, into: temporary)
-        } catch {
+            fetched = try await client.fetchCover(job.url, into: try OpenFolder.open(folder), named: fileName)
+        } catch let error as TransferFailure {
             if case .tooLarge(let limit) = error {
-                try? FileManager.default.removeItem(at: temporary)
                 return .failed(.coverTooLarge(name: job.name, url: job.url.absoluteString, limit: limit))
             }
             return failed(error.description)
-        }
-        if let expected = job.sha256, expected.lowercased() != sha256 {
-            return failed("SHA-256 is \(sha256), the catalog says \(expected)")
-        }
-        do {
-            try AtomicFile.move(temporary, to: target)
         } catch {
             return failed("\(error)")
+        }
+        if let expected = job.sha256, expected.lowercased() != fetched.sha256 {
+            fetched.file.discard()
+            return failed("SHA-256 is \(fetched.sha256), the catalog says \(expected)")
+        }
+        do {
+            // Durable: a cover is trusted by its name later, so the name must never hold an
+            // empty file after a power cut.
+            try fetched.file.commit(.durable)
+        } catch {
+            return failed(error.reason)
         }
         return .fetched(name: job.name, fileName: fileName, url: job.url, sha256: job.sha256)
     }

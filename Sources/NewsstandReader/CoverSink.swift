@@ -1,29 +1,33 @@
 import Foundation
 import NewsstandCore
 
-/// Streams a cover into a temporary file, hashing it on the way, and cuts it once more than
-/// `limit` decoded bytes came: a cover never sits whole in memory, and an endless one never
-/// fills the disk. The caller renames the file into place or removes it.
+/// Streams a cover into a new file under a temporary name in the covers folder (`AtomicFile`),
+/// hashing it on the way, and cuts it once more than `limit` decoded bytes came: a cover never
+/// sits whole in memory, and an endless one never fills the disk. The caller gives the file its
+/// name once the SHA-256 is checked, or drops it (an uncommitted file is removed).
 final class CoverSink: ResponseSink, @unchecked Sendable {
-    private let file: URL
+    private let folder: OpenFolder
+    private let name: String
     private let limit: Int64
     private let hasher = SHA256()
-    private var descriptor: Int32 = -1
     private var received: Int64 = 0
+    /// The file being written, once the response was accepted.
+    private(set) var file: AtomicFile?
     /// The SHA-256 of the body, once it ended well.
     private(set) var sha256: String?
 
-    init(file: URL, limit: Int64) {
-        self.file = file
+    init(folder: OpenFolder, name: String, limit: Int64) {
+        self.folder = folder
+        self.name = name
         self.limit = limit
     }
 
     func open(_ head: HTTPHead) throws(TransferFailure) {
         guard (200..<300).contains(head.status) else { throw .httpStatus(head.status) }
         do {
-            descriptor = try AtomicFile.createExclusive(file)
+            file = try AtomicFile.create(named: name, in: folder)
         } catch {
-            throw failure(error)
+            throw .file(error)
         }
     }
 
@@ -31,28 +35,17 @@ final class CoverSink: ResponseSink, @unchecked Sendable {
         received += Int64(chunk.count)
         if received > limit { throw .tooLarge(limit: limit) }
         do {
-            try AtomicFile.writeAll(descriptor, chunk)
+            try file?.file.write(chunk)
         } catch {
-            throw failure(error)
+            throw .file(error)
         }
         hasher.update(chunk)
     }
 
     func finish() throws(TransferFailure) {
-        do {
-            try AtomicFile.synchronize(descriptor)
-        } catch {
-            throw failure(error)
-        }
+        guard file != nil else { throw .badResponse("no cover in the answer") }
         sha256 = hasher.finalizeHex()
     }
 
-    func close() {
-        if descriptor >= 0 { AtomicFile.closeFile(descriptor) }
-        descriptor = -1
-    }
-
-    private func failure(_ error: AtomicFile.Failure) -> TransferFailure {
-        error.isNoSpace ? .noSpace(path: file.path, reason: error.description) : .file(path: file.path, reason: error.description)
-    }
+    func close() {}
 }

@@ -26,27 +26,32 @@ struct Installer: Sendable {
             return .failure(.unpackFailed(name: name, reason: error))
         }
         let destination = layout.content(of: name)
-        let fileManager = FileManager.default
+        let issues: OpenFolder
         do {
-            if fileManager.fileExists(atPath: destination.path) {
+            issues = try OpenFolder.open(layout.issues)
+        } catch {
+            return .failure(.fileSystem(path: error.path, reason: error.reason))
+        }
+        do {
+            if issues.kind(of: name) != nil {
                 // Move the old content aside under a temporary name: a crash here leaves a
                 // leftover that the next open removes, not a mix of old and new.
-                let old = layout.temporaryContent(of: name)
-                try AtomicFile.move(destination, to: old)
-                try AtomicFile.move(temporary, to: destination)
-                try? fileManager.removeItem(at: old)
+                let old = layout.temporaryContent(of: name).lastPathComponent
+                try issues.rename(name, to: old)
+                try issues.rename(temporary.lastPathComponent, to: name)
+                try? issues.removeTree(old)
             } else {
-                try AtomicFile.move(temporary, to: destination)
+                try issues.rename(temporary.lastPathComponent, to: name)
             }
         } catch {
-            try? fileManager.removeItem(at: temporary)
-            return .failure(.fileSystem(path: destination.path, reason: "\(error)"))
+            try? issues.removeTree(temporary.lastPathComponent)
+            return .failure(.fileSystem(path: destination.path, reason: error.reason))
         }
         return .success(sha256)
     }
 
     private func verify(expectedSize: Int?, expectedSHA256: String?) throws(LibraryError) -> String {
-        let size = AtomicFile.size(of: part) ?? 0
+        let size = FileStatus.size(of: part) ?? 0
         if let expectedSize, Int64(expectedSize) != size {
             throw .verificationFailed(
                 name: name, path: part.path, reason: "size is \(size) bytes, the catalog says \(expectedSize)")

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 extension IssueLibrary {
     /// Downloads, verifies and unpacks an issue, and waits until it is available.
@@ -64,7 +65,7 @@ extension IssueLibrary {
         try checkOpen()
         guard var record = state.issues[name] else { throw .unknownIssue(name: name) }
         let part = layout.part(of: name, scale: state.scale)
-        let onDisk = AtomicFile.size(of: part) ?? 0
+        let onDisk = FileStatus.size(of: part) ?? 0
         try checkSpace(for: record, alreadyDownloaded: onDisk)
         let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
         record.status = .downloading(progress)
@@ -129,7 +130,7 @@ extension IssueLibrary {
         while true {
             attempt += 1
             if Task.isCancelled { return .failure(.cancelled(name: name)) }
-            log("GET \(url.absoluteString) attempt \(attempt), \(AtomicFile.size(of: part) ?? 0) bytes on disk")
+            log("GET \(url.absoluteString) attempt \(attempt), \(FileStatus.size(of: part) ?? 0) bytes on disk")
             do {
                 let outcome = try await transfer.run { received, expected in
                     Task { await self.recordProgress(name, DownloadProgress(bytesReceived: received, bytesExpected: expected)) }
@@ -158,8 +159,8 @@ extension IssueLibrary {
         case .tooLarge(let limit): .downloadTooLarge(name: name, url: url.absoluteString, limit: limit)
         case .unsupportedURL(let reason): .unsupportedURL(url: url.absoluteString, reason: reason)
         case .cancelled: .cancelled(name: name)
-        case .noSpace(let path, let reason): .diskFull(path: path, reason: reason)
-        case .file(let path, let reason): .fileSystem(path: path, reason: reason)
+        case .file(let error) where error.isNoSpace: .diskFull(path: error.path, reason: error.reason)
+        case .file(let error): .fileSystem(path: error.path, reason: error.reason)
         case .network, .badResponse, .rangeNotSatisfiable, .timedOut, .rejected:
             .downloadFailed(name: name, url: url.absoluteString, reason: failure.description)
         }

@@ -103,9 +103,7 @@ extension IssueLibrary {
         }
         for (name, var record) in state.issues where !seen.contains(name) {
             if record.status == .none, running[name] == nil {
-                if let cover = record.coverFileName {
-                    try? FileManager.default.removeItem(at: layout.covers.appendingPathComponent(cover))
-                }
+                if let cover = record.coverFileName { layout.removeCover(cover) }
                 PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
                 state.issues[name] = nil
                 if state.currentlyReading == name { state.currentlyReading = nil }
@@ -124,11 +122,10 @@ extension IssueLibrary {
 
     /// Fetches covers that are missing, or whose URL or checksum changed.
     private func refreshCovers(_ result: inout RefreshResult) async {
-        let fileManager = FileManager.default
         let jobs = state.issues.values.compactMap { record -> CoverFetcher.Job? in
             let file = record.coverFileName.map { layout.covers.appendingPathComponent($0).path }
             let current =
-                file.map { fileManager.fileExists(atPath: $0) } == true
+                file.map { FileStatus.kind(of: URL(fileURLWithPath: $0)) != nil } == true
                 && record.cachedCoverURL == record.remoteCoverURL
                 && (record.coverSHA256 == nil || record.coverSHA256 == record.cachedCoverSHA256)
             return current ? nil : CoverFetcher.Job(name: record.name, url: record.remoteCoverURL, sha256: record.coverSHA256)
@@ -139,9 +136,7 @@ extension IssueLibrary {
             switch outcome {
             case .fetched(let name, let fileName, let url, let sha256):
                 guard var record = state.issues[name] else { continue }
-                if let old = record.coverFileName, old != fileName {
-                    try? fileManager.removeItem(at: layout.covers.appendingPathComponent(old))
-                }
+                if let old = record.coverFileName, old != fileName { layout.removeCover(old) }
                 let replaced = record.cachedCoverURL != nil
                 record.coverFileName = fileName
                 record.cachedCoverURL = url

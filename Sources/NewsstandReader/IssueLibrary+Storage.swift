@@ -43,17 +43,17 @@ extension IssueLibrary {
     private func removeContent(of name: String) throws(LibraryError) {
         guard var record = state.issues[name] else { return }
         let content = layout.content(of: name)
-        let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: content.path) {
-            // Rename first: a crash during the delete leaves a leftover that open removes,
-            // not a half-deleted issue that looks available.
-            let doomed = layout.temporaryContent(of: name)
-            do {
-                try AtomicFile.move(content, to: doomed)
-            } catch {
-                throw .fileSystem(path: content.path, reason: "\(error)")
+        do {
+            let issues = try OpenFolder.open(layout.issues)
+            if issues.kind(of: name) != nil {
+                // Rename first: a crash during the delete leaves a leftover that open removes,
+                // not a half-deleted issue that looks available.
+                let doomed = layout.temporaryContent(of: name).lastPathComponent
+                try issues.rename(name, to: doomed)
+                try? issues.removeTree(doomed)
             }
-            try? fileManager.removeItem(at: doomed)
+        } catch {
+            throw .fileSystem(path: content.path, reason: error.reason)
         }
         PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
         record.status = .none
@@ -64,7 +64,7 @@ extension IssueLibrary {
         if record.isInCatalog {
             state.issues[name] = record
         } else {
-            if let cover = record.coverFileName { try? fileManager.removeItem(at: layout.covers.appendingPathComponent(cover)) }
+            if let cover = record.coverFileName { layout.removeCover(cover) }
             state.issues[name] = nil
         }
         emit(.statusChanged(name: name, .none))

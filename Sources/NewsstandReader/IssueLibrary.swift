@@ -20,7 +20,8 @@ public actor IssueLibrary {
     public nonisolated let configuration: LibraryConfiguration
 
     let layout: LibraryLayout
-    let lock: LibraryLock
+    /// One writer per folder (`library.lock`): held from opening until `close()` or the end.
+    let lock: FileLock
     var isClosed = false
     var state: LibraryState
     let catalogClient: CatalogClient
@@ -40,12 +41,21 @@ public actor IssueLibrary {
         folder: URL, scale: LibraryScale = .normal, configuration: LibraryConfiguration = LibraryConfiguration()
     ) throws(LibraryError) {
         let layout = LibraryLayout(folder: folder.standardizedFileURL)
+        let opened: OpenFolder
         do {
             try layout.createFolders()
+            opened = try OpenFolder.open(layout.folder)
         } catch {
-            throw .cannotOpen(path: folder.path, reason: "\(error)")
+            throw .cannotOpen(path: folder.path, reason: error.reason)
         }
-        lock = try LibraryLock.acquire(layout.lockFile, folder: layout.folder, timeout: configuration.lockTimeout)
+        let held: FileLock?
+        do {
+            held = try FileLock.acquire(layout.lockFile.lastPathComponent, in: opened, timeout: configuration.lockTimeout)
+        } catch {
+            throw .cannotOpen(path: layout.folder.path, reason: "cannot lock it: \(error.reason)")
+        }
+        guard let held else { throw .libraryInUse(path: layout.folder.path) }
+        lock = held
         let loaded = try StateStore.load(from: layout.stateFile)
         var state = loaded ?? LibraryState(scale: scale)
         Self.recover(&state, in: layout)
@@ -72,19 +82,19 @@ public actor IssueLibrary {
     /// Brings the files and the state back in line after a crash: removes interrupted unpacks,
     /// marks issues whose content folder is gone as not downloaded, drops orphaned `.part` files.
     private static func recover(_ state: inout LibraryState, in layout: LibraryLayout) {
-        let fileManager = FileManager.default
-        for item in (try? fileManager.contentsOfDirectory(atPath: layout.issues.path)) ?? []
-        where item.hasPrefix(LibraryLayout.temporaryPrefix) {
-            try? fileManager.removeItem(at: layout.issues.appendingPathComponent(item))
+        let issues = try? OpenFolder.open(layout.issues)
+        for entry in (try? issues?.entries()) ?? [] {
+            guard let item = entry.name, item.hasPrefix(LibraryLayout.temporaryPrefix) else { continue }
+            try? issues?.removeTree(item)
         }
         for (name, var record) in state.issues {
             switch record.status {
-            case .available where !fileManager.fileExists(atPath: layout.content(of: name).path):
+            case .available where issues?.kind(of: name) != .folder:
                 record.status = .none
                 record.installedSHA256 = nil
                 record.installedContentURL = nil
             case .downloading:
-                let onDisk = AtomicFile.size(of: layout.part(of: name, scale: state.scale)) ?? 0
+                let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
                 record.status = .downloading(
                     DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init)))
             default:
@@ -93,9 +103,11 @@ public actor IssueLibrary {
             state.issues[name] = record
         }
         let parts = Set(state.issues.keys.map { layout.part(of: $0, scale: state.scale).lastPathComponent })
-        for item in (try? fileManager.contentsOfDirectory(atPath: layout.downloads.path)) ?? [] {
+        let downloads = try? OpenFolder.open(layout.downloads)
+        for entry in (try? downloads?.entries()) ?? [] {
+            guard let item = entry.name else { continue }
             let part = item.hasSuffix(".part.json") ? String(item.dropLast(5)) : item
-            if !parts.contains(part) { try? fileManager.removeItem(at: layout.downloads.appendingPathComponent(item)) }
+            if !parts.contains(part) { try? downloads?.removeTree(item) }
         }
     }
 

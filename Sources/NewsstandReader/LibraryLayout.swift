@@ -32,9 +32,14 @@ struct LibraryLayout: Sendable {
     }
 
     /// Creates the library's folders if needed.
-    func createFolders() throws {
+    func createFolders() throws(FileSystemError) {
         for folder in [folder, downloads, issues, covers] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            _ = try OpenFolder.open(folder, create: true)
         }
+    }
+
+    /// Removes a cached cover (a file of ours: never through a link).
+    func removeCover(_ fileName: String) {
+        try? OpenFolder.open(covers).removeRegularFile(fileName)
     }
 }

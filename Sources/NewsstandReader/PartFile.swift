@@ -1,10 +1,11 @@
 import Foundation
+import NewsstandCore
 
 /// The `.part` file opened for a response: a 206 that continues the bytes on disk appends to
 /// them; a 200 (a new file, a server that ignores ranges, or a file that changed) starts again
 /// from zero; anything else is refused with the reason.
 struct PartFile {
-    let handle: FileHandle
+    let file: WritableFile
     /// Bytes already in the file before this response's body.
     let startSize: Int64
     /// The complete file's size, when the response says.
@@ -14,42 +15,37 @@ struct PartFile {
 
     /// Opens (or creates) the partial file for `head`, or says why the response cannot be used.
     static func open(for head: HTTPHead, url: URL, part: URL, offset: Int64) throws(TransferFailure) -> PartFile {
-        do {
-            switch head.status {
-            case 206 where offset > 0:
-                let range = head.value("Content-Range").flatMap(ContentRange.init)
-                guard let range, range.start == offset else {
-                    PartMetadata.discard(part: part)
-                    throw TransferFailure.badResponse("Content-Range does not continue the partial file")
-                }
-                let handle = try FileHandle(forWritingTo: part)
-                try handle.truncate(atOffset: UInt64(offset))
-                return PartFile(handle: handle, startSize: offset, expected: range.total, restarted: false)
-            case 200:
-                guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
-                    throw TransferFailure.file(path: part.path, reason: "cannot create the partial file")
-                }
-                let handle = try FileHandle(forWritingTo: part)
-                let expected = head.contentLength
-                do {
-                    try PartMetadata(url: url, validator: validator(of: head), expectedLength: expected).save(for: part)
-                } catch {
-                    try? handle.close()
-                    throw error
-                }
-                return PartFile(handle: handle, startSize: 0, expected: expected, restarted: offset > 0)
-            case 416 where offset > 0:
+        switch head.status {
+        case 206 where offset > 0:
+            let range = head.value("Content-Range").flatMap(ContentRange.init)
+            guard let range, range.start == offset else {
                 PartMetadata.discard(part: part)
-                throw TransferFailure.rangeNotSatisfiable
-            default:
-                throw TransferFailure.httpStatus(head.status)
+                throw .badResponse("Content-Range does not continue the partial file")
             }
-        } catch let failure as TransferFailure {
-            throw failure
-        } catch let failure as AtomicFile.Failure where failure.isNoSpace {
-            throw .noSpace(path: part.path, reason: failure.description)
+            return PartFile(file: try writable(part, at: offset), startSize: offset, expected: range.total, restarted: false)
+        case 200:
+            let file = try writable(part, at: 0)
+            let expected = head.contentLength
+            do {
+                try PartMetadata(url: url, validator: validator(of: head), expectedLength: expected).save(for: part)
+            } catch {
+                throw .file(error)
+            }
+            return PartFile(file: file, startSize: 0, expected: expected, restarted: offset > 0)
+        case 416 where offset > 0:
+            PartMetadata.discard(part: part)
+            throw .rangeNotSatisfiable
+        default:
+            throw .httpStatus(head.status)
+        }
+    }
+
+    /// The `.part` file cut to `offset` and open for writing there; never through a link.
+    private static func writable(_ part: URL, at offset: Int64) throws(TransferFailure) -> WritableFile {
+        do {
+            return try OpenFolder.open(part.deletingLastPathComponent()).openForWriting(part.lastPathComponent, at: offset)
         } catch {
-            throw .file(path: part.path, reason: "\(error)")
+            throw .file(error)
         }
     }
 

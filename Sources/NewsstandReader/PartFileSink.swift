@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Streams a bundle's body into its `.part` file and reports progress. It never takes more
 /// than the size the catalog states: a larger `Content-Length` or `Content-Range` total is
@@ -44,9 +45,9 @@ final class PartFileSink: ResponseSink, @unchecked Sendable {
         guard let file else { return }
         if let limit, fileSize + Int64(chunk.count) > limit { throw .tooLarge(limit: limit) }
         do {
-            try AtomicFile.writeAll(file.handle.fileDescriptor, chunk)
+            try file.file.write(chunk)
         } catch {
-            throw error.isNoSpace ? .noSpace(path: part.path, reason: error.description) : .file(path: part.path, reason: error.description)
+            throw .file(error)
         }
         fileSize += Int64(chunk.count)
         received += Int64(chunk.count)
@@ -66,7 +67,7 @@ final class PartFileSink: ResponseSink, @unchecked Sendable {
     }
 
     func close() {
-        try? file?.handle.close()
+        try? file?.file.close()
         file = nil
     }
 }

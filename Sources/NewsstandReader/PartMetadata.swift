@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// What a `.part` file was downloaded from, kept beside it (`<name>.zip.part.json`) so that a
 /// resume after a crash can send `If-Range` and knows when the file is already complete.
@@ -19,16 +20,17 @@ struct PartMetadata: Codable, Equatable, Sendable {
         return try? JSONDecoder().decode(PartMetadata.self, from: data)
     }
 
-    func save(for part: URL) throws {
-        let target = Self.location(for: part)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).tmp")
-        try AtomicFile.write(try JSONEncoder().encode(self), to: temporary)
-        try AtomicFile.move(temporary, to: target)
+    func save(for part: URL) throws(FileSystemError) {
+        // Three plain values always encode; were it ever to fail, the download would only lose its resume.
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        // Durable: after a power cut, a resume must find what the .part file's bytes came from.
+        try AtomicFile.write(data, to: Self.location(for: part), .durable)
     }
 
-    /// Deletes a partial download and its metadata.
+    /// Deletes a partial download and its metadata (only files: never through a link).
     static func discard(part: URL) {
-        try? FileManager.default.removeItem(at: part)
-        try? FileManager.default.removeItem(at: location(for: part))
+        guard let folder = try? OpenFolder.open(part.deletingLastPathComponent()) else { return }
+        try? folder.removeRegularFile(part.lastPathComponent)
+        try? folder.removeRegularFile(location(for: part).lastPathComponent)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// One attempt at downloading a bundle into its `.part` file, continuing the bytes already
 /// there with `Range` + `If-Range` (Foundation on Linux produces no resume data).
@@ -27,7 +28,7 @@ struct ResumableDownload: Sendable {
         var offset: Int64 = 0
         var validator: String?
         if let metadata = PartMetadata.load(for: part), metadata.url == url, metadata.validator != nil,
-            let size = AtomicFile.size(of: part)
+            let size = FileStatus.size(of: part)
         {
             if let expected = metadata.expectedLength, size == expected, size <= limit {
                 return Outcome(size: size, bytesTransferred: 0, restarted: false)

@@ -1,10 +1,11 @@
 import Foundation
+import NewsstandCore
 
 /// Reads and writes `library.json`. Writes go to a temporary file in the same folder that is
 /// flushed and renamed over the old one, so a crash leaves either the old or the new state.
 enum StateStore {
     static func load(from url: URL) throws(LibraryError) -> LibraryState? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard FileStatus.kind(of: url) != nil else { return nil }
         do {
             let data = try Data(contentsOf: url)
             let decoder = JSONDecoder()
@@ -19,19 +20,17 @@ enum StateStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        let data: Data
         do {
-            let data = try encoder.encode(state)
-            try AtomicFile.write(data, to: temporary)
+            data = try encoder.encode(state)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             throw .cannotSave(path: url.path, reason: "\(error)")
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .cannotSave(path: url.path, reason: reason)
+        do {
+            // Durable: the state is the shelf; a power cut must not lose it or leave it empty.
+            try AtomicFile.write(data, to: url, .durable)
+        } catch {
+            throw .cannotSave(path: url.path, reason: error.reason)
         }
     }
 }

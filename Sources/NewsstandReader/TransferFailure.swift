@@ -1,3 +1,5 @@
+import NewsstandCore
+
 /// Why one HTTP request (a bundle download attempt, a catalog or a cover) ended without the
 /// whole body.
 enum TransferFailure: Error, Sendable, Equatable {
@@ -21,10 +23,8 @@ enum TransferFailure: Error, Sendable, Equatable {
     case badResponse(String)
     /// The receiver refused the body (a catalog that is not a property list); it keeps the reason.
     case rejected
-    /// No space left for the file being written (ENOSPC, or EFBIG under a file-size limit).
-    case noSpace(path: String, reason: String)
-    /// Writing the file failed otherwise.
-    case file(path: String, reason: String)
+    /// Writing the file failed (`isNoSpace`: the disk is full, or a file-size limit was hit).
+    case file(FileSystemError)
 
     /// Whether another attempt may succeed: network trouble, stalls, deadlines and 5xx/408/429,
     /// but not 404, 403, an unusable URL, a body larger than stated, or a full disk.
@@ -32,7 +32,7 @@ enum TransferFailure: Error, Sendable, Equatable {
         switch self {
         case .httpStatus(let status): status >= 500 || status == 408 || status == 429
         case .network, .stalled, .timedOut, .rangeNotSatisfiable, .badResponse: true
-        case .unsupportedURL, .tooLarge, .cancelled, .rejected, .noSpace, .file: false
+        case .unsupportedURL, .tooLarge, .cancelled, .rejected, .file: false
         }
     }
 
@@ -41,7 +41,7 @@ enum TransferFailure: Error, Sendable, Equatable {
     /// space a full disk needs for the library's own state).
     var discardsPartialFile: Bool {
         switch self {
-        case .httpStatus, .tooLarge, .noSpace, .file: true
+        case .httpStatus, .tooLarge, .file: true
         case .network, .unsupportedURL, .stalled, .timedOut, .cancelled, .rangeNotSatisfiable, .badResponse, .rejected: false
         }
     }
@@ -61,8 +61,7 @@ extension TransferFailure: CustomStringConvertible {
         case .rangeNotSatisfiable: "the server refused the resume range"
         case .badResponse(let reason): reason
         case .rejected: "the body was refused"
-        case .noSpace(let path, let reason): "cannot write '\(path)': \(reason)"
-        case .file(let path, let reason): "cannot write '\(path)': \(reason)"
+        case .file(let error): "cannot write '\(error.path)': \(error.reason)"
         }
     }
 }

@@ -118,7 +118,7 @@ import Testing
         let fixture = try MagazineFixture()
         let file = try Shell.temporaryFolder().appendingPathComponent("out")
         try Data("x".utf8).write(to: file)
-        #expect(throws: BuildError(issue: nil, path: file.path, reason: "the output folder is a file")) {
+        #expect(throws: BuildError.outputIsAFile(path: file.path)) {
             _ = try build(fixture, into: file)
         }
     }

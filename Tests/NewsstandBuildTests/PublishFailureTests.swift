@@ -147,7 +147,7 @@ import Testing
         } throws: { error in
             guard let error = error as? PublishError else { return false }
             return error.step == "copy" && error.target.hasSuffix("/shelf.json")
-                && error.reason == .wrongKind(found: "a folder", expected: "a regular file")
+                && error.reason == .fileSystem(.wrongKind(path: error.target, found: .folder, expected: .regularFile))
                 && error.note?.hasPrefix("The previous catalog and files were restored") == true
         }
         var after = try site.servedFiles()
@@ -184,7 +184,7 @@ import Testing
                 Issue.record("\(blocked) is immutable, yet the publish succeeded")
             } catch {
                 #expect(error.step == step && error.target.hasSuffix(blocked), "\(error)")
-                #expect(error.reason == .system("Operation not permitted"))
+                #expect(error.reason == .fileSystem(.system(path: error.target, code: EPERM)))
             }
             let served = try ServedMagazine.check(catalog: site.catalogURL)
             #expect(served.problems.isEmpty, "\(blocked) immutable: \(served.problems)")

@@ -203,7 +203,7 @@ import Testing
         await #expect(
             throws: PublishError(
                 step: "upload", target: scene.site.path + "/f-1",
-                reason: .wrongKind(found: "a symbolic link", expected: "a folder"),
+                reason: .fileSystem(.symbolicLink(path: scene.site.path + "/f-1", target: scene.victim.path, expected: .folder)),
                 note: "Nothing that readers are served was changed; run the command again to finish.")
         ) { _ = try await scene.publish() }
         var after = try scene.listing()
@@ -227,7 +227,11 @@ import Testing
             Issue.record("prune went through a link")
         } catch {
             #expect(error.step == "delete" && error.target == stale.path)
-            #expect(error.reason == .wrongKind(found: "a symbolic link", expected: "a regular file"))
+            #expect(
+                error.reason
+                    == .fileSystem(
+                        .symbolicLink(
+                            path: stale.path, target: scene.victim.appendingPathComponent("secret.txt").path, expected: .regularFile)))
         }
         #expect(try Data(contentsOf: scene.victim.appendingPathComponent("secret.txt")) == Data("precious".utf8))
         #expect(try scene.listing().filter { !$0.key.hasPrefix("site/") } == before.filter { !$0.key.hasPrefix("site/") })
@@ -239,7 +243,10 @@ import Testing
             at: state, withDestinationURL: scene.victim.appendingPathComponent("system.json"))
         await #expect(
             throws: PublishError(
-                step: "read", target: state.path, reason: .wrongKind(found: "a symbolic link", expected: "a regular file"),
+                step: "read", target: state.path,
+                reason: .fileSystem(
+                    .symbolicLink(
+                        path: state.path, target: scene.victim.appendingPathComponent("system.json").path, expected: .regularFile)),
                 note: "Nothing was changed at \(scene.site.path).")
         ) { _ = try await scene.publish() }
     }
@@ -255,7 +262,10 @@ import Testing
         let before = try scene.listing()
         await #expect(
             throws: PublishError(
-                step: "plan", target: bundle.path, reason: .wrongKind(found: "a symbolic link", expected: "a regular file"),
+                step: "plan", target: bundle.path,
+                reason: .fileSystem(
+                    .symbolicLink(
+                        path: bundle.path, target: scene.victim.appendingPathComponent("same-size").path, expected: .regularFile)),
                 note: "Nothing was changed at \(scene.site.path).")
         ) { _ = try await scene.publish() }
         #expect(try scene.listing() == before)

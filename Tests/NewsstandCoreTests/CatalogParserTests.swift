@@ -62,7 +62,7 @@ struct CatalogParserTests {
 
     @Test(arguments: [1, 7, 4096])
     func readsWhatTheBuildWritesAsFoundationDoes(chunk: Int) throws {
-        let data = try Catalog.encode(Self.entries())
+        let data = Catalog.encode(Self.entries())
         let streamed = try Self.parse(data, chunk: chunk)
         let foundation = try Self.foundation(data)
         #expect(streamed.entries == foundation.entries)

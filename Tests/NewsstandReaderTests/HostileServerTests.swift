@@ -165,7 +165,7 @@ struct HostileServerTests {
             let starts = requests.dropFirst().compactMap { $0.range.flatMap { Int($0.dropFirst(6).dropLast()) } }
             #expect(starts.count == 2 && starts[0] > 0 && starts[1] > starts[0], "each retry resumes: \(requests)")
             let part = bed.libraryFolder.appendingPathComponent("Downloads/f-1.zip.part")
-            #expect(AtomicFile.size(of: part).map { $0 > Int64(starts[1]) } == true, "the partial file is kept for a resume")
+            #expect(FileStatus.size(of: part).map { $0 > Int64(starts[1]) } == true, "the partial file is kept for a resume")
         }
     }
 

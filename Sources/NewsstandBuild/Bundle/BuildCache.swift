@@ -36,7 +36,7 @@ enum BuildCache {
             let name = String(input.path.dropFirst("assets/".count))
             guard let file = try? source.file(name, in: assets), file.size == input.size else { return nil }
             if file.modified != input.modified {
-                guard (try? hash(file)) == input.sha256 else { return nil }
+                guard (try? file.sha256()) == input.sha256 else { return nil }
                 manifest.inputs[index].modified = file.modified
                 touched = true
             }
@@ -46,16 +46,5 @@ enum BuildCache {
         }
         if touched { try? manifest.write(in: output.folder) }
         return manifest
-    }
-
-    private static func hash(_ file: OpenFile) throws -> String {
-        let hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = try file.readChunk(into: buffer)
-            if count == 0 { return hasher.finalizeHex() }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
     }
 }

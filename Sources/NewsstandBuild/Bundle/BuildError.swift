@@ -1,16 +1,95 @@
-/// A failure while building, naming the issue and the file concerned.
-public struct BuildError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The issue being built, when the failure concerns one.
-    public var issue: String?
-    /// The file concerned.
-    public var path: String
-    /// What went wrong.
-    public var reason: String
+import NewsstandArchive
+import NewsstandCore
+import NewsstandFormat
 
-    public init(issue: String?, path: String, reason: String) {
-        self.issue = issue
-        self.path = path
-        self.reason = reason
+/// Why a build failed: each case names the issue concerned (when there is one) and carries the
+/// error underneath (the file system's, libarchive's, the plist reader's), so callers can tell
+/// failures apart without reading messages.
+public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The output folder is the magazine, lies inside it or contains it.
+    case outputOverlapsMagazine(OutputFolderRule.Overlap)
+    /// The output folder is a file.
+    case outputIsAFile(path: String)
+    /// The output folder (or an issue's folder in it) cannot be made or opened.
+    case outputFolder(issue: String?, FileSystemError)
+    /// An issue's output folder is a symbolic link: newsstand neither writes nor removes through it.
+    case issueOutputIsALink(issue: String, path: String)
+    /// An issue's output folder vanished while the issue was being built.
+    case issueOutputVanished(issue: String, path: String)
+    /// An issue's folder or its `assets/` is not a real folder (a link, a file, missing) or
+    /// cannot be opened.
+    case inputFolder(issue: String, FileSystemError)
+    /// A config or an asset of an issue is not a regular file (a link, a folder, missing) or
+    /// cannot be read.
+    case inputFile(issue: String, FileSystemError)
+    /// A config is not the one that was validated (its SHA-256 changed).
+    case configChanged(issue: String, path: String)
+    /// A config no longer reads (it grew past the limit, or no longer parses).
+    case configUnreadable(issue: String, path: String, PlistReadFailure)
+    /// A config holds a value that cannot be written as an XML property list.
+    case configUnwritable(issue: String, path: String, PlistWriter.Failure)
+    /// Writing an archive failed (libarchive's or the system's reason).
+    case archive(issue: String, ArchiveError)
+    /// Writing, renaming or listing an output failed.
+    case output(issue: String?, FileSystemError)
+    /// A build record (`manifest.json`, `written.json`) cannot be trusted. `issueLeft`: the
+    /// issue left the magazine, so its folder is left as it is (rather than rebuilt).
+    case untrustedRecord(issue: String, BuildRecordError, issueLeft: Bool)
+    /// An issue's build manifest is missing or for another issue: the catalog cannot list it.
+    case manifestMismatch(issue: String, path: String)
+    /// The magazine has no valid BaseURL, so no catalog can be written.
+    case noBaseURL
+
+    /// The issue concerned, when the failure concerns one.
+    public var issue: String? {
+        switch self {
+        case .outputOverlapsMagazine, .outputIsAFile, .noBaseURL: nil
+        case .outputFolder(let issue, _), .output(let issue, _): issue
+        case .issueOutputIsALink(let issue, _), .issueOutputVanished(let issue, _), .inputFolder(let issue, _),
+            .inputFile(let issue, _),
+            .configChanged(let issue, _), .configUnreadable(let issue, _, _), .configUnwritable(let issue, _, _),
+            .archive(let issue, _), .untrustedRecord(let issue, _, _), .manifestMismatch(let issue, _):
+            issue
+        }
+    }
+
+    /// The file or folder concerned.
+    public var path: String {
+        switch self {
+        case .outputOverlapsMagazine(let overlap): overlap.output
+        case .outputIsAFile(let path), .issueOutputIsALink(_, let path), .issueOutputVanished(_, let path),
+            .configChanged(_, let path), .configUnreadable(_, let path, _), .configUnwritable(_, let path, _),
+            .manifestMismatch(_, let path):
+            path
+        case .outputFolder(_, let error), .inputFolder(_, let error), .inputFile(_, let error), .output(_, let error):
+            error.path
+        case .archive(_, let error): error.path
+        case .untrustedRecord(_, let error, _): error.path
+        case .noBaseURL: "magazine.plist"
+        }
+    }
+
+    /// What went wrong, for messages.
+    public var reason: String {
+        switch self {
+        case .outputOverlapsMagazine(let overlap): overlap.description
+        case .outputIsAFile: "the output folder is a file"
+        case .outputFolder(_, let error), .output(_, let error): error.reason
+        case .issueOutputIsALink: "it is a symbolic link; newsstand writes and removes an issue's output only in a real folder"
+        case .issueOutputVanished: "the issue's output folder disappeared"
+        case .inputFolder(_, let error): "\(error.reason); newsstand reads an issue only from real folders"
+        case .inputFile(_, let error): "\(error.reason); newsstand packs only regular files"
+        case .configChanged: "it changed after it was validated; run the build again"
+        case .configUnreadable(_, _, let failure): failure.diagnostics.map(\.message).joined(separator: "; ")
+        case .configUnwritable(_, _, let failure): failure.reason
+        case .archive(_, let error): error.reason
+        case .untrustedRecord(_, let error, let issueLeft):
+            issueLeft
+                ? "\(error.reason); the issue left the magazine, but its output folder is left as it is (remove it yourself if it is not needed)"
+                : "\(error.reason); rebuild the issue"
+        case .manifestMismatch: "the build manifest is for another issue; rebuild the issue"
+        case .noBaseURL: "BaseURL is missing or invalid"
+        }
     }
 
     public var description: String {

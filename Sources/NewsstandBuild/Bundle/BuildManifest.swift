@@ -55,10 +55,13 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     }
 
     /// Writes the manifest atomically into the open issue output folder.
-    func write(in issueOutput: OpenFolder) throws {
+    func write(in issueOutput: OpenFolder) throws(FileSystemError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(self), named: Self.fileName, in: try issueOutput.makeFolder(Self.folderName))
+        // Plain values always encode.
+        let data = (try? encoder.encode(self)) ?? Data()
+        // Best effort: a manifest lost to a power cut only makes the next build rebuild the issue.
+        try AtomicFile.write(data, named: Self.fileName, in: try issueOutput.makeFolder(Self.folderName), .bestEffort)
     }
 
     /// The issue's catalog entry for a magazine hosted at `baseURL` (ending in `/`).

@@ -26,6 +26,8 @@ struct BundleBuilder {
     let retina: Bool
     /// The issue's output folder, opened (`<output>/<name>`).
     let outputFolder: OpenFolder
+    /// The temporary name of each output, recorded before it is written (`outputNames`).
+    let temporaryNames: [String: String]
 
     func build() throws(BuildError) -> ScaleOutput {
         let source = try IssueSource(plan)
@@ -58,30 +60,48 @@ struct BundleBuilder {
             files.append((try source.file(file, in: assets), "assets/\(file)", file))
         }
         let hasher = BackgroundHasher()
+        let pending = try create(name)
+        let size: Int64
         do {
-            let size = try AtomicFile.write(named: name, in: outputFolder) { fd, path in
-                let writer = try ZipWriter(descriptor: dup(fd), path: path) { hasher.update($0) }
-                for (name, canonical) in configs {
-                    try writer.addData(canonical, as: name, modified: plan.metadata.date, compression: .deflate)
-                }
-                var recorders: [InputRecorder] = []
-                for item in files {
-                    var recorder = InputRecorder(relative: item.relative, modified: item.file.modified)
-                    try writer.addFile(
-                        reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
-                        modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
-                    ) { recorder.observe($0) }
-                    recorders.append(recorder)
-                }
-                let size = try writer.close()
-                inputs += recorders.map { $0.finish() }
-                return size
+            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }
+            for (name, canonical) in configs {
+                try writer.addData(canonical, as: name, modified: plan.metadata.date, compression: .deflate)
             }
-            return OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
-        } catch let error as ArchiveError {
-            throw BuildError(issue: plan.name, path: error.path, reason: error.reason)
+            var recorders: [InputRecorder] = []
+            for item in files {
+                var recorder = InputRecorder(relative: item.relative, modified: item.file.modified)
+                try writer.addFile(
+                    reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
+                    modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
+                ) { recorder.observe($0) }
+                recorders.append(recorder)
+            }
+            size = try writer.close()
+            inputs += recorders.map { $0.finish() }
         } catch {
-            throw BuildError(issue: plan.name, path: outputFolder.path(of: name), reason: Self.reason(error))
+            pending.discard()
+            throw .archive(issue: plan.name, error)
+        }
+        try commit(pending)
+        return OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
+    }
+
+    /// A new file for the output `name`, under the temporary name recorded for it.
+    private func create(_ name: String) throws(BuildError) -> AtomicFile {
+        do {
+            return try AtomicFile.create(named: name, in: outputFolder, temporaryName: temporaryNames[name])
+        } catch {
+            throw .output(issue: plan.name, error)
+        }
+    }
+
+    /// Gives a complete output its name. Best effort: an archive lost to a power cut is
+    /// rebuilt from its sources (flushing every archive doubled a build's time, measured).
+    private func commit(_ pending: AtomicFile) throws(BuildError) {
+        do {
+            try pending.commit(.bestEffort)
+        } catch {
+            throw .output(issue: plan.name, error)
         }
     }
 
@@ -99,7 +119,7 @@ struct BundleBuilder {
         do {
             return (try PlistWriter.xml(read.root), recorder.finish())
         } catch {
-            throw BuildError(issue: source.plan.name, path: read.file.path, reason: error.reason)
+            throw .configUnwritable(issue: source.plan.name, path: read.file.path, error)
         }
     }
 
@@ -107,22 +127,17 @@ struct BundleBuilder {
         named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
     ) throws(BuildError) -> OutputRecord {
         let file = try source.file(name, in: assets)
+        let pending = try create(name)
+        var recorder = InputRecorder(relative: "assets/\(name)", modified: file.modified)
         do {
-            let record = try AtomicFile.write(named: name, in: outputFolder) { fd, _ in
-                var recorder = InputRecorder(relative: "assets/\(name)", modified: file.modified)
-                try FileCopier.copy(file, to: fd) { recorder.observe($0) }
-                return recorder.finish()
-            }
-            inputs.append(record)
-            return OutputRecord(file: name, size: record.size, sha256: record.sha256)
+            try FileCopy.copy(file, to: pending.file) { recorder.observe($0) }
         } catch {
-            throw BuildError(issue: plan.name, path: file.path, reason: Self.reason(error))
+            pending.discard()
+            throw error.path == file.path ? .inputFile(issue: plan.name, error) : .output(issue: plan.name, error)
         }
-    }
-
-    static func reason(_ error: Error) -> String {
-        if let error = error as? ArchiveError { return error.reason }
-        if let error = error as? FileOpenFailure { return error.reason }
-        return (error as NSError).localizedDescription
+        try commit(pending)
+        let record = recorder.finish()
+        inputs.append(record)
+        return OutputRecord(file: name, size: record.size, sha256: record.sha256)
     }
 }

@@ -28,18 +28,3 @@ struct InputRecorder {
         InputRecord(path: relative, size: size, modified: modified, sha256: hasher.finalizeHex())
     }
 }
-
-/// Size and modification time of a file, from one `stat`.
-struct FileStatus: Equatable {
-    var size: Int64
-    var modified: Double
-
-    static func of(_ url: URL) throws -> FileStatus {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        return FileStatus(size: Int64(info.st_size), modified: modified)
-    }
-}

@@ -52,6 +52,22 @@ public struct BuildReport: Sendable {
     public var warnings: [String] = []
 }
 
+/// One scale of one issue to build, on a thread of the work queue.
+private struct ScaleJob: Sendable {
+    let plan: IssuePlan
+    let retina: Bool
+    let root: OpenFolder
+    let temporaryNames: [String: String]
+
+    func build() throws(BuildError) -> ScaleOutput {
+        // Each job opens the folder itself: descriptors stay few however many issues there are.
+        guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else {
+            throw .issueOutputVanished(issue: plan.name, path: root.path(of: plan.name))
+        }
+        return try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder, temporaryNames: temporaryNames).build()
+    }
+}
+
 /// Collects a build's warnings and hands each on as it arises.
 private final class WarningSink {
     private(set) var messages: [String] = []
@@ -93,13 +109,12 @@ public struct MagazineBuilder: Sendable {
         do {
             try OutputFolderRule.check(output: options.output, magazine: magazine.folder)
         } catch {
-            throw BuildError(issue: nil, path: options.output.path, reason: error.description)
+            throw .outputOverlapsMagazine(error)
         }
         for plan in plans {
             let folder = options.output.appendingPathComponent(plan.name).path
-            var info = stat()
-            if lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-                throw BuildError(issue: plan.name, path: folder, reason: IssueOutputFolder.linkReason)
+            if (try? FileStatus.of(folder))?.kind == .symbolicLink {
+                throw .issueOutputIsALink(issue: plan.name, path: folder)
             }
         }
         let root = try prepareOutput()
@@ -127,16 +142,14 @@ public struct MagazineBuilder: Sendable {
     }
 
     private func prepareOutput() throws(BuildError) -> OpenFolder {
-        var isDirectory: ObjCBool = false
         let path = options.output.path
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw BuildError(issue: nil, path: path, reason: "the output folder is a file")
+        if let status = try? FileStatus.of(path, followingLinks: true), status.kind != .folder {
+            throw .outputIsAFile(path: path)
         }
         do {
-            try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
-            return try OpenFolder.open(options.output)
+            return try OpenFolder.open(options.output, create: true)
         } catch {
-            throw BuildError(issue: nil, path: path, reason: BundleBuilder.reason(error))
+            throw .outputFolder(issue: nil, error)
         }
     }
 
@@ -149,6 +162,7 @@ public struct MagazineBuilder: Sendable {
         // leftovers later), plus what this build will write, recorded; then the manifest goes
         // (it comes back last: an interrupted rebuild is never taken as done).
         var recorded: [String: Set<String>] = [:]
+        var temporaryNames: [String: [String: String]] = [:]
         for plan in plans {
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: true) else { continue }
             var own: Set<String>
@@ -158,35 +172,27 @@ public struct MagazineBuilder: Sendable {
                 warnings.warn("issue '\(plan.name)': \(error); its records are replaced and nothing they list is removed")
                 own = []
             }
+            var temporary: [String: String] = [:]
             for name in BundleBuilder.outputNames(of: plan) {
+                temporary[name] = AtomicFile.temporaryName(for: name)
                 own.insert(name)
-                own.insert(AtomicFile.temporaryName(for: name))
+                own.insert(temporary[name] ?? name)
             }
             do {
                 try output.recordWritten(own)
                 try output.removeManifest()
             } catch {
-                throw BuildError(issue: plan.name, path: output.path, reason: BundleBuilder.reason(error))
+                throw .output(issue: plan.name, error)
             }
             recorded[plan.name] = own
+            temporaryNames[plan.name] = temporary
         }
-        let jobs: [@Sendable () throws -> ScaleOutput] = plans.flatMap { plan in
-            [false, true].map { retina in
-                { @Sendable in
-                    // Each job opens the folder itself: descriptors stay few however many issues there are.
-                    guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else {
-                        throw BuildError(issue: plan.name, path: root.path(of: plan.name), reason: "the issue's output folder disappeared")
-                    }
-                    return try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder).build()
-                }
-            }
+        let jobs = plans.flatMap { plan in
+            [false, true].map { ScaleJob(plan: plan, retina: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:]) }
         }
         let total = jobs.count
-        let results: [ScaleOutput]
-        do {
-            results = try WorkQueue(jobs).run(width: options.jobs) { progress($0, total) }
-        } catch {
-            throw error as? BuildError ?? BuildError(issue: nil, path: root.path, reason: "\(error)")
+        let results = try WorkQueue(jobs).run(width: options.jobs, perform: { job throws(BuildError) in try job.build() }) {
+            progress($0, total)
         }
         for (index, plan) in plans.enumerated() {
             let normal = results[2 * index]
@@ -211,7 +217,7 @@ public struct MagazineBuilder: Sendable {
                 try output.recordWritten(kept)
                 warnings.warn(output.unknownEntries(besides: kept))
             } catch {
-                throw error as? BuildError ?? BuildError(issue: plan.name, path: output.path, reason: BundleBuilder.reason(error))
+                throw .output(issue: plan.name, error)
             }
             report.built.append(plan.name)
             report.bundlesWritten += 2
@@ -230,13 +236,13 @@ public struct MagazineBuilder: Sendable {
         do {
             entries = try root.entries()
         } catch {
-            throw BuildError(issue: nil, path: root.path, reason: error.reason)
+            throw .output(issue: nil, error)
         }
         for entry in entries.sorted(by: { $0.rawName.lexicographicallyPrecedes($1.rawName) }) {
             guard let name = entry.name, !entry.isHidden, !names.contains(name) else { continue }
             switch entry.kind {
             case .symbolicLink:
-                if FileManager.default.fileExists(atPath: BuildManifest.url(in: options.output.appendingPathComponent(name)).path) {
+                if FileStatus.kind(of: BuildManifest.url(in: options.output.appendingPathComponent(name))) != nil {
                     warnings.warn(
                         "left \(root.path(of: name)) in place: it is a symbolic link, and newsstand does not remove through links")
                 }
@@ -246,9 +252,7 @@ public struct MagazineBuilder: Sendable {
                 do {
                     recorded = try output.recordedFiles()
                 } catch {
-                    throw BuildError(
-                        issue: name, path: error.path,
-                        reason: "\(error.reason); the issue left the magazine, but its output folder is left as it is (remove it yourself if it is not needed)")
+                    throw .untrustedRecord(issue: name, error, issueLeft: true)
                 }
                 warnings.warn(output.removeAll(recorded, from: root))
                 report.removed.append(name)

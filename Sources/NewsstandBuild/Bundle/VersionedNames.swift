@@ -25,7 +25,7 @@ enum VersionedNames {
     }
 
     /// Renames the issue's outputs in `folder` to their versioned names and records them.
-    static func apply(to manifest: inout BuildManifest, in folder: OpenFolder) throws {
+    static func apply(to manifest: inout BuildManifest, in folder: OpenFolder) throws(FileSystemError) {
         let names = names(for: manifest)
         try rename(&manifest.bundle, to: names[0], in: folder)
         try rename(&manifest.retinaBundle, to: names[1], in: folder)
@@ -33,12 +33,8 @@ enum VersionedNames {
         try rename(&manifest.retinaCover, to: names[3], in: folder)
     }
 
-    private static func rename(_ record: inout OutputRecord, to name: String, in folder: OpenFolder) throws {
-        do {
-            try folder.rename(record.file, to: name)
-        } catch {
-            throw BuildError(issue: nil, path: folder.path(of: record.file), reason: error.reason)
-        }
+    private static func rename(_ record: inout OutputRecord, to name: String, in folder: OpenFolder) throws(FileSystemError) {
+        try folder.rename(record.file, to: name)
         record.file = name
     }
 }

@@ -2,26 +2,28 @@ import Foundation
 
 /// Runs independent jobs on up to `width` threads and collects their results in order.
 /// The first failure stops jobs that have not started yet.
-final class WorkQueue<Result: Sendable>: @unchecked Sendable {
+final class WorkQueue<Job: Sendable, Result: Sendable, Failure: Error>: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var results: [Result?]
-    private var failure: Error?
-    private let jobs: [@Sendable () throws -> Result]
+    private var failure: Failure?
+    private let jobs: [Job]
 
-    init(_ jobs: [@Sendable () throws -> Result]) {
+    init(_ jobs: [Job]) {
         self.jobs = jobs
         results = Array(repeating: nil, count: jobs.count)
     }
 
-    /// Runs every job; `finished` is called (under a lock) after each one with the count done.
-    func run(width: Int, finished: @Sendable (Int) -> Void) throws -> [Result] {
+    /// Runs `perform` on every job; `finished` is called after each one with the count done.
+    func run(
+        width: Int, perform: @Sendable (Job) throws(Failure) -> Result, finished: @Sendable (Int) -> Void
+    ) throws(Failure) -> [Result] {
         let threads = max(1, min(width, jobs.count))
         let done = Counter()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while let index = take() {
-                do {
-                    let result = try jobs[index]()
+                do throws(Failure) {
+                    let result = try perform(jobs[index])
                     lock.withLock { results[index] = result }
                 } catch {
                     lock.withLock { if failure == nil { failure = error } }
@@ -30,7 +32,8 @@ final class WorkQueue<Result: Sendable>: @unchecked Sendable {
             }
         }
         if let failure { throw failure }
-        return results.map { $0! }
+        // Every job ran (a failure would have thrown): every result is there.
+        return results.compactMap { $0 }
     }
 
     private func take() -> Int? {

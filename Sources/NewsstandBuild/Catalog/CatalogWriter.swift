@@ -28,14 +28,14 @@ public struct CatalogWriter {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         return names.sorted().compactMap { name in
             let folder = output.appendingPathComponent(name, isDirectory: true)
-            return FileManager.default.fileExists(atPath: BuildManifest.url(in: folder).path) ? (name, folder) : nil
+            return FileStatus.kind(of: BuildManifest.url(in: folder)) != nil ? (name, folder) : nil
         }
     }
 
     /// Writes `issues.plist` and the feeds atomically.
     public func write() throws(BuildError) -> Result {
         guard let baseURL = magazine.baseURL else {
-            throw BuildError(issue: nil, path: "magazine.plist", reason: "BaseURL is missing or invalid")
+            throw .noBaseURL
         }
         var manifests: [BuildManifest] = []
         for (name, folder) in Self.builtIssueFolders(in: output) {
@@ -43,35 +43,33 @@ public struct CatalogWriter {
             do {
                 manifest = try BuildManifest.load(in: folder)
             } catch {
-                throw BuildError(issue: name, path: error.path, reason: "\(error.reason); rebuild the issue")
+                throw .untrustedRecord(issue: name, error, issueLeft: false)
             }
             guard let manifest, manifest.name == name else {
-                throw BuildError(
-                    issue: name, path: BuildManifest.url(in: folder).path,
-                    reason: "the build manifest is for another issue; rebuild the issue")
+                throw .manifestMismatch(issue: name, path: BuildManifest.url(in: folder).path)
             }
             manifests.append(manifest)
         }
         let entries = Catalog.sorted(manifests.map { $0.catalogEntry(baseURL: baseURL) })
         var diagnostics: [Diagnostic] = []
-        try writeFile("issues.plist") { try Catalog.encode(entries) }
+        try writeFile("issues.plist", Catalog.encode(entries))
         if feeds.contains(.shelf) {
-            try writeFile(Feed.shelf.fileName) { try ShelfFeed.encode(entries) }
+            try writeFile(Feed.shelf.fileName, ShelfFeed.encode(entries))
         }
         if feeds.contains(.atom) {
             let atom = AtomFeed(magazineTitle: magazine.title ?? "", baseURL: baseURL, output: output)
             diagnostics = atom.check(entries, manifests: manifests)
-            try writeFile(Feed.atom.fileName) { Data(atom.render(entries).utf8) }
+            try writeFile(Feed.atom.fileName, Data(atom.render(entries).utf8))
         }
         return Result(entries: entries.count, diagnostics: diagnostics)
     }
 
-    private func writeFile(_ name: String, _ contents: () throws -> Data) throws(BuildError) {
-        let url = output.appendingPathComponent(name)
+    private func writeFile(_ name: String, _ contents: Data) throws(BuildError) {
         do {
-            try AtomicFile.write(try contents(), named: name, in: try OpenFolder.open(output))
+            // Best effort: the catalogs are written again from the manifests by the next build.
+            try AtomicFile.write(contents, named: name, in: try OpenFolder.open(output), .bestEffort)
         } catch {
-            throw BuildError(issue: nil, path: url.path, reason: BundleBuilder.reason(error))
+            throw .output(issue: nil, error)
         }
     }
 }

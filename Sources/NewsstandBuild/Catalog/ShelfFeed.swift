@@ -5,7 +5,7 @@ import NewsstandFormat
 /// `shelf.json` in the Baker framework's format, so Baker-based apps can read our catalogs:
 /// an array of `{name, title, info, date ("yyyy-MM-dd HH:mm:ss", UTC), cover, url, product_id?}`.
 enum ShelfFeed {
-    static func encode(_ entries: [CatalogEntry]) throws -> Data {
+    static func encode(_ entries: [CatalogEntry]) -> Data {
         let items: [[String: Any]] = entries.map { entry in
             var item: [String: Any] = [
                 "name": entry.name, "title": entry.title, "info": entry.summary ?? "",
@@ -14,8 +14,10 @@ enum ShelfFeed {
             item["product_id"] = entry.productID
             return item
         }
-        var data = try JSONSerialization.data(
-            withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        // Strings only: the serializer cannot fail on them.
+        var data =
+            (try? JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         data.append(0x0A)
         return data
     }

@@ -16,12 +16,12 @@ struct IssueSource {
         do {
             folder = try Self.openFolder(magazine: plan.magazineFolder, issue: plan.name)
         } catch {
-            throw BuildError(issue: plan.name, path: plan.folder.path, reason: Self.folderReason(error))
+            throw .inputFolder(issue: plan.name, error)
         }
     }
 
     /// `<magazine>/issues/<issue>`, links below the magazine's own path refused.
-    static func openFolder(magazine: URL, issue: String) throws(FileOpenFailure) -> OpenFolder {
+    static func openFolder(magazine: URL, issue: String) throws(FileSystemError) -> OpenFolder {
         try OpenFolder.open(magazine).folder("issues").folder(issue)
     }
 
@@ -30,7 +30,7 @@ struct IssueSource {
         do {
             return try folder.folder("assets")
         } catch {
-            throw BuildError(issue: plan.name, path: plan.assetsFolder.path, reason: Self.folderReason(error))
+            throw .inputFolder(issue: plan.name, error)
         }
     }
 
@@ -40,8 +40,7 @@ struct IssueSource {
         do {
             return try (assets ?? folder).file(name)
         } catch {
-            let path = (assets == nil ? plan.folder : plan.assetsFolder).appendingPathComponent(name).path
-            throw BuildError(issue: plan.name, path: path, reason: "\(error.reason); newsstand packs only regular files")
+            throw .inputFile(issue: plan.name, error)
         }
     }
 
@@ -54,19 +53,15 @@ struct IssueSource {
         do {
             data = try file.readAll(limit: PlistLimits.standard.maximumBytes)
         } catch {
-            throw BuildError(issue: plan.name, path: path, reason: error.reason)
+            throw .inputFile(issue: plan.name, error)
         }
         guard let data, SHA256.hex(of: data) == plan.configDigests[name] else {
-            throw BuildError(issue: plan.name, path: path, reason: "it changed after it was validated; run the build again")
+            throw .configChanged(issue: plan.name, path: path)
         }
         do {
             return (file, data, try PlistReader.read(data: data, displayPath: name))
         } catch {
-            throw BuildError(issue: plan.name, path: path, reason: error.diagnostics.map(\.message).joined(separator: "; "))
+            throw .configUnreadable(issue: plan.name, path: path, error)
         }
-    }
-
-    private static func folderReason(_ failure: FileOpenFailure) -> String {
-        "\(failure.reason); newsstand reads an issue only from real folders"
     }
 }

@@ -10,8 +10,7 @@ public enum MagazineLoader {
     public static func open(
         _ folder: URL, builtInSchema: URL, diagnostics: inout [Diagnostic]
     ) -> Magazine {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileStatus.kind(of: folder) == .folder else {
             diagnostics.append(
                 Diagnostic(.fileMissing, "magazine folder '\(folder.path)' does not exist or is not a folder", at: nil))
             return Magazine(folder: folder, schema: PageClassSchema(layers: [], diagnostics: &diagnostics), issueNames: [])
@@ -19,7 +18,7 @@ public enum MagazineLoader {
         let (title, baseURL) = readSettings(folder, diagnostics: &diagnostics)
         var layers = [PageClassSchema.classes(in: builtInSchema, displayPath: builtInSchema.path, diagnostics: &diagnostics)]
         let own = folder.appendingPathComponent("page-classes.plist")
-        if FileManager.default.fileExists(atPath: own.path) {
+        if FileStatus.kind(of: own) != nil {
             layers.append(PageClassSchema.classes(in: own, displayPath: "page-classes.plist", diagnostics: &diagnostics))
         }
         let schema = PageClassSchema(layers: layers, diagnostics: &diagnostics)
@@ -84,14 +83,14 @@ public enum MagazineLoader {
         } catch .missing {
             diagnostics.append(Diagnostic(.noIssues, "the magazine has no issues/ folder", at: .init(file: "issues")))
             return []
-        } catch .symbolicLink(let target) {
+        } catch .symbolicLink(_, let target, _) {
             diagnostics.append(
                 Diagnostic(
                     .issueNotAFolder,
                     "issues is a symbolic link\(target.map { " (to '\($0)')" } ?? ""); the magazine's issues must be a folder inside it",
                     at: .init(file: "issues")))
             return []
-        } catch .wrongKind(let kind) {
+        } catch .wrongKind(_, let kind, _) {
             diagnostics.append(
                 Diagnostic(.issueNotAFolder, "issues is \(kind); the magazine's issues must be a folder inside it", at: .init(file: "issues")))
             return []

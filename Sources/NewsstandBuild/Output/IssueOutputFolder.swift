@@ -25,14 +25,12 @@ struct IssueOutputFolder {
             return IssueOutputFolder(name: name, folder: try create ? output.makeFolder(name) : output.folder(name))
         } catch .missing where !create {
             return nil
-        } catch .symbolicLink {
-            throw BuildError(issue: name, path: output.path(of: name), reason: linkReason)
+        } catch .symbolicLink(let path, _, _) {
+            throw .issueOutputIsALink(issue: name, path: path)
         } catch {
-            throw BuildError(issue: name, path: output.path(of: name), reason: error.reason)
+            throw .outputFolder(issue: name, error)
         }
     }
-
-    static let linkReason = "it is a symbolic link; newsstand writes and removes an issue's output only in a real folder"
 
     var path: String { folder.path }
 
@@ -69,13 +67,16 @@ struct IssueOutputFolder {
     }
 
     /// Records `files` as newsstand's (before they are written).
-    func recordWritten(_ files: Set<String>) throws {
-        let data = try JSONEncoder().encode(Written(files: files.sorted()))
-        try AtomicFile.write(data, named: Self.writtenFileName, in: try folder.makeFolder(BuildManifest.folderName))
+    func recordWritten(_ files: Set<String>) throws(FileSystemError) {
+        // A list of strings always encodes.
+        let data = (try? JSONEncoder().encode(Written(files: files.sorted()))) ?? Data()
+        // Best effort: a build runs again after a power cut, and the record it rewrites first
+        // lists what it writes.
+        try AtomicFile.write(data, named: Self.writtenFileName, in: try folder.makeFolder(BuildManifest.folderName), .bestEffort)
     }
 
     /// Removes the manifest (first, so that an interrupted rebuild is never taken as done).
-    func removeManifest() throws {
+    func removeManifest() throws(FileSystemError) {
         guard let records = try? folder.folder(BuildManifest.folderName) else { return }
         do {
             try records.removeFile(BuildManifest.fileName)
@@ -87,17 +88,14 @@ struct IssueOutputFolder {
     func removeRecorded(_ recorded: Set<String>, keeping: Set<String>) -> [String] {
         var notes: [String] = []
         for file in recorded.subtracting(keeping).sorted() {
-            switch folder.kind(of: file) {
-            case nil:
-                continue
-            case .regularFile?:
-                do {
-                    try folder.removeFile(file)
-                } catch {
-                    notes.append("cannot remove \(folder.path(of: file)): \(error.reason)")
-                }
-            case let kind?:
-                notes.append("left \(folder.path(of: file)) in place: it is \(kind), not the file newsstand wrote")
+            do {
+                try folder.removeRegularFile(file)
+            } catch .symbolicLink(let path, _, _) {
+                notes.append("left \(path) in place: it is a symbolic link, not the file newsstand wrote")
+            } catch .wrongKind(let path, let kind, _) {
+                notes.append("left \(path) in place: it is \(kind), not the file newsstand wrote")
+            } catch {
+                notes.append("cannot remove \(error.path): \(error.reason)")
             }
         }
         return notes
@@ -127,9 +125,9 @@ struct IssueOutputFolder {
         return notes
     }
 
+    /// A temporary name of `AtomicFile`'s form whose inner part is a plain file name.
     static func isTemporaryName(_ name: String) -> Bool {
-        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
-        return SafeRelativePath.isSafeComponent(String(name.dropFirst()))
+        AtomicFile.isTemporaryName(name) && SafeRelativePath.isSafeComponent(String(name.dropFirst()))
     }
 
     private struct Written: Codable {

@@ -214,27 +214,25 @@ public struct PreviewWriter {
             throw .templateMissing(templates.path)
         }
         return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".") && !name.lowercased().hasSuffix(".html") && name != "README.md"
-                && FileManager.default.fileExists(atPath: templates.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && !isDirectory.boolValue
+            !name.hasPrefix(".") && !name.lowercased().hasSuffix(".html") && name != "README.md"
+                && FileStatus.kind(of: templates.appendingPathComponent(name)).map { $0 != .folder } == true
         }.sorted()
     }
 
     private func createFolder(_ folder: URL) throws(PreviewError) -> OpenFolder {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return try OpenFolder.open(folder)
+            return try OpenFolder.open(folder, create: true)
         } catch {
-            throw .writeFailed(folder.path, error.localizedDescription)
+            throw .writeFailed(error.path, error.reason)
         }
     }
 
+    /// Best effort, like every file of the preview: it is written again by the next run.
     private func writeText(_ text: String, named name: String, in folder: OpenFolder) throws(PreviewError) {
         do {
-            try AtomicFile.write(Data(text.utf8), named: name, in: folder)
+            try AtomicFile.write(Data(text.utf8), named: name, in: folder, .bestEffort)
         } catch {
-            throw .writeFailed(folder.path(of: name), error.localizedDescription)
+            throw .writeFailed(folder.path(of: name), error.reason)
         }
     }
 
@@ -242,9 +240,12 @@ public struct PreviewWriter {
     @discardableResult
     private func copy(_ source: OpenFile, named name: String, in folder: OpenFolder) throws(PreviewError) -> Int64 {
         do {
-            return try AtomicFile.write(named: name, in: folder) { fd, _ in try FileCopier.copy(source, to: fd) { _ in } }
+            let pending = try AtomicFile.create(named: name, in: folder)
+            let size = try FileCopy.copy(source, to: pending.file)
+            try pending.commit(.bestEffort)
+            return size
         } catch {
-            throw .writeFailed(folder.path(of: name), "copying '\(source.path)': \(error.localizedDescription)")
+            throw .writeFailed(folder.path(of: name), "copying '\(source.path)': \(error.reason)")
         }
     }
 }

@@ -3,7 +3,7 @@ import NewsstandCore
 import NewsstandFormat
 
 /// The files of a built folder, as publish reads them: without trusting the folder. Every path
-/// is walked without following links (`ConfinedFolder`); each issue's build manifest is capped
+/// is walked without following links (`OpenFolder`); each issue's build manifest is capped
 /// in size, and the names in it must be plain file names (`SafeRelativePath.isSafeComponent`);
 /// the catalog must describe exactly the files the manifests list, so that what goes live is
 /// consistent before the first byte is sent.
@@ -19,10 +19,10 @@ struct BuiltMagazine {
     static let catalogNames = ["issues.plist", "shelf.json", "atom.xml"]
 
     static func read(_ builtFolder: URL) throws(PublishError) -> BuiltMagazine {
-        let folder = try ConfinedFolder(path: builtFolder.path, create: false, step: "plan")
-        guard case .regular = try folder.kind(of: "issues.plist", step: "plan") else {
+        let folder = try PublishFiles.open(builtFolder, create: false, step: "plan")
+        guard case .regularFile? = try PublishFiles.status(at: "issues.plist", in: folder, step: "plan")?.kind else {
             throw PublishError(
-                step: "plan", target: folder.display("issues.plist"),
+                step: "plan", target: folder.path(at: "issues.plist"),
                 reason: .message("missing or not a regular file: run 'newsstand build' first"))
         }
         var files: [PublishedFile] = []
@@ -33,39 +33,36 @@ struct BuiltMagazine {
             for record in manifest.outputs {
                 let path = "\(name)/\(record.file)"
                 let source = UploadSource(folder: builtFolder, path: path, size: record.size, sha256: record.sha256)
-                guard let (fd, size) = try folder.openForReading(path, step: "plan") else {
+                guard let file = try PublishFiles.file(at: path, in: folder, step: "plan") else {
                     throw PublishError(
-                        step: "plan", target: folder.display(path), reason: .changedSinceBuild("the file is missing"))
+                        step: "plan", target: folder.path(at: path), reason: .changedSinceBuild("the file is missing"))
                 }
-                close(fd)
-                guard size == record.size else {
+                guard file.size == record.size else {
                     throw PublishError(
-                        step: "plan", target: folder.display(path),
-                        reason: .changedSinceBuild("it has \(size) bytes, the build manifest says \(record.size)"))
+                        step: "plan", target: folder.path(at: path),
+                        reason: .changedSinceBuild("it has \(file.size) bytes, the build manifest says \(record.size)"))
                 }
                 files.append(PublishedFile(path: path, source: source, isCatalog: false))
             }
         }
         try checkCatalog(in: folder, against: manifests)
         for name in catalogNames {
-            guard let (fd, size) = try folder.openForReading(name, step: "plan") else { continue }
-            let hasher = SHA256()
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            var read: Int64 = 0
-            while true {
-                let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-                read += Int64(n)
+            guard let file = try PublishFiles.file(at: name, in: folder, step: "plan") else { continue }
+            let sha256: String
+            let read: Int64
+            do {
+                let hasher = SHA256()
+                read = try FileCopy.copy(file, to: nil, limit: file.size) { hasher.update($0) }
+                sha256 = hasher.finalizeHex()
+            } catch {
+                throw .fileSystem("plan", error)
             }
-            close(fd)
-            guard read == size else {
-                throw PublishError(step: "plan", target: folder.display(name), reason: .message("changed while it was read"))
+            guard read == file.size else {
+                throw PublishError(step: "plan", target: folder.path(at: name), reason: .message("changed while it was read"))
             }
             files.append(
                 PublishedFile(
-                    path: name, source: UploadSource(folder: builtFolder, path: name, size: size, sha256: hasher.finalizeHex()),
+                    path: name, source: UploadSource(folder: builtFolder, path: name, size: file.size, sha256: sha256),
                     isCatalog: true))
         }
         return BuiltMagazine(files: files)
@@ -74,16 +71,16 @@ struct BuiltMagazine {
     /// The issue folders (those holding a build manifest), sorted. A link where an issue folder
     /// could be, or an unsafe name, is an error: the catalog may list it, and publishing a
     /// catalog without its files would break it.
-    private static func issueFolders(in folder: ConfinedFolder) throws(PublishError) -> [String] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-            throw PublishError(step: "plan", target: folder.path, reason: .system(ConfinedFolder.reason(error)))
-        }
+    private static func issueFolders(in folder: OpenFolder) throws(PublishError) -> [String] {
+        let entries: [FolderEntry]
+        do { entries = try folder.entries() } catch { throw .fileSystem("plan", error) }
         var issues: [String] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
-            switch folder.kind(atFolder: folder.descriptor, name: name) {
-            case .folder:
-                guard case .regular = try folder.kind(of: "\(name)/.newsstand/manifest.json", step: "plan") else { continue }
+        // Names that are not UTF-8 cannot be in a catalog: passed over, as before.
+        for name in entries.compactMap(\.name).sorted() where !name.hasPrefix(".") {
+            switch folder.kind(of: name) {
+            case .folder?:
+                guard case .regularFile? = try PublishFiles.status(at: "\(name)/.newsstand/manifest.json", in: folder, step: "plan")?.kind
+                else { continue }
                 guard IssueName.isSafe(name) else {
                     let problem = SafeRelativePath.componentProblem(name) ?? .control
                     throw PublishError(
@@ -91,10 +88,9 @@ struct BuiltMagazine {
                         reason: .unsafeName(entry: "issue folder", name: name, problem: problem))
                 }
                 issues.append(name)
-            case .symbolicLink:
-                throw PublishError(
-                    step: "plan", target: folder.display(name),
-                    reason: .wrongKind(found: "a symbolic link", expected: "a folder (copy the issue's folder in)"))
+            case .symbolicLink?:
+                throw .fileSystem(
+                    "plan", .symbolicLink(path: folder.path(of: name), target: folder.linkTarget(of: name), expected: .folder))
             default: continue
             }
         }
@@ -102,10 +98,10 @@ struct BuiltMagazine {
     }
 
     /// An issue's build manifest, read within its limit and checked.
-    private static func manifest(of name: String, in folder: ConfinedFolder) throws(PublishError) -> BuildManifest {
+    private static func manifest(of name: String, in folder: OpenFolder) throws(PublishError) -> BuildManifest {
         let path = "\(name)/\(BuildManifest.folderName)/manifest.json"
-        let target = folder.display(path)
-        guard let data = try folder.read(path, limit: manifestLimit, step: "plan") else {
+        let target = folder.path(at: path)
+        guard let data = try PublishFiles.read(path, in: folder, limit: manifestLimit, step: "plan") else {
             throw PublishError(step: "plan", target: target, reason: .changedSinceBuild("the build manifest is missing"))
         }
         let manifest: BuildManifest
@@ -127,7 +123,7 @@ struct BuiltMagazine {
                 throw PublishError(
                     step: "plan", target: target, reason: .unsafeName(entry: "\(key).file", name: record.file, problem: problem))
             }
-            guard record.size >= 0, SHA256Text.isValid(record.sha256) else {
+            guard record.size >= 0, SHA256.isHex(record.sha256) else {
                 throw PublishError(
                     step: "plan", target: target,
                     reason: .invalid("\(key) has an impossible size or SHA-256; build the issue again"))
@@ -142,11 +138,11 @@ struct BuiltMagazine {
 
     /// The built catalog must list exactly what the manifests say, at URLs that end in the
     /// files' names: publishing a catalog that does not would break the served magazine.
-    private static func checkCatalog(in folder: ConfinedFolder, against manifests: [String: BuildManifest])
+    private static func checkCatalog(in folder: OpenFolder, against manifests: [String: BuildManifest])
         throws(PublishError)
     {
-        let target = folder.display("issues.plist")
-        guard let data = try folder.read("issues.plist", limit: catalogLimit, step: "plan") else { return }
+        let target = folder.path(at: "issues.plist")
+        guard let data = try PublishFiles.read("issues.plist", in: folder, limit: catalogLimit, step: "plan") else { return }
         let entries: [CatalogEntry]
         do {
             let decoded = try Catalog.decode(data)

@@ -60,19 +60,18 @@ public struct UploadSource: Sendable, Equatable {
     public var displayPath: String { folder.appendingPathComponent(path).path }
 
     /// Opens the file for reading, checked to be a regular file of the expected size reached
-    /// without links. The caller closes the descriptor.
-    func open(step: String) throws(PublishError) -> Int32 {
-        let folder = try ConfinedFolder(path: self.folder.path, create: false, step: step)
-        guard let (fd, size) = try folder.openForReading(path, step: step) else {
+    /// without links.
+    func open(step: String) throws(PublishError) -> OpenFile {
+        let folder = try PublishFiles.open(self.folder, create: false, step: step)
+        guard let file = try PublishFiles.file(at: path, in: folder, step: step) else {
             throw PublishError(step: step, target: displayPath, reason: .changedSinceBuild("the file is missing"))
         }
-        guard size == self.size else {
-            close(fd)
+        guard file.size == size else {
             throw PublishError(
                 step: step, target: displayPath,
-                reason: .changedSinceBuild("it has \(size) bytes, the build manifest says \(self.size)"))
+                reason: .changedSinceBuild("it has \(file.size) bytes, the build manifest says \(size)"))
         }
-        return fd
+        return file
     }
 
     /// The error for bytes sent that are not the promised ones, or nil when they are.

@@ -28,9 +28,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalid(String)
         /// A file read into memory (a state file, a manifest, a catalog) is larger than its limit.
         case tooLarge(limit: Int64)
-        /// Something else than expected at a path (`found`: a symbolic link, a folder, …;
-        /// `expected`: a regular file or a folder).
-        case wrongKind(found: String, expected: String)
+        /// A file operation in the built folder or a local destination failed: a link or
+        /// something else than expected at a path (never followed or replaced), or a system call.
+        case fileSystem(FileSystemError)
         /// A file of the built folder is not what its build manifest recorded.
         case changedSinceBuild(String)
         /// The bytes sent are not the bytes the manifest promised.
@@ -45,8 +45,6 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case timedOut(Timeout, seconds: Double)
         /// The connection failed (libcurl's message).
         case network(String)
-        /// A system call failed (its message).
-        case system(String)
         /// Another publish holds the destination.
         case locked
         /// A message from a tool we run (rclone) or a plain explanation.
@@ -63,7 +61,7 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 "\(entry) \(SafeRelativePath.quoted(name)) \(problem): not a safe relative path"
             case .invalid(let detail): detail
             case .tooLarge(let limit): "larger than the limit of \(Self.bytes(limit))"
-            case .wrongKind(let found, let expected): "is \(found), not \(expected); publish does not follow or replace it"
+            case .fileSystem(let error): Self.describe(error)
             case .changedSinceBuild(let detail): "\(detail); rebuild the issue"
             case .contentMismatch(let expectedSize, let size, let expectedSHA256, let sha256):
                 size != expectedSize
@@ -77,9 +75,19 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 "the transfer stalled: under \(Self.bytes(PublishTimeouts.lowSpeedBytesPerSecond))/s for \(Self.seconds(seconds)) (--stall-timeout)"
             case .timedOut(.request, let seconds): "no complete answer within \(Self.seconds(seconds)) (--timeout)"
             case .network(let detail): detail
-            case .system(let detail): detail
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
             case .message(let text): text
+            }
+        }
+
+        /// A file-system failure as publish tells it: what is where something else was expected.
+        static func describe(_ error: FileSystemError) -> String {
+            switch error {
+            case .symbolicLink(_, _, let expected): "is a symbolic link, not \(expected); publish does not follow or replace it"
+            case .wrongKind(_, let found, let expected): "is \(found), not \(expected); publish does not follow or replace it"
+            case .invalidName: "not a relative path inside the folder"
+            case .missing: "does not exist"
+            case .system: error.reason
             }
         }
 
@@ -96,6 +104,11 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         "\(step) \(target): \(reason)" + (note.map { "\n\($0)" } ?? "")
+    }
+
+    /// A failed file operation at `step`; the target is the path concerned.
+    static func fileSystem(_ step: String, _ error: FileSystemError) -> PublishError {
+        PublishError(step: step, target: error.path, reason: .fileSystem(error))
     }
 
     /// Whether the server refused our credentials: cleaning up after it would be refused too.

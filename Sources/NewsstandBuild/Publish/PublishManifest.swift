@@ -44,10 +44,11 @@ public struct PublishManifest: Sendable, Codable, Equatable {
     /// Every path the manifest records as ours, whether a catalog refers to it or not.
     public var recordedPaths: Set<String> { Set(files.keys).union(retired) }
 
-    func encoded() throws -> Data {
+    func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return try encoder.encode(self)
+        // Strings and numbers always encode.
+        return (try? encoder.encode(self)) ?? Data()
     }
 
     /// Decodes and checks a state file read from `source` (for messages).
@@ -61,7 +62,7 @@ public struct PublishManifest: Sendable, Codable, Equatable {
                 throw PublishError(
                     step: "plan", target: source, reason: .unsafeName(entry: "files key", name: path, problem: problem))
             }
-            guard file.size >= 0, SHA256Text.isValid(file.sha256) else {
+            guard file.size >= 0, SHA256.isHex(file.sha256) else {
                 throw PublishError(
                     step: "plan", target: source,
                     reason: .invalid("files[\(SafeRelativePath.quoted(path))] has an impossible size or SHA-256\(repair)"))
@@ -90,13 +91,6 @@ public struct PublishManifest: Sendable, Codable, Equatable {
         default: detail = "\(error)"
         }
         return "not a publish state file (\(detail))\(repair)"
-    }
-}
-
-/// Lowercase hex SHA-256 text, as manifests record it.
-enum SHA256Text {
-    static func isValid(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
 

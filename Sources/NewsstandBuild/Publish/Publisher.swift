@@ -132,15 +132,14 @@ public struct Publisher: Sendable {
     /// Writes the state file: uploaded under a temporary name, then moved into place.
     private func writeManifest(_ manifest: PublishManifest, step: String, after: String? = nil) async throws(PublishError) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-publish-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data: Data
+        let data = manifest.encoded()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            data = try manifest.encoded()
-            try data.write(to: folder.appendingPathComponent("state.json"))
+            // A scratch copy to upload from, removed below: best effort.
+            try AtomicFile.write(data, named: "state.json", in: try OpenFolder.open(folder, create: true), .bestEffort)
         } catch {
-            throw PublishError(step: step, target: folder.path, reason: .system(ConfinedFolder.reason(error)))
+            throw .fileSystem(step, error)
         }
+        defer { try? OpenFolder.open(folder.deletingLastPathComponent()).removeTree(folder.lastPathComponent) }
         let source = UploadSource(
             folder: folder, path: "state.json", size: Int64(data.count), sha256: SHA256.hex(of: data))
         let temporary = ".newsstand-publish.\(Self.runTag()).tmp"

@@ -32,18 +32,14 @@ public struct RcloneDestination: PublishDestination {
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
         // rclone reads the file by its path: check it here first (no links on the way, the size
         // and SHA-256 the manifest promises), so that what rclone sends is what was built.
-        let fd = try source.open(step: "upload")
+        let file = try source.open(step: "upload")
         let hasher = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var size: Int64 = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            size += Int64(n)
+        let size: Int64
+        do {
+            size = try FileCopy.copy(file, to: nil, limit: source.size) { hasher.update($0) }
+        } catch {
+            throw .fileSystem("upload", error)
         }
-        close(fd)
         if let mismatch = source.mismatch(sent: size, sha256: hasher.finalizeHex(), step: "upload") { throw mismatch }
         _ = try await run(["copyto", source.displayPath, target(path)], step: "upload", path: path, isUpload: true)
     }

@@ -50,11 +50,11 @@ public struct WebDAVDestination: PublishDestination {
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
-        let fd = try source.open(step: "upload")
-        defer { close(fd) }
+        let file = try source.open(step: "upload")
         var request = HTTPExchange.Request(method: "PUT", url: url(path))
-        request.upload = (fd, source.size)
+        request.upload = (file.descriptor, source.size)
         let response = try await send(request, step: "upload", path: path)
+        withExtendedLifetime(file) {}  // the descriptor stays open until the request is done
         try check(response.status, step: "upload", path: path)
         // The bytes are at `path` by now; ones that are not what the manifest promised go again.
         if let mismatch = source.mismatch(sent: response.sent, sha256: response.sentSHA256, step: "upload") {

@@ -105,17 +105,17 @@ public enum IssueValidator {
 
     /// The diagnostic for an input that could not be opened as what it must be.
     private static func folderProblem(
-        _ failure: FileOpenFailure, display: String, what: String, code: DiagnosticCode = .issueNotAFolder
+        _ failure: FileSystemError, display: String, what: String, code: DiagnosticCode = .issueNotAFolder
     ) -> Diagnostic {
         switch failure {
         case .symbolicLink, .wrongKind:
             let kind: String
-            if case .wrongKind(let entryKind) = failure { kind = entryKind.description } else { kind = "a symbolic link" }
+            if case .wrongKind(_, let entryKind, _) = failure { kind = entryKind.description } else { kind = "a symbolic link" }
             return Diagnostic(code, "\(display) is \(kind); \(what)", at: SourceLocation(file: display))
         case .missing:
             return Diagnostic(.fileMissing, "\(display) is missing", at: SourceLocation(file: display))
-        case .system(let message):
-            return Diagnostic(.fileUnreadable, "\(display) cannot be read: \(message)", at: SourceLocation(file: display))
+        case .system, .invalidName:
+            return Diagnostic(.fileUnreadable, "\(display) cannot be read: \(failure.reason)", at: SourceLocation(file: display))
         }
     }
 }

@@ -9,9 +9,11 @@ public enum Catalog {
 
     /// Encodes entries as an XML property list, newest first. The output is byte-identical
     /// for the same entries (keys are sorted by the serializer).
-    public static func encode(_ entries: [CatalogEntry]) throws -> Data {
-        try PropertyListSerialization.data(
-            fromPropertyList: sorted(entries).map(\.propertyList), format: .xml, options: 0)
+    public static func encode(_ entries: [CatalogEntry]) -> Data {
+        // The serializer fails only on objects a plist cannot hold; an entry holds strings,
+        // dates and integers.
+        (try? PropertyListSerialization.data(fromPropertyList: sorted(entries).map(\.propertyList), format: .xml, options: 0))
+            ?? Data()
     }
 
     /// Decodes a whole catalog by the rules the reader applies as a catalog arrives

@@ -37,13 +37,12 @@ public struct PageProperties: Sendable, Equatable {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
             throw .badProperty(name: property, reason: "'\(name)' is not a plain file name")
         }
-        let fileManager = FileManager.default
         if isRetina {
             let retina = folder.appendingPathComponent(RetinaName.of(name))
-            if fileManager.fileExists(atPath: retina.path) { return retina }
+            if FileStatus.kind(of: retina) != nil { return retina }
         }
         let normal = folder.appendingPathComponent(name)
-        guard fileManager.fileExists(atPath: normal.path) else { throw .assetMissing(name: name, property: property) }
+        guard FileStatus.kind(of: normal) != nil else { throw .assetMissing(name: name, property: property) }
         return normal
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What one `stat` says about an entry: its kind, size and modification time.
+public struct FileStatus: Equatable, Sendable {
+    public var kind: EntryKind
+    /// Size in bytes.
+    public var size: Int64
+    /// Modification time in seconds since 1970 (with fractions).
+    public var modified: Double
+
+    init(_ info: stat) {
+        kind = EntryKind(mode: info.st_mode)
+        size = Int64(info.st_size)
+        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// The status of the entry at `path`: of the link itself unless `followingLinks`
+    /// (`lstat`/`stat`).
+    public static func of(_ path: String, followingLinks: Bool = false) throws(FileSystemError) -> FileStatus {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { throw .fromErrno(path) }
+        return FileStatus(info)
+    }
+
+    /// What is at `url` (links followed unless `followingLinks` is false), or nil when nothing is.
+    public static func kind(of url: URL, followingLinks: Bool = true) -> EntryKind? {
+        (try? of(url.path, followingLinks: followingLinks))?.kind
+    }
+
+    /// The size of the file at `url` (links followed), or nil when there is none.
+    public static func size(of url: URL) -> Int64? {
+        (try? of(url.path, followingLinks: true))?.size
+    }
+
+    /// The status of an open descriptor (`fstat`); `path` is for messages.
+    public static func of(descriptor: Int32, path: String) throws(FileSystemError) -> FileStatus {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .fromErrno(path) }
+        return FileStatus(info)
+    }
+}
