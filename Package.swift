@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The module graph and what each module may import are described in ARCHITECTURE.md.
 let package = Package(
     name: "Newsstand",
     products: [
@@ -8,6 +9,8 @@ let package = Package(
         .library(name: "NewsstandCore", targets: ["NewsstandCore"]),
         .library(name: "NewsstandFormat", targets: ["NewsstandFormat"]),
         .library(name: "NewsstandBuild", targets: ["NewsstandBuild"]),
+        .library(name: "NewsstandPublish", targets: ["NewsstandPublish"]),
+        .library(name: "NewsstandPreview", targets: ["NewsstandPreview"]),
         .library(name: "NewsstandReader", targets: ["NewsstandReader"]),
     ],
     targets: [
@@ -20,35 +23,56 @@ let package = Package(
         .target(
             name: "NewsstandCore",
             dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
-        .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
+        .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
+        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore"]),
         // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
-        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CCurl"]),
+        .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "CCurl"]),
+        .target(name: "NewsstandPreview", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),
+        // What an app embeds: never NewsstandFormat, NewsstandBuild or libxml2.
         .target(
             name: "NewsstandReader",
             dependencies: ["NewsstandCore", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux]))]
         ),
-        .target(name: "NewsstandCLI", dependencies: ["NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandReader"]),
+        .target(
+            name: "NewsstandCLI",
+            dependencies: [
+                "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
+            ]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
-        // Times the reader library's operations for bench/reader.
+        // Times the reader library's operations for bench/reader; also the program that shows
+        // what an app using only the reader links (ReaderOnlyLinkTests).
         .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandArchive"], path: "bench/ReaderBench"),
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
+        .target(
+            name: "NewsstandBuildTestSupport",
+            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
+            path: "Tests/NewsstandBuildTestSupport"),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandArchiveTests", dependencies: ["NewsstandArchive", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore"]),
         .testTarget(
             name: "NewsstandBuildTests",
-            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
+            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport"]
+        ),
+        .testTarget(
+            name: "NewsstandPublishTests",
+            dependencies: [
+                "NewsstandPublish", "NewsstandBuild", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport",
+            ]),
+        .testTarget(
+            name: "NewsstandPreviewTests",
+            dependencies: [
+                "NewsstandPreview", "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport",
+                "NewsstandBuildTestSupport",
+            ],
+            exclude: ["browser_check.py"]
         ),
         .testTarget(
             name: "NewsstandReaderTests",
             dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"]),
-        .testTarget(
-            name: "NewsstandPreviewTests",
-            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
-            exclude: ["browser_check.py"]
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

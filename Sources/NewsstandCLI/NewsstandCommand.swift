@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandBuild
 
 /// The `newsstand` program: dispatches to a subcommand and turns errors into exit statuses.

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandPreview
 import NewsstandCore
 import NewsstandFormat
 

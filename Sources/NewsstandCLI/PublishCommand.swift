@@ -1,5 +1,7 @@
 import Foundation
+import NewsstandCore
 import NewsstandBuild
+import NewsstandPublish
 
 /// `newsstand publish`: puts a built magazine on static hosting, catalogs last.
 enum PublishCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandBuildTestSupport
 import NewsstandCore
 import NewsstandFormat
 import Testing

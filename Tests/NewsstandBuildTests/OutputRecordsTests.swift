@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandBuildTestSupport
 import NewsstandCore
 import NewsstandFormat
 import NewsstandTestSupport
@@ -101,21 +102,6 @@ import Testing
         let after = FolderSnapshot(output)
         #expect(after.differences(from: before).allSatisfy { $0.hasPrefix("f-1/") }, "\(after.differences(from: before))")
         #expect(after.entries.filter { $0.key.hasPrefix("f-2") } == before.entries.filter { $0.key.hasPrefix("f-2") })
-    }
-
-    @Test func thePreviewDoesNotWriteThroughALinkedIssueFolder() throws {
-        let fixture = try MagazineFixture()
-        let (magazine, plans) = try fixture.plans()
-        let output = try Shell.temporaryFolder("preview")
-        let elsewhere = try Shell.temporaryFolder("elsewhere")
-        try FileManager.default.createSymbolicLink(at: output.appendingPathComponent("f-1"), withDestinationURL: elsewhere)
-        let writer = PreviewWriter(
-            magazine: magazine, output: output, templates: MagazineFixture.repositoryRoot.appendingPathComponent("templates/preview"))
-        #expect(
-            throws: PreviewError.writeFailed(
-                output.appendingPathComponent("f-1").path, "it is a symbolic link; newsstand writes a preview only into real folders")
-        ) { _ = try writer.write(plans) }
-        #expect(FolderSnapshot(elsewhere).paths.isEmpty)
     }
 
     @Test func theLibraryRefusesAnOutputInsideTheMagazineToo() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandBuild
+import NewsstandBuildTestSupport
 import NewsstandCore
 import NewsstandFormat
 import NewsstandTestSupport
@@ -83,18 +84,5 @@ import Testing
         } else {
             Issue.record("a page config changed after validation was packed")
         }
-    }
-
-    @Test func thePreviewDoesNotCopyAnImageSwappedForALink() throws {
-        let fixture = try MagazineFixture()
-        let (magazine, plans) = try fixture.plans()
-        try fixture.remove("issues/f-1/assets/1-0@2x.png")
-        try FileManager.default.createSymbolicLink(at: fixture.url("issues/f-1/assets/1-0@2x.png"), withDestinationURL: try secret())
-        let output = try Shell.temporaryFolder("preview")
-        let writer = PreviewWriter(
-            magazine: magazine, output: output,
-            templates: MagazineFixture.repositoryRoot.appendingPathComponent("templates/preview"))
-        #expect(throws: PreviewError.self) { _ = try writer.write(plans) }
-        try expectNoSecret(in: output)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
+import NewsstandPreview
 import NewsstandTestSupport
 import Testing
 

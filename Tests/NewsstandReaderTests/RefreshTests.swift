@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandCore
 import NewsstandReader
+import NewsstandTestSupport
 import Testing
 
 @Suite("Refresh", .timeLimit(.minutes(1)))

@@ -5,13 +5,13 @@ import NewsstandFormat
 /// An issue's source folder, opened from the magazine's folder through `issues/` without
 /// following a link: the build and the preview read every config and asset through it, so a
 /// file or folder swapped for a link after validation is refused, never followed.
-struct IssueSource {
-    let plan: IssuePlan
+public struct IssueSource {
+    public let plan: IssuePlan
     /// `issues/<name>`.
-    let folder: OpenFolder
+    public let folder: OpenFolder
 
     /// Opens the plan's issue folder.
-    init(_ plan: IssuePlan) throws(BuildError) {
+    public init(_ plan: IssuePlan) throws(BuildError) {
         self.plan = plan
         do {
             folder = try Self.openFolder(magazine: plan.magazineFolder, issue: plan.name)
@@ -26,7 +26,7 @@ struct IssueSource {
     }
 
     /// The issue's `assets/` folder.
-    func assets() throws(BuildError) -> OpenFolder {
+    public func assets() throws(BuildError) -> OpenFolder {
         do {
             return try folder.folder("assets")
         } catch {
@@ -36,7 +36,7 @@ struct IssueSource {
 
     /// A config of the issue (`issue.plist`, `pages.plist`), or a file in `assets/` opened
     /// through `assets` (open that once and pass it for many files).
-    func file(_ name: String, in assets: OpenFolder? = nil) throws(BuildError) -> OpenFile {
+    public func file(_ name: String, in assets: OpenFolder? = nil) throws(BuildError) -> OpenFile {
         do {
             return try (assets ?? folder).file(name)
         } catch {
@@ -46,7 +46,7 @@ struct IssueSource {
 
     /// A config's bytes, checked against the SHA-256 recorded when it was validated, and read
     /// into a node: what is packed is exactly what was checked.
-    func config(_ name: String) throws(BuildError) -> (file: OpenFile, data: Data, root: PlistNode) {
+    public func config(_ name: String) throws(BuildError) -> (file: OpenFile, data: Data, root: PlistNode) {
         let file = try file(name)
         let path = plan.folder.appendingPathComponent(name).path
         let data: Data?

@@ -1,4 +1,6 @@
 import Foundation
+import NewsstandCore
+import NewsstandBuild
 
 /// A value put into a preview template: text is escaped for HTML, a fragment is inserted as is.
 enum TemplateValue {

@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandCore
-import NewsstandFormat
+import NewsstandBuild
 
 /// What a publish did.
 public struct PublishReport: Sendable {

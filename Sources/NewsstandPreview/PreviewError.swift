@@ -1,4 +1,6 @@
 import Foundation
+import NewsstandCore
+import NewsstandBuild
 
 /// Why a preview could not be written.
 public enum PreviewError: Error, Equatable, CustomStringConvertible {

@@ -1,7 +1,8 @@
 import Foundation
 import NewsstandBuild
+import NewsstandBuildTestSupport
 import NewsstandCore
-import NewsstandFormat
+import NewsstandPublish
 import NewsstandTestSupport
 
 /// A fixture magazine whose BaseURL is a real nginx, built into a folder of its own, and

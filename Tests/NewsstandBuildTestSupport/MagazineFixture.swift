@@ -5,17 +5,16 @@ import NewsstandFormat
 
 /// A small valid magazine in a temporary folder, for tests to break one thing at a time.
 /// Issue `f-1` has a SimplePage and a PhotoPage; every image exists in both sizes.
-final class MagazineFixture {
-    let root: URL
+public final class MagazineFixture {
+    public let root: URL
 
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static var builtInSchema: URL { repositoryRoot.appendingPathComponent("templates/page-classes.plist") }
+    public static var builtInSchema: URL { repositoryRoot.appendingPathComponent("templates/page-classes.plist") }
 
-    init(issues: [String] = ["f-1"]) throws {
+    public init(issues: [String] = ["f-1"]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try write(
@@ -36,7 +35,7 @@ final class MagazineFixture {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
-    func addIssue(_ name: String, day: Int = 1) throws {
+    public func addIssue(_ name: String, day: Int = 1) throws {
         try write(
             "issues/\(name)/issue.plist",
             Self.plist(
@@ -59,7 +58,7 @@ final class MagazineFixture {
     }
 
     /// The default page config; line numbers matter to tests.
-    static let defaultPages = plist(
+    public static let defaultPages = plist(
         """
         <array>
             <array>
@@ -97,7 +96,7 @@ final class MagazineFixture {
         """)
 
     /// Wraps a plist body in the XML header; the body starts on line 4.
-    static func plist(_ body: String) -> String {
+    public static func plist(_ body: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -108,22 +107,22 @@ final class MagazineFixture {
         """
     }
 
-    func url(_ path: String) -> URL { root.appendingPathComponent(path) }
+    public func url(_ path: String) -> URL { root.appendingPathComponent(path) }
 
-    func write(_ path: String, _ text: String) throws {
+    public func write(_ path: String, _ text: String) throws {
         try write(path, Data(text.utf8))
     }
 
-    func write(_ path: String, _ data: Data) throws {
+    public func write(_ path: String, _ data: Data) throws {
         let url = url(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
     }
 
-    func remove(_ path: String) throws { try FileManager.default.removeItem(at: url(path)) }
+    public func remove(_ path: String) throws { try FileManager.default.removeItem(at: url(path)) }
 
     /// Writes `name` and its @2x twin (twice the size unless `retinaScale` says otherwise).
-    func image(_ issue: String, _ name: String, width: Int, height: Int, retinaScale: Int = 2) throws {
+    public func image(_ issue: String, _ name: String, width: Int, height: Int, retinaScale: Int = 2) throws {
         try write("issues/\(issue)/assets/\(name)", Self.png(width: width, height: height, seed: name))
         try write(
             "issues/\(issue)/assets/\(RetinaName.of(name))",
@@ -132,7 +131,7 @@ final class MagazineFixture {
 
     /// A PNG signature and IHDR chunk with the given size, followed by some bytes that differ
     /// by `seed` (the validator reads headers only).
-    static func png(width: Int, height: Int, seed: String = "") -> Data {
+    public static func png(width: Int, height: Int, seed: String = "") -> Data {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         data.append(contentsOf: Array("IHDR".utf8))
         for value in [width, height] {
@@ -146,7 +145,7 @@ final class MagazineFixture {
     }
 
     /// Validates the whole magazine; returns every diagnostic.
-    func validate(issues: [String] = []) -> [Diagnostic] {
+    public func validate(issues: [String] = []) -> [Diagnostic] {
         let opening = MagazineValidator(folder: root, builtInSchema: Self.builtInSchema, selectedIssues: issues).open()
         var all = opening.diagnostics
         for name in opening.issueNames {
@@ -156,7 +155,7 @@ final class MagazineFixture {
     }
 
     /// Opens the magazine and validates it into build plans (failing if there are errors).
-    func plans() throws -> (Magazine, [IssuePlan]) {
+    public func plans() throws -> (Magazine, [IssuePlan]) {
         let opening = MagazineValidator(folder: root, builtInSchema: Self.builtInSchema).open()
         var plans: [IssuePlan] = []
         for name in opening.issueNames {
@@ -168,9 +167,10 @@ final class MagazineFixture {
     }
 }
 
-struct FixtureError: Error { var diagnostics: [Diagnostic] }
+/// The diagnostics of a fixture that does not validate.
+public struct FixtureError: Error { public var diagnostics: [Diagnostic] }
 
 extension Array where Element == Diagnostic {
     /// The diagnostics with `code`.
-    func with(_ code: DiagnosticCode) -> [Diagnostic] { filter { $0.code == code } }
+    public func with(_ code: DiagnosticCode) -> [Diagnostic] { filter { $0.code == code } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandBuild
 import NewsstandCore
 
 /// The file operations publish runs on the built folder and a local destination, with their

@@ -1,7 +1,8 @@
 import Foundation
 import NewsstandBuild
+import NewsstandBuildTestSupport
 import NewsstandCore
-import NewsstandFormat
+import NewsstandPublish
 import NewsstandTestSupport
 import Testing
 

@@ -1,10 +1,9 @@
 import Foundation
-import NewsstandTestSupport
 
 /// Builds zip archives with Python's `zipfile`, including hostile ones the library must refuse.
-enum ZipFixture {
+public enum ZipFixture {
     /// One entry of a test archive.
-    enum Entry {
+    public enum Entry: Sendable {
         /// A file with text content.
         case text(String, String)
         /// A file of `count` reproducible pseudo-random bytes (incompressible).
@@ -52,7 +51,7 @@ enum ZipFixture {
         """#
 
     /// Writes an archive with `entries` at `url`.
-    static func make(at url: URL, entries: [Entry]) throws {
+    public static func make(at url: URL, entries: [Entry]) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let spec: [String: Any] = ["path": url.path, "entries": entries.map(\.json)]
         let input = Pipe()
@@ -73,13 +72,13 @@ enum ZipFixture {
     }
 
     /// Cuts a file down to `fraction` of its size (a truncated download or upload).
-    static func truncate(_ url: URL, to fraction: Double) throws {
+    public static func truncate(_ url: URL, to fraction: Double) throws {
         let data = try Data(contentsOf: url)
         try data.prefix(Int(Double(data.count) * fraction)).write(to: url)
     }
 
     /// The bytes `.random(count:seed:)` produces, to compare unpacked files with.
-    static func randomBytes(count: Int, seed: Int) throws -> Data {
+    public static func randomBytes(count: Int, seed: Int) throws -> Data {
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandBuild
 
 /// Credentials for an HTTP destination, from the environment (`NEWSSTAND_USER` and
 /// `NEWSSTAND_PASSWORD`) or a netrc file (`$NETRC`, else `~/.netrc`): never from the command

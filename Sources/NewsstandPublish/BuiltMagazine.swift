@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandCore
-import NewsstandFormat
+import NewsstandBuild
 
 /// The files of a built folder, as publish reads them: without trusting the folder. Every path
 /// is walked without following links (`OpenFolder`); each issue's build manifest is capped

@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandCore
-import NewsstandFormat
+import NewsstandBuild
 
 /// A local folder: a web server's document root or a mounted volume. Every file is written
 /// under a hidden temporary name, flushed, checked and renamed into place, so readers never see

@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandCore
-import NewsstandFormat
+import NewsstandBuild
 
 /// Any remote the `rclone` program reaches (S3 and compatible stores, GCS, Azure, SFTP, …),
 /// given as `<remote>:<path>`. We run rclone rather than write object-store clients.

@@ -1,5 +1,5 @@
 import NewsstandCore
-import NewsstandFormat
+import NewsstandBuild
 
 /// A failure while publishing: the step, the file or URL it concerns (URLs never carry
 /// credentials), why, and what the publish did about it.

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
 
