@@ -28,7 +28,7 @@ struct PreviewTemplate {
     init(named name: String, in folder: URL) throws(PreviewError) {
         let url = folder.appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw .templateMissing(url.path)
+            throw .templateMissing(path: url.path)
         }
         self.init(name: name, text: String(decoding: data, as: UTF8.self))
     }
@@ -41,7 +41,7 @@ struct PreviewTemplate {
         while let open = rest.range(of: "{{") {
             result += rest[..<open.lowerBound]
             guard let close = rest[open.upperBound...].range(of: "}}") else {
-                throw .templateSyntax(name, "a '{{' is never closed with '}}'")
+                throw .templateSyntax(file: name, problem: "a '{{' is never closed with '}}'")
             }
             let key = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
             switch values[key] {
@@ -49,7 +49,7 @@ struct PreviewTemplate {
             case .html(let value)?: result += value
             case nil:
                 throw .templateSyntax(
-                    name, "unknown placeholder {{\(key)}}; this template knows: \(values.keys.sorted().joined(separator: ", "))")
+                    file: name, problem: "unknown placeholder {{\(key)}}; this template knows: \(values.keys.sorted().joined(separator: ", "))")
             }
             rest = rest[close.upperBound...]
         }

@@ -69,15 +69,14 @@ public struct PreviewWriter {
         do {
             try OutputFolderRule.check(output: output, magazine: magazine.folder)
         } catch {
-            throw .outputOverlap(error.description)
+            throw .outputOverlapsMagazine(error)
         }
         let templateSet = try PreviewTemplates(folder: templates)
         let staticFiles = try staticFileNames()
         let ordered = IssueOrder.sorted(plans) { ($0.metadata.date, $0.name) }
         let reserved = Set((["index.html"] + staticFiles).map { $0.lowercased() })
         for plan in ordered where reserved.contains(plan.name.lowercased()) {
-            throw .nameCollision(
-                "issue '\(plan.name)' has the name of a file of the preview itself; preview it into another folder")
+            throw .issueNameCollides(issue: plan.name)
         }
         let root = try createFolder(output)
 
@@ -101,7 +100,7 @@ public struct PreviewWriter {
             do {
                 source = try OpenFile.open(templates.appendingPathComponent(name))  // our own templates
             } catch {
-                throw .writeFailed(root.path(of: name), "copying '\(templates.appendingPathComponent(name).path)': \(error.reason)")
+                throw .copy(source: error.path, destination: root.path(of: name), error)
             }
             try copy(source, named: name, in: root)
         }
@@ -148,31 +147,29 @@ public struct PreviewWriter {
             assets = try source.assets()
             pages = try source.config("pages.plist").root
         } catch {
-            throw .unreadablePages(plan.name, "\(error.path): \(error.reason)")
+            throw .issueUnreadable(issue: plan.name, error)
         }
         let rendered = try renderer.renderArticles(pages)
 
         let folder: OpenFolder
         do {
             folder = try root.makeFolder(plan.name)
-        } catch .symbolicLink {
-            throw .writeFailed(root.path(of: plan.name), "it is a symbolic link; newsstand writes a preview only into real folders")
         } catch {
-            throw .writeFailed(root.path(of: plan.name), error.reason)
+            throw .folder(error)
         }
         var images = [plan.metadata.cover]
         images += plan.assets.filter { $0.kind == .image }.map(\.name)
         var seen: Set<String> = []
         for name in images where seen.insert(name).inserted {
             guard name.lowercased() != "index.html" else {
-                throw .nameCollision("issue '\(plan.name)': image 'index.html' would overwrite the issue's reader page")
+                throw .imageNameCollides(issue: plan.name, image: name)
             }
             for file in [name, RetinaName.of(name)] {
                 let image: OpenFile
                 do {
                     image = try source.file(file, in: assets)
                 } catch {
-                    throw .writeFailed(folder.path(of: file), "copying '\(error.path)': \(error.reason)")
+                    throw .issueUnreadable(issue: plan.name, error)
                 }
                 report.bytesCopied += try copy(image, named: file, in: folder)
                 report.imagesCopied += 1
@@ -212,7 +209,7 @@ public struct PreviewWriter {
     /// README.md and hidden files.
     private func staticFileNames() throws(PreviewError) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: templates.path) else {
-            throw .templateMissing(templates.path)
+            throw .templateMissing(path: templates.path)
         }
         return names.filter { name in
             !name.hasPrefix(".") && !name.lowercased().hasSuffix(".html") && name != "README.md"
@@ -224,7 +221,7 @@ public struct PreviewWriter {
         do {
             return try OpenFolder.open(folder, create: true)
         } catch {
-            throw .writeFailed(error.path, error.reason)
+            throw .folder(error)
         }
     }
 
@@ -233,7 +230,7 @@ public struct PreviewWriter {
         do {
             try AtomicFile.write(Data(text.utf8), named: name, in: folder, .bestEffort)
         } catch {
-            throw .writeFailed(folder.path(of: name), error.reason)
+            throw .write(error)
         }
     }
 
@@ -246,7 +243,7 @@ public struct PreviewWriter {
             try pending.commit(.bestEffort)
             return size
         } catch {
-            throw .writeFailed(folder.path(of: name), "copying '\(source.path)': \(error.reason)")
+            throw .copy(source: source.path, destination: folder.path(of: name), error)
         }
     }
 }

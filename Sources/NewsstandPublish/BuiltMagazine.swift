@@ -23,7 +23,7 @@ struct BuiltMagazine {
         guard case .regularFile? = try PublishFiles.status(at: "issues.plist", in: folder, step: "plan")?.kind else {
             throw PublishError(
                 step: "plan", target: folder.path(at: "issues.plist"),
-                reason: .message("missing or not a regular file: run 'newsstand build' first"))
+                reason: .notBuilt)
         }
         var files: [PublishedFile] = []
         var manifests: [String: BuildManifest] = [:]
@@ -58,7 +58,7 @@ struct BuiltMagazine {
                 throw .fileSystem("plan", error)
             }
             guard read == file.size else {
-                throw PublishError(step: "plan", target: folder.path(at: name), reason: .message("changed while it was read"))
+                throw PublishError(step: "plan", target: folder.path(at: name), reason: .changedWhileRead)
             }
             files.append(
                 PublishedFile(
@@ -143,18 +143,16 @@ struct BuiltMagazine {
     {
         let target = folder.path(at: "issues.plist")
         guard let data = try PublishFiles.read("issues.plist", in: folder, limit: catalogLimit, step: "plan") else { return }
-        let entries: [CatalogEntry]
+        let decoded: (entries: [CatalogEntry], problems: [CatalogError])
         do {
-            let decoded = try Catalog.decode(data)
-            if let problem = decoded.problems.first {
-                throw PublishError(step: "plan", target: target, reason: .invalid("\(problem)"))
-            }
-            entries = decoded.entries
-        } catch let error as PublishError {
-            throw error
+            decoded = try Catalog.decode(data)
         } catch {
-            throw PublishError(step: "plan", target: target, reason: .invalid("\(error)"))
+            throw PublishError(step: "plan", target: target, reason: .catalog(error))
         }
+        if let problem = decoded.problems.first {
+            throw PublishError(step: "plan", target: target, reason: .catalog(problem))
+        }
+        let entries = decoded.entries
         let rebuild = "run 'newsstand catalog' or build again"
         for entry in entries {
             guard let manifest = manifests[entry.name] else {

@@ -18,8 +18,8 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
         var url: String
         /// Header lines (`Name: value`).
         var headers: [String] = []
-        /// A body to upload: read from `fd` (owned by the caller), exactly `size` bytes.
-        var upload: (fd: Int32, size: Int64)?
+        /// A body to upload: read from `fd` (owned by the caller; `path` for messages), exactly `size` bytes.
+        var upload: (fd: Int32, path: String, size: Int64)?
         /// Response body bytes kept; a longer body fails the request when `failsBeyondLimit`,
         /// else the rest is read and dropped.
         var bodyLimit: Int64 = 64 << 10
@@ -40,14 +40,16 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
         case timedOut(PublishError.Reason.Timeout, seconds: Double)
         case network(String)
         case tooLarge(limit: Int64)
-        case file(String)
+        /// The upload's file could not be read, or ended before its announced size.
+        case uploadRead(FileSystemError)
+        case uploadShrank(sent: Int64, size: Int64)
     }
 
     private let request: Request
     private var body = Data()
     private var bodyOverflow = false
     private var sent: Int64 = 0
-    private var readFailure: String?
+    private var readFailure: Failure?
     private let hasher = SHA256()
 
     private static let initialized: Bool = {
@@ -106,7 +108,7 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
         }
 
         let code = curl_easy_perform(handle)
-        if let readFailure { return .failure(.file(readFailure)) }
+        if let readFailure { return .failure(readFailure) }
         if bodyOverflow, request.failsBeyondLimit { return .failure(.tooLarge(limit: request.bodyLimit)) }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
@@ -148,12 +150,12 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
             let n = read(upload.fd, buffer, wanted)
             if n < 0, errno == EINTR { continue }
             guard n >= 0 else {
-                readFailure = String(cString: strerror(errno))
+                readFailure = .uploadRead(.fromErrno(upload.path))
                 return Int(CURL_READFUNC_ABORT)
             }
             // A file that shrank since it was measured.
             if n == 0 {
-                readFailure = "the file ended after \(sent) of \(upload.size) bytes"
+                readFailure = .uploadShrank(sent: sent, size: upload.size)
                 return Int(CURL_READFUNC_ABORT)
             }
             hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))

@@ -96,7 +96,7 @@ public enum Destinations {
             guard remote.contains(":") else {
                 throw PublishError(
                     step: "parse", target: RcloneDestination.redacted(remote: remote),
-                    reason: .message("expected rclone:<remote>:<path>"))
+                    reason: .invalidDestination(reason: "expected rclone:<remote>:<path>"))
             }
             return RcloneDestination(remote: remote, timeouts: timeouts)
         }
@@ -104,14 +104,14 @@ public enum Destinations {
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             guard !Redacted.hasUserInformation(text) else {
                 throw PublishError(
-                    step: "parse", target: "--to", reason: .message(credentialsInURLMessage))
+                    step: "parse", target: "--to", reason: .credentialsInURL)
             }
             guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), url.host?.isEmpty == false,
                 url.query == nil, url.fragment == nil
             else {
                 throw PublishError(
                     step: "parse", target: Redacted.message(text),
-                    reason: .message("not a valid http(s) URL of a folder (no query or fragment)"))
+                    reason: .invalidDestination(reason: "not a valid http(s) URL of a folder (no query or fragment)"))
             }
             return WebDAVDestination(
                 root: url, credentials: HTTPCredentials.find(for: url, environment: environment), timeouts: timeouts)

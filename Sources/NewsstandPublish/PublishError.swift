@@ -26,6 +26,16 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case unsafeName(entry: String, name: String, problem: SafeRelativePath.Problem)
         /// A manifest or state file that does not decode, or whose values cannot be true.
         case invalid(String)
+        /// The built folder holds no catalog: it was not built.
+        case notBuilt
+        /// The built catalog, or an entry of it, does not parse.
+        case catalog(CatalogError)
+        /// A file of the built folder changed while it was read.
+        case changedWhileRead
+        /// The `--to` text is not a destination (why).
+        case invalidDestination(reason: String)
+        /// The `--to` URL carries credentials (`user:password@`): refused, never repeated.
+        case credentialsInURL
         /// A file read into memory (a state file, a manifest, a catalog) is larger than its limit.
         case tooLarge(limit: Int64)
         /// A file operation in the built folder or a local destination failed: a link or
@@ -45,10 +55,14 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case timedOut(Timeout, seconds: Double)
         /// The connection failed (libcurl's message).
         case network(String)
+        /// `rclone` could not be started (the system's reason).
+        case cannotRun(program: String, reason: String)
+        /// `rclone` failed: its exit status and what it said (secrets cut out).
+        case rclone(status: Int32, message: String)
+        /// A catalog moved into place, where moves are not atomic, reads back different.
+        case readBackMismatch
         /// Another publish holds the destination.
         case locked
-        /// A message from a tool we run (rclone) or a plain explanation.
-        case message(String)
 
         /// Which limit a request ran into.
         public enum Timeout: String, Sendable, Equatable {
@@ -60,6 +74,11 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .unsafeName(let entry, let name, let problem):
                 "\(entry) \(SafeRelativePath.quoted(name)) \(problem): not a safe relative path"
             case .invalid(let detail): detail
+            case .notBuilt: "missing or not a regular file: run 'newsstand build' first"
+            case .catalog(let error): error.description
+            case .changedWhileRead: "changed while it was read"
+            case .invalidDestination(let reason): reason
+            case .credentialsInURL: Destinations.credentialsInURLMessage
             case .tooLarge(let limit): "larger than the limit of \(Self.bytes(limit))"
             case .fileSystem(let error): Self.describe(error)
             case .changedSinceBuild(let detail): "\(detail); rebuild the issue"
@@ -75,8 +94,10 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 "the transfer stalled: under \(Self.bytes(PublishTimeouts.lowSpeedBytesPerSecond))/s for \(Self.seconds(seconds)) (--stall-timeout)"
             case .timedOut(.request, let seconds): "no complete answer within \(Self.seconds(seconds)) (--timeout)"
             case .network(let detail): detail
+            case .cannotRun(let program, let reason): "cannot run \(program): \(reason)"
+            case .rclone(let status, let message): status == 127 ? "rclone is not installed" : message
+            case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
-            case .message(let text): text
             }
         }
 

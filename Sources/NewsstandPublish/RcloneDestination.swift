@@ -58,7 +58,7 @@ public struct RcloneDestination: PublishDestination {
     public func delete(_ path: String) async throws(PublishError) {
         let result = try await run(["deletefile", target(path)], step: "delete", path: path, allowFailure: true)
         if result.status != 0, !result.error.contains("not found"), !result.error.contains("doesn't exist") {
-            throw PublishError(step: "delete", target: display(path), reason: .message(result.error))
+            throw PublishError(step: "delete", target: display(path), reason: .rclone(status: result.status, message: result.error))
         }
     }
 
@@ -120,7 +120,7 @@ public struct RcloneDestination: PublishDestination {
         let result = await Offloaded.run { RcloneRun.run(flags + arguments, outputLimit: outputLimit, deadline: deadline) }
         switch result {
         case .failure(.cannotStart(let reason)):
-            throw PublishError(step: step, target: display(path), reason: .message("cannot run rclone: \(reason)"))
+            throw PublishError(step: step, target: display(path), reason: .cannotRun(program: "rclone", reason: reason))
         case .failure(.tooLarge):
             throw PublishError(step: step, target: display(path), reason: .tooLarge(limit: outputLimit))
         case .failure(.timedOut):
@@ -128,8 +128,7 @@ public struct RcloneDestination: PublishDestination {
         case .success(let (status, output, error)):
             let message = scrub(error)
             if status != 0, !allowFailure {
-                let reason = status == 127 ? "rclone is not installed" : message
-                throw PublishError(step: step, target: display(path), reason: .message(reason))
+                throw PublishError(step: step, target: display(path), reason: .rclone(status: status, message: message))
             }
             return (status, output, message)
         }

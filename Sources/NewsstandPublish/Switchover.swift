@@ -61,7 +61,7 @@ struct Switchover {
                         SHA256.hex(of: data) == item.sha256
                     else {
                         throw PublishError(
-                            step: "verify", target: item.path, reason: .message("the catalog does not read back identical"))
+                            step: "verify", target: item.path, reason: .readBackMismatch)
                     }
                 }
             }

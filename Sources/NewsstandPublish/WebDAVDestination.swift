@@ -52,7 +52,7 @@ public struct WebDAVDestination: PublishDestination {
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
         let file = try source.open(step: "upload")
         var request = HTTPExchange.Request(method: "PUT", url: url(path))
-        request.upload = (file.descriptor, source.size)
+        request.upload = (file.descriptor, file.path, source.size)
         let response = try await send(request, step: "upload", path: path)
         withExtendedLifetime(file) {}  // the descriptor stays open until the request is done
         try check(response.status, step: "upload", path: path)
@@ -103,8 +103,11 @@ public struct WebDAVDestination: PublishDestination {
             case .network(let message):
                 throw PublishError(step: step, target: target, reason: .network(Redacted.message(message)))
             case .tooLarge(let limit): throw PublishError(step: step, target: target, reason: .tooLarge(limit: limit))
-            case .file(let message):
-                throw PublishError(step: step, target: target, reason: .changedSinceBuild(message))
+            case .uploadRead(let error):
+                throw .fileSystem(step, error)
+            case .uploadShrank(let sent, let size):
+                throw PublishError(
+                    step: step, target: target, reason: .changedSinceBuild("the file ended after \(sent) of \(size) bytes"))
             }
         }
     }

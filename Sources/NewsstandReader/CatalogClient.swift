@@ -55,17 +55,9 @@ struct CatalogClient: Sendable {
         case .tooLarge(let limit): .catalogTooLarge(url: url, limit: limit)
         case .timedOut(let seconds): .catalogTimedOut(url: url, seconds: seconds)
         case .stalled: .catalogStalled(url: url)
-        case .rejected: .catalogMalformed(url: url, reason: malformation.map(reason(of:)) ?? "not a property list")
+        case .rejected: .catalogMalformed(url: url, reason: malformation?.description ?? "not a property list")
         case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file:
             .catalogUnavailable(url: url, reason: failure.description)
-        }
-    }
-
-    /// The text of a catalog error, for `LibraryError.catalogMalformed`.
-    static func reason(of error: CatalogError) -> String {
-        switch error {
-        case .malformed(let reason): reason
-        case .badEntry(let name, let reason): name.map { "entry '\($0)': \(reason)" } ?? reason
         }
     }
 }

@@ -24,7 +24,7 @@ extension IssueLibrary {
         }
         if entries.isEmpty, let first = problems.first {
             // Not one usable entry: applying it would empty the shelf.
-            throw .catalogMalformed(url: catalogURL.absoluteString, reason: "no usable entry: \(CatalogClient.reason(of: first))")
+            throw .catalogMalformed(url: catalogURL.absoluteString, reason: "no usable entry: \(first)")
         }
         result.problems = problems.map {
             switch $0 {

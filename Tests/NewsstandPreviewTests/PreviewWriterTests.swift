@@ -153,7 +153,7 @@ import Testing
         }
         #expect(!fileManager.fileExists(atPath: output.appendingPathComponent("index.html").path))
         try fileManager.removeItem(at: card)
-        #expect(throws: PreviewError.templateMissing(card.path)) { try writer.write([plan]) }
+        #expect(throws: PreviewError.templateMissing(path: card.path)) { try writer.write([plan]) }
     }
 
     @Test func anIssueNamedLikeAPreviewFileIsRefused() throws {

@@ -223,7 +223,7 @@ import Testing
             "http://user:secret@127.0.0.1/dav/", "https://user@host.example/", "http://u:p@ss@host/", "http://u:pa/ss@host/",
         ] {
             #expect(Redacted.hasUserInformation(text), "\(text)")
-            #expect(throws: PublishError(step: "parse", target: "--to", reason: .message(Destinations.credentialsInURLMessage))) {
+            #expect(throws: PublishError(step: "parse", target: "--to", reason: .credentialsInURL)) {
                 _ = try Destinations.parse(text)
             }
         }

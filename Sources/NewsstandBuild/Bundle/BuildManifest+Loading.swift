@@ -2,12 +2,40 @@ import Foundation
 import NewsstandCore
 import NewsstandFormat
 
-/// Why a build record (`manifest.json`, `written.json`) in an output folder is not trusted.
-public struct BuildRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a build record (`manifest.json`, `written.json`) in an output folder is not trusted;
+/// every case names the record.
+public enum BuildRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// It cannot be read (a link, a folder, a system error).
+    case unreadable(FileSystemError)
+    /// It is larger than a record newsstand writes (`limit` bytes).
+    case tooLarge(path: String, limit: Int)
+    /// It does not decode as a record.
+    case undecodable(path: String, kind: String)
+    /// It lists a name that is not a plain file name (`..`, `/`, hidden, …): nothing it lists is acted on.
+    case unsafeName(path: String, name: String)
+    /// It lists an input that is not a file of an issue.
+    case unsafeInput(path: String, input: String)
+
     /// The record's path.
-    public var path: String
+    public var path: String {
+        switch self {
+        case .unreadable(let error): error.path
+        case .tooLarge(let path, _), .undecodable(let path, _), .unsafeName(let path, _), .unsafeInput(let path, _): path
+        }
+    }
+
     /// What is wrong with it.
-    public var reason: String
+    public var reason: String {
+        switch self {
+        case .unreadable(let error): "cannot be read: \(error.reason)"
+        case .tooLarge(_, let limit): "is larger than \(PlistLimits.size(Int64(limit))); newsstand never writes one that large"
+        case .undecodable(_, let kind): "is not a \(kind) newsstand can read"
+        case .unsafeName(_, let name):
+            "lists \(SourceText.quoted(name)), which is not a plain file name; newsstand does not act on it"
+        case .unsafeInput(_, let input):
+            "lists the input \(SourceText.quoted(input)), which is not a file of an issue; newsstand does not act on it"
+        }
+    }
 
     public var description: String { "\(path): \(reason)" }
 }
@@ -29,7 +57,7 @@ extension BuildManifest {
         } catch .missing {
             return nil
         } catch {
-            throw BuildRecordError(path: url.path, reason: "cannot be read: \(error.reason)")
+            throw .unreadable(error)
         }
         return try decode(file, path: url.path)
     }
@@ -43,7 +71,7 @@ extension BuildManifest {
         } catch .missing {
             return nil
         } catch {
-            throw BuildRecordError(path: path, reason: "cannot be read: \(error.reason)")
+            throw .unreadable(error)
         }
         return try decode(file, path: path)
     }
@@ -53,19 +81,17 @@ extension BuildManifest {
         do {
             data = try file.readAll(limit: maximumBytes)
         } catch {
-            throw BuildRecordError(path: path, reason: "cannot be read: \(error.reason)")
+            throw .unreadable(error)
         }
-        guard let data else {
-            throw BuildRecordError(path: path, reason: "is larger than \(PlistLimits.size(Int64(maximumBytes))); newsstand never writes one that large")
-        }
+        guard let data else { throw .tooLarge(path: path, limit: maximumBytes) }
         guard let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data) else {
-            throw BuildRecordError(path: path, reason: "is not a build manifest newsstand can read")
+            throw .undecodable(path: path, kind: "build manifest")
         }
         for name in manifest.outputs.map(\.file) where !SafeRelativePath.isSafeComponent(name) {
-            throw BuildRecordError(path: path, reason: "lists \(SourceText.quoted(name)), which is not a plain file name; newsstand does not act on it")
+            throw .unsafeName(path: path, name: name)
         }
         for input in manifest.inputs where !Self.isInputPath(input.path) {
-            throw BuildRecordError(path: path, reason: "lists the input \(SourceText.quoted(input.path)), which is not a file of an issue; newsstand does not act on it")
+            throw .unsafeInput(path: path, input: input.path)
         }
         return manifest
     }

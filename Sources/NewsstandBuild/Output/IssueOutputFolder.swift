@@ -50,16 +50,16 @@ struct IssueOutputFolder {
         } catch .missing {
             return files
         } catch {
-            throw BuildRecordError(path: path, reason: "cannot be read: \(error.reason)")
+            throw .unreadable(error)
         }
-        guard let data, let written = try? JSONDecoder().decode(Written.self, from: data) else {
-            throw BuildRecordError(path: path, reason: "is not a record newsstand can read")
+        guard let data else { throw .tooLarge(path: path, limit: 1 << 20) }
+        guard let written = try? JSONDecoder().decode(Written.self, from: data) else {
+            throw .undecodable(path: path, kind: "record")
         }
         for file in written.files {
             // Temporary names are hidden: the one exception to the plain-name rule, in their exact form.
             guard SafeRelativePath.isSafeComponent(file) || Self.isTemporaryName(file) else {
-                throw BuildRecordError(
-                    path: path, reason: "lists \(SourceText.quoted(file)), which is not a plain file name; newsstand does not act on it")
+                throw .unsafeName(path: path, name: file)
             }
             files.insert(file)
         }

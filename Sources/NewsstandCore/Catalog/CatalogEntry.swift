@@ -113,9 +113,17 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
 }
 
 /// What can be wrong with a catalog.
-public enum CatalogError: Error, Sendable, Equatable {
+public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The data is not a property list, or its root is not an array.
     case malformed(reason: String)
     /// One entry lacks a key or has a wrong-typed one.
     case badEntry(name: String?, reason: String)
+
+    /// What is wrong, for messages: "entry 'a-1': Date is missing or not a date".
+    public var description: String {
+        switch self {
+        case .malformed(let reason): reason
+        case .badEntry(let name, let reason): name.map { "entry '\($0)': \(reason)" } ?? reason
+        }
+    }
 }

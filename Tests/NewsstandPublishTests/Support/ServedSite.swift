@@ -117,7 +117,7 @@ final class FaultyDestination: PublishDestination, @unchecked Sendable {
             operations.append(name)
             return count == failAt
         }
-        if fails { throw PublishError(step: "injected", target: name, reason: .message("injected failure")) }
+        if fails { throw PublishError(step: "injected", target: name, reason: .network("injected failure")) }
     }
 
     func read(_ path: String, limit: Int64) async throws(PublishError) -> Data? {
