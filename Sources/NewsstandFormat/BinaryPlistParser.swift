@@ -235,7 +235,7 @@ struct BinaryPlistParser {
 
         /// A string an XML property list can carry (the bundle's plists are written as XML).
         private func checked(_ text: String) throws -> String {
-            if let bad = text.unicodeScalars.first(where: { !PlistWriter.isXMLCharacter($0) }) {
+            if let bad = text.unicodeScalars.first(where: { !Markup.isXMLCharacter($0) }) {
                 throw Failure(
                     code: .malformedPlist,
                     message: "a string holds U+\(String(format: "%04X", bad.value)), which an XML property list cannot carry")

@@ -29,14 +29,6 @@ public enum PlistWriter {
         return Data(out.utf8)
     }
 
-    /// Whether an XML 1.0 document can hold `scalar` (as text or a character reference).
-    public static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
-    }
-
     private static func write(_ node: PlistNode, indent: Int, into out: inout String) throws(Failure) {
         switch node.value {
         case .scalar(let value):
@@ -89,23 +81,12 @@ public enum PlistWriter {
         out += "\(tabs)</\(name)>\n"
     }
 
-    /// Escapes markup, and carriage returns (which XML parsers would otherwise turn into line feeds).
+    /// The text escaped by the one markup rule (`Markup.escape`), once every character is one
+    /// XML can carry.
     private static func escape(_ text: String) throws(Failure) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default:
-                guard isXMLCharacter(scalar) else {
-                    throw Failure(reason: "U+\(String(format: "%04X", scalar.value)) cannot be written in an XML property list")
-                }
-                out.unicodeScalars.append(scalar)
-            }
+        if let bad = text.unicodeScalars.first(where: { !Markup.isXMLCharacter($0) }) {
+            throw Failure(reason: "U+\(String(format: "%04X", bad.value)) cannot be written in an XML property list")
         }
-        return out
+        return Markup.escape(text)
     }
 }

@@ -137,8 +137,8 @@ struct PreviewPageRenderer {
         var html = "<dl class=\"props\">"
         for entry in entries {
             let type = specs.first { $0.name == entry.key }?.type
-            html += "<div class=\"props__item\"><dt>\(HTML.escape(entry.key))"
-            html += " <span class=\"props__type\">\(HTML.escape(type?.description ?? entry.node.kindName))</span></dt>"
+            html += "<div class=\"props__item\"><dt>\(Markup.escape(entry.key))"
+            html += " <span class=\"props__type\">\(Markup.escape(type?.description ?? entry.node.kindName))</span></dt>"
             html += "<dd>\(renderValue(entry.node, type: type))</dd></div>"
         }
         return html + "</dl>"
@@ -149,15 +149,15 @@ struct PreviewPageRenderer {
         switch (type, node.value) {
         case (.image?, .scalar(.string(let name))):
             let image = PreviewImage(name: name)
-            return "<figure class=\"props__image\"><img src=\"\(HTML.escape(image.src))\" srcset=\"\(HTML.escape(image.srcset))\""
-                + " alt=\"\(HTML.escape(name))\" loading=\"lazy\"><figcaption>\(HTML.escape(name))</figcaption></figure>"
+            return "<figure class=\"props__image\"><img src=\"\(Markup.escape(image.src))\" srcset=\"\(Markup.escape(image.srcset))\""
+                + " alt=\"\(Markup.escape(name))\" loading=\"lazy\"><figcaption>\(Markup.escape(name))</figcaption></figure>"
         case (.movie?, .scalar(.string(let name))), (.file?, .scalar(.string(let name))):
-            return "<code class=\"props__file\">\(HTML.escape(name))</code>"
+            return "<code class=\"props__file\">\(Markup.escape(name))</code>"
         case (.url?, .scalar(.string(let text))):
             if let scheme = URL(string: text)?.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                return "<a class=\"props__url\" href=\"\(HTML.escape(text))\">\(HTML.escape(text))</a>"
+                return "<a class=\"props__url\" href=\"\(Markup.escape(text))\">\(Markup.escape(text))</a>"
             }
-            return "<span class=\"props__text\">\(HTML.escape(text))</span>"
+            return "<span class=\"props__text\">\(Markup.escape(text))</span>"
         case (_, .array(let items)):
             var itemType: PropertyType?
             if case .array(let of, _, _)? = type { itemType = of }
@@ -176,7 +176,7 @@ struct PreviewPageRenderer {
     /// reader of a file makes, as its kind).
     private func renderScalar(_ value: PlistValue) -> String {
         switch value {
-        case .string(let text): return "<span class=\"props__text\">\(HTML.escape(text))</span>"
+        case .string(let text): return "<span class=\"props__text\">\(Markup.escape(text))</span>"
         case .integer(let n): return "<span class=\"props__text\">\(n)</span>"
         case .real(let x): return "<span class=\"props__text\">\(x)</span>"
         case .boolean(let b): return "<span class=\"props__text\">\(b ? "true" : "false")</span>"

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandFormat
 import NewsstandCore
 import NewsstandBuild
 
@@ -45,7 +46,7 @@ struct PreviewTemplate {
             }
             let key = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
             switch values[key] {
-            case .text(let value)?: result += HTML.escape(value)
+            case .text(let value)?: result += Markup.escape(value)
             case .html(let value)?: result += value
             case nil:
                 throw .templateSyntax(
@@ -58,26 +59,8 @@ struct PreviewTemplate {
     }
 }
 
-/// HTML escaping and URL forms of file names.
+/// URL forms of file names in HTML.
 enum HTML {
-    /// `text` with `& < > " '` replaced by entities: safe in element content and in quoted
-    /// attribute values.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
     /// Characters left as they are in a relative URL made from a file name: ASCII letters,
     /// digits and `-._~@`. Everything else, including spaces and commas (which would break a
     /// `srcset`), is percent-encoded.

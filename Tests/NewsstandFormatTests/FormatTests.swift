@@ -58,3 +58,17 @@ import Testing
         #expect(root.array?.last?.line == 70_002)
     }
 }
+
+/// The one escaping for XML and HTML, and the one "did you mean".
+@Suite struct SharedRulesTests {
+    @Test func markupEscapesForContentAndAttributes() {
+        #expect(Markup.escape("a & <b> \"c\" 'd'\r\nлето") == "a &amp; &lt;b&gt; &quot;c&quot; &#39;d&#39;&#13;\nлето")
+        #expect(Markup.isXMLCharacter("\u{9}") && !Markup.isXMLCharacter("\u{0}") && !Markup.isXMLCharacter("\u{FFFE}"))
+    }
+
+    @Test func suggestionsNameANearMissOnly() {
+        #expect(Suggestion.hint(for: "PhotoPgae", among: ["SimplePage", "PhotoPage"]) == "; did you mean 'PhotoPage'?")
+        #expect(Suggestion.hint(for: "Zebra", among: ["SimplePage", "PhotoPage"]) == "")
+        #expect(Suggestion.closest(to: "--ouput", among: ["--output", "--issue"]) == "--output")
+    }
+}

@@ -20,8 +20,8 @@ struct AtomFeed {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom" xmlns:news="http://itunes.apple.com/2011/Newsstand">
-              <id>\(escape(baseURL.absoluteString))</id>
-              <title>\(escape(magazineTitle))</title>
+              <id>\(Markup.escape(baseURL.absoluteString))</id>
+              <title>\(Markup.escape(magazineTitle))</title>
               <updated>\(updated)</updated>
 
             """
@@ -29,13 +29,13 @@ struct AtomFeed {
             let date = PlistDate.format(entry.date)
             xml += """
                   <entry>
-                    <id>\(escape(entry.name))</id>
-                    <title>\(escape(entry.title))</title>
+                    <id>\(Markup.escape(entry.name))</id>
+                    <title>\(Markup.escape(entry.title))</title>
                     <updated>\(date)</updated>
                     <published>\(date)</published>
-                    <summary>\(escape(entry.summary ?? entry.title))</summary>
+                    <summary>\(Markup.escape(entry.summary ?? entry.title))</summary>
                     <news:cover_art_icons>
-                      <news:cover_art_icon size="SOURCE" src="\(escape(entry.coverURL(retina: true)))"/>
+                      <news:cover_art_icon size="SOURCE" src="\(Markup.escape(entry.coverURL(retina: true)))"/>
                     </news:cover_art_icons>
                   </entry>
 
@@ -76,10 +76,5 @@ struct AtomFeed {
             }
         }
         return diagnostics
-    }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

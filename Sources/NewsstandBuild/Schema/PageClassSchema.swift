@@ -66,7 +66,7 @@ public struct PageClassSchema: Sendable {
                 let names = classNames
                 diagnostics.add(
                     .schemaUnknownParent,
-                    "page class \(SourceText.quoted(name)) inherits from unknown class \(SourceText.quoted(parent))\(Suggestion.closest(to: parent, among: names).map { "; did you mean '\($0)'?" } ?? "")",
+                    "page class \(SourceText.quoted(name)) inherits from unknown class \(SourceText.quoted(parent))\(Suggestion.hint(for: parent, among: names))",
                     at: pageClass.location)
                 return nil
             }

@@ -16,17 +16,14 @@ import NewsstandFormat
 ///   </dict>
 /// </dict>
 /// ```
-struct SchemaParser {
+struct SchemaParser: DiagnosticReporter {
     let file: String
-    private var list: DiagnosticList
+    var problems: DiagnosticList
 
     init(file: String) {
         self.file = file
-        list = DiagnosticList(file: file)
+        problems = DiagnosticList(file: file)
     }
-
-    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
-    var diagnostics: [Diagnostic] { list.diagnostics }
 
     static let typeNames = ["image", "movie", "file", "string", "number", "boolean", "url", "date", "array", "dict"]
     private static let classKeys: Set<String> = ["inherits", "properties", "description"]
@@ -36,7 +33,7 @@ struct SchemaParser {
 
     mutating func parse(_ root: PlistNode) -> [PageClass] {
         guard let entries = root.entries else {
-            report(.schemaInvalid, "the schema's root must be a dict of page classes, found \(root.kindName)", line: root.line)
+            problems.add(.schemaInvalid, "the schema's root must be a dict of page classes, found \(root.kindName)", line: root.line)
             return []
         }
         var classes: [PageClass] = []
@@ -49,11 +46,11 @@ struct SchemaParser {
     private mutating func parseClass(_ entry: PlistNode.Entry) -> PageClass? {
         let node = entry.node
         guard let entries = node.entries else {
-            report(.schemaInvalid, "page class \(SourceText.quoted(entry.key)) must be a dict, found \(node.kindName)", line: node.line)
+            problems.add(.schemaInvalid, "page class \(SourceText.quoted(entry.key)) must be a dict, found \(node.kindName)", line: node.line)
             return nil
         }
         for unknown in entries where !Self.classKeys.contains(unknown.key) {
-            report(
+            problems.add(
                 .schemaInvalid,
                 "page class \(SourceText.quoted(entry.key)) has unknown key \(SourceText.quoted(unknown.key)); expected inherits, properties or description",
                 line: unknown.keyLine)
@@ -63,7 +60,7 @@ struct SchemaParser {
             if let name = inherits.string {
                 parent = name
             } else {
-                report(.schemaInvalid, "'inherits' of \(SourceText.quoted(entry.key)) must be a string", line: inherits.line)
+                problems.add(.schemaInvalid, "'inherits' of \(SourceText.quoted(entry.key)) must be a string", line: inherits.line)
             }
         }
         var properties: [PropertySpec] = []
@@ -76,7 +73,7 @@ struct SchemaParser {
 
     private mutating func parseProperties(_ node: PlistNode, owner: String) -> [PropertySpec] {
         guard let entries = node.entries else {
-            report(.schemaInvalid, "'properties' of \(owner) must be a dict, found \(node.kindName)", line: node.line)
+            problems.add(.schemaInvalid, "'properties' of \(owner) must be a dict, found \(node.kindName)", line: node.line)
             return []
         }
         return entries.compactMap { entry in
@@ -86,7 +83,7 @@ struct SchemaParser {
                 if case .scalar(.boolean(let b)) = flag.value {
                     required = b
                 } else {
-                    report(.schemaInvalid, "'required' of \(SourceText.quoted(entry.key)) must be true or false", line: flag.line)
+                    problems.add(.schemaInvalid, "'required' of \(SourceText.quoted(entry.key)) must be true or false", line: flag.line)
                 }
             }
             return PropertySpec(name: entry.key, type: type, isRequired: required)
@@ -95,14 +92,14 @@ struct SchemaParser {
 
     private mutating func parseType(_ node: PlistNode, name: String) -> PropertyType? {
         guard let entries = node.entries else {
-            report(.schemaInvalid, "property \(name) must be a dict with a 'type', found \(node.kindName)", line: node.line)
+            problems.add(.schemaInvalid, "property \(name) must be a dict with a 'type', found \(node.kindName)", line: node.line)
             return nil
         }
         for unknown in entries where !Self.propertyKeys.contains(unknown.key) {
-            report(.schemaInvalid, "property \(name) has unknown key \(SourceText.quoted(unknown.key))", line: unknown.keyLine)
+            problems.add(.schemaInvalid, "property \(name) has unknown key \(SourceText.quoted(unknown.key))", line: unknown.keyLine)
         }
         guard let typeNode = node["type"], let typeName = typeNode.string else {
-            report(.schemaInvalid, "property \(name) has no 'type' string", line: node.line)
+            problems.add(.schemaInvalid, "property \(name) has no 'type' string", line: node.line)
             return nil
         }
         switch typeName {
@@ -116,7 +113,7 @@ struct SchemaParser {
         case "date": return .date
         case "array":
             guard let items = node["items"] else {
-                report(.schemaInvalid, "array property \(name) has no 'items' type", line: node.line)
+                problems.add(.schemaInvalid, "array property \(name) has no 'items' type", line: node.line)
                 return nil
             }
             guard let itemType = parseType(items, name: "items of \(name)") else { return nil }
@@ -125,8 +122,8 @@ struct SchemaParser {
             let properties = node["properties"].map { parseProperties($0, owner: name) } ?? []
             return .dictionary(properties)
         default:
-            let hint = Suggestion.closest(to: typeName, among: Self.typeNames).map { "; did you mean '\($0)'?" } ?? ""
-            report(
+            let hint = Suggestion.hint(for: typeName, among: Self.typeNames)
+            problems.add(
                 .schemaUnknownType,
                 "property \(name) has unknown type \(SourceText.quoted(typeName))\(hint) (expected one of \(Self.typeNames.joined(separator: ", ")))",
                 line: typeNode.line)
@@ -137,11 +134,7 @@ struct SchemaParser {
     private mutating func count(_ node: PlistNode, _ key: String) -> Int? {
         guard let value = node[key] else { return nil }
         if case .scalar(.integer(let i)) = value.value, i >= 0 { return i }
-        report(.schemaInvalid, "'\(key)' must be a non-negative integer", line: value.line)
+        problems.add(.schemaInvalid, "'\(key)' must be a non-negative integer", line: value.line)
         return nil
-    }
-
-    private mutating func report(_ code: DiagnosticCode, _ message: @autoclosure () -> String, line: Int) {
-        list.add(code, message(), line: line)
     }
 }

@@ -10,27 +10,24 @@ import NewsstandFormat
 /// outside the magazine), a FIFO, socket or device is an error whether referenced or not, and
 /// nothing it points to is ever opened. Files are opened relative to the open folder without
 /// following links, and read without blocking.
-struct AssetValidator {
+struct AssetValidator: DiagnosticReporter {
     /// The open `assets/` folder, or nil when there is none.
     let folder: OpenFolder?
     /// How the folder is shown in diagnostics (`issues/f-2/assets`).
     let displayFolder: String
-    private var list: DiagnosticList
+    var problems: DiagnosticList
 
     init(folder: OpenFolder?, displayFolder: String) {
         self.folder = folder
         self.displayFolder = displayFolder
-        list = DiagnosticList(file: displayFolder)
+        problems = DiagnosticList(file: displayFolder)
     }
-
-    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
-    var diagnostics: [Diagnostic] { list.diagnostics }
 
     /// Checks `references`; returns the assets the bundles will hold.
     mutating func validate(_ references: [AssetReference]) -> [PlannedAsset] {
         guard let folder else {
             if !references.isEmpty {
-                report(.fileMissing, "\(displayFolder)/ is missing", at: SourceLocation(file: displayFolder))
+                problems.add(.fileMissing, "\(displayFolder)/ is missing", at: SourceLocation(file: displayFolder))
             }
             return []
         }
@@ -38,7 +35,7 @@ struct AssetValidator {
         do {
             entries = try folder.entries()
         } catch {
-            report(.fileUnreadable, "\(displayFolder)/ cannot be read: \(error.reason)", at: SourceLocation(file: displayFolder))
+            problems.add(.fileUnreadable, "\(displayFolder)/ cannot be read: \(error.reason)", at: SourceLocation(file: displayFolder))
             return []
         }
         var files: Set<String> = []
@@ -66,7 +63,7 @@ struct AssetValidator {
 
         for reference in references {
             guard Self.isPlainFileName(reference.name) else {
-                report(
+                problems.add(
                     .assetNameInvalid,
                     "asset reference \(SourceText.quoted(reference.name)) must be a plain file name in assets/ (no folders, not hidden)",
                     at: reference.location)
@@ -79,12 +76,12 @@ struct AssetValidator {
             guard files.contains(reference.name) else {
                 if let other = byLowercase[reference.name.lowercased()] {
                     used.insert(other)
-                    report(
+                    problems.add(
                         .assetCaseMismatch,
                         "\(SourceText.quoted(reference.name)) is not in \(displayFolder)/, but \(SourceText.quoted(other)) is: names differ only in letter case, which works on a Mac and fails on a device",
                         at: reference.location)
                 } else {
-                    report(
+                    problems.add(
                         .assetMissing, "\(reference.kind.rawValue) \(SourceText.quoted(reference.name)) is not in \(displayFolder)/",
                         at: reference.location)
                 }
@@ -118,12 +115,12 @@ struct AssetValidator {
     private mutating func reportNotRegular(_ name: String, kind: EntryKind, in folder: OpenFolder, at location: SourceLocation) {
         if kind == .symbolicLink {
             let target = folder.linkTarget(of: name).map { " (to \(SourceText.quoted($0)))" } ?? ""
-            report(
+            problems.add(
                 .assetNotRegularFile,
                 "\(SourceText.quoted(name)) is a symbolic link\(target); assets must be regular files in assets/, and nothing a link points to is packed",
                 at: location)
         } else {
-            report(
+            problems.add(
                 .assetNotRegularFile,
                 "\(SourceText.quoted(name)) is not a regular file (\(kind)); assets must be regular files in assets/",
                 at: location)
@@ -134,7 +131,7 @@ struct AssetValidator {
     private mutating func probe(_ name: String, at location: SourceLocation) -> ImageSize.Probe? {
         guard let folder else { return nil }
         if folders.contains(name) {
-            report(.assetNotRegularFile, "\(SourceText.quoted(name)) is a folder; assets must be regular files in assets/", at: location)
+            problems.add(.assetNotRegularFile, "\(SourceText.quoted(name)) is a folder; assets must be regular files in assets/", at: location)
             return nil
         }
         do {
@@ -143,7 +140,7 @@ struct AssetValidator {
             // Swapped since the folder was listed.
             reportNotRegular(name, kind: folder.kind(of: name) ?? .unknown, in: folder, at: location)
         } catch {
-            report(.fileUnreadable, "\(SourceText.quoted(name)) cannot be read: \(error.reason)", at: location)
+            problems.add(.fileUnreadable, "\(SourceText.quoted(name)) cannot be read: \(error.reason)", at: location)
         }
         return nil
     }
@@ -156,12 +153,12 @@ struct AssetValidator {
         if refused.contains(retinaName) { return }  // reported where it is
         guard files.contains(retinaName) else {
             if let other = byLowercase[retinaName.lowercased()] {
-                report(
+                problems.add(
                     .assetCaseMismatch,
                     "@2x image \(SourceText.quoted(retinaName)) is not in \(displayFolder)/, but \(SourceText.quoted(other)) is: names differ only in letter case",
                     at: reference.location)
             } else {
-                report(
+                problems.add(
                     .retinaMissing,
                     "image \(SourceText.quoted(reference.name)) has no @2x variant \(SourceText.quoted(retinaName)) in \(displayFolder)/; the @2x bundle would be incomplete",
                     at: reference.location)
@@ -175,7 +172,7 @@ struct AssetValidator {
         let retinaSize = imageSize(retinaName, retina, at: reference.location)
         guard let normalSize, let retinaSize else { return }
         if retinaSize.width != normalSize.width * 2 || retinaSize.height != normalSize.height * 2 {
-            report(
+            problems.add(
                 .retinaWrongSize,
                 "\(SourceText.quoted(retinaName)) is \(retinaSize), but \(SourceText.quoted(reference.name)) is \(normalSize): a @2x image must be exactly \(normalSize.width * 2)×\(normalSize.height * 2)",
                 at: reference.location)
@@ -186,7 +183,7 @@ struct AssetValidator {
         let actual = probe.signature
         guard let expected = FileSignature.expected(forFileName: name), actual != expected else { return }
         let what = actual == .unknown ? "not \(expected.rawValue) data" : "\(actual.rawValue) data"
-        report(.contentMismatch, "\(SourceText.quoted(name)) is \(what), but its extension says \(expected.rawValue)", at: location)
+        problems.add(.contentMismatch, "\(SourceText.quoted(name)) is \(what), but its extension says \(expected.rawValue)", at: location)
     }
 
     private mutating func imageSize(_ name: String, _ probe: ImageSize.Probe, at location: SourceLocation) -> ImageSize? {
@@ -194,18 +191,18 @@ struct AssetValidator {
         case .success(let size):
             return size
         case .failure(.unsupportedFormat):
-            report(
+            problems.add(
                 .imageUnreadable, "cannot check the size of \(SourceText.quoted(name)): only PNG, JPEG and GIF headers are read",
                 at: location, severity: .warning)
         case .failure(.corrupt(let reason)):
-            report(.imageUnreadable, "cannot read the size of \(SourceText.quoted(name)): \(reason)", at: location)
+            problems.add(.imageUnreadable, "cannot read the size of \(SourceText.quoted(name)): \(reason)", at: location)
         }
         return nil
     }
 
     private mutating func reportUnreferenced(_ names: Set<String>) {
         for name in names.sorted() {
-            report(
+            problems.add(
                 .assetUnreferenced, "\(SourceText.quoted(name)) is never referenced; it is left out of the bundles",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))
         }
@@ -213,7 +210,7 @@ struct AssetValidator {
 
     private mutating func reportUnportableNames(_ names: Set<String>) {
         for name in names.sorted() where name.contains(" ") || !name.allSatisfy(\.isASCII) {
-            report(
+            problems.add(
                 .assetNameUnportable,
                 "\(SourceText.quoted(name)) has spaces or non-ASCII characters, which need escaping in URLs and break some tools",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))
@@ -222,10 +219,4 @@ struct AssetValidator {
 
     /// One name in `assets/`: the rule for every name from outside (`SafeRelativePath`'s, for one component).
     static func isPlainFileName(_ name: String) -> Bool { SafeRelativePath.isSafeComponent(name) }
-
-    private mutating func report(
-        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, severity: Severity? = nil
-    ) {
-        list.add(code, message, at: location, severity: severity)
-    }
 }

@@ -4,12 +4,10 @@ import NewsstandFormat
 
 /// Reads and checks `issue.plist`: Title, Date and Cover are required; Name (equal to the
 /// folder name), Summary and ProductID are optional strings; other keys get a warning.
-struct IssueMetadataReader {
+struct IssueMetadataReader: DiagnosticReporter {
     let issueName: String
     let file: String
-    private var list: DiagnosticList
-    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
-    var diagnostics: [Diagnostic] { list.diagnostics }
+    var problems: DiagnosticList
     /// The cover reference, for the asset checks.
     private(set) var coverReference: AssetReference?
 
@@ -18,17 +16,17 @@ struct IssueMetadataReader {
     init(issueName: String, file: String) {
         self.issueName = issueName
         self.file = file
-        list = DiagnosticList(file: file)
+        problems = DiagnosticList(file: file)
     }
 
     mutating func read(_ root: PlistNode) -> IssueMetadata? {
         guard let entries = root.entries else {
-            report(.issueNotDict, "issue.plist must be a dict, found \(root.kindName)", root.line)
+            problems.add(.issueNotDict, "issue.plist must be a dict, found \(root.kindName)", line: root.line)
             return nil
         }
         for entry in entries where !Self.knownKeys.contains(entry.key) {
-            let hint = Suggestion.closest(to: entry.key, among: Self.knownKeys).map { "; did you mean '\($0)'?" } ?? ""
-            report(.issueUnknownKey, "issue.plist key \(SourceText.quoted(entry.key)) is not used by newsstand\(hint)", entry.keyLine)
+            let hint = Suggestion.hint(for: entry.key, among: Self.knownKeys)
+            problems.add(.issueUnknownKey, "issue.plist key \(SourceText.quoted(entry.key)) is not used by newsstand\(hint)", line: entry.keyLine)
         }
         let title = requiredString("Title", code: .issueTitle, root)
         let cover = requiredString("Cover", code: .issueCover, root)
@@ -37,15 +35,15 @@ struct IssueMetadataReader {
             date = value
         } else {
             let found = root["Date"].map { "found \($0.kindName)\($0.string.map { " '\($0)'" } ?? "")" } ?? "it is missing"
-            report(.issueDate, "Date must be a <date> such as 2013-11-28T08:00:00Z; \(found)", root["Date"]?.line ?? root.line)
+            problems.add(.issueDate, "Date must be a <date> such as 2013-11-28T08:00:00Z; \(found)", line: root["Date"]?.line ?? root.line)
         }
         if let node = root["Name"] {
             if let name = node.string {
                 if name != issueName {
-                    report(.issueNameMismatch, "Name '\(name)' differs from the issue's folder name '\(issueName)'", node.line)
+                    problems.add(.issueNameMismatch, "Name '\(name)' differs from the issue's folder name '\(issueName)'", line: node.line)
                 }
             } else {
-                report(.issueKeyWrongType, "Name must be a string, found \(node.kindName)", node.line)
+                problems.add(.issueKeyWrongType, "Name must be a string, found \(node.kindName)", line: node.line)
             }
         }
         let summary = optionalString("Summary", root)
@@ -60,18 +58,14 @@ struct IssueMetadataReader {
     private mutating func requiredString(_ key: String, code: DiagnosticCode, _ root: PlistNode) -> String? {
         if let value = root[key]?.string, !value.isEmpty { return value }
         let found = root[key].map { $0.string != nil ? "it is empty" : "found \($0.kindName)" } ?? "it is missing"
-        report(code, "\(key) must be a non-empty string; \(found)", root[key]?.line ?? root.line)
+        problems.add(code, "\(key) must be a non-empty string; \(found)", line: root[key]?.line ?? root.line)
         return nil
     }
 
     private mutating func optionalString(_ key: String, _ root: PlistNode) -> String? {
         guard let node = root[key] else { return nil }
         if let value = node.string { return value }
-        report(.issueKeyWrongType, "\(key) must be a string, found \(node.kindName)", node.line)
+        problems.add(.issueKeyWrongType, "\(key) must be a string, found \(node.kindName)", line: node.line)
         return nil
-    }
-
-    private mutating func report(_ code: DiagnosticCode, _ message: String, _ line: Int) {
-        list.add(code, message, line: line)
     }
 }

@@ -37,7 +37,7 @@ public struct MagazineValidator {
                 if magazine.issueNames.contains(wanted) {
                     names.append(wanted)
                 } else {
-                    let hint = Suggestion.closest(to: wanted, among: magazine.issueNames).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint = Suggestion.hint(for: wanted, among: magazine.issueNames)
                     diagnostics.append(
                         Diagnostic(
                             .issueNotFound, "there is no issue '\(wanted)' in issues/\(hint)", at: SourceLocation(file: "issues"))

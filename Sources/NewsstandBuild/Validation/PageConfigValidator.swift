@@ -9,21 +9,18 @@ import NewsstandFormat
 /// The work is linear in the config's values whatever the schema holds: properties are found
 /// by name in a table built once per class (and nested dict type), and past the diagnostic
 /// limit missing properties are counted rather than listed.
-struct PageConfigValidator {
+struct PageConfigValidator: DiagnosticReporter {
     let schema: PageClassSchema
     let file: String
-    private var list: DiagnosticList
+    var problems: DiagnosticList
     private(set) var references: [AssetReference] = []
     private var tables: [String: SpecTable] = [:]
 
     init(schema: PageClassSchema, file: String) {
         self.schema = schema
         self.file = file
-        list = DiagnosticList(file: file)
+        problems = DiagnosticList(file: file)
     }
-
-    /// Every problem found (at most `DiagnosticList.standardLimit` listed).
-    var diagnostics: [Diagnostic] { list.diagnostics }
 
     /// A dict type's properties by name, and which are required.
     private struct SpecTable {
@@ -48,16 +45,16 @@ struct PageConfigValidator {
 
     mutating func validate(_ root: PlistNode) {
         guard let articles = root.array else {
-            report(.pagesRootNotArray, "the page config must be an array of articles, found \(root.kindName)", root.line)
+            problems.add(.pagesRootNotArray, "the page config must be an array of articles, found \(root.kindName)", line: root.line)
             return
         }
-        if articles.isEmpty { report(.pagesRootNotArray, "the page config has no articles", root.line) }
+        if articles.isEmpty { problems.add(.pagesRootNotArray, "the page config has no articles", line: root.line) }
         for (a, article) in articles.enumerated() {
             guard let pages = article.array else {
-                report(.articleNotArray, "article \(a + 1) must be an array of pages, found \(article.kindName)", article.line)
+                problems.add(.articleNotArray, "article \(a + 1) must be an array of pages, found \(article.kindName)", line: article.line)
                 continue
             }
-            if pages.isEmpty { report(.emptyArticle, "article \(a + 1) has no pages", article.line) }
+            if pages.isEmpty { problems.add(.emptyArticle, "article \(a + 1) has no pages", line: article.line) }
             for (p, page) in pages.enumerated() {
                 validatePage(page, label: "page \(p + 1) of article \(a + 1)")
             }
@@ -66,34 +63,34 @@ struct PageConfigValidator {
 
     private mutating func validatePage(_ page: PlistNode, label: String) {
         guard let entries = page.entries else {
-            report(.pageNotDict, "\(label) must be a dict with 'class' and 'properties', found \(page.kindName)", page.line)
+            problems.add(.pageNotDict, "\(label) must be a dict with 'class' and 'properties', found \(page.kindName)", line: page.line)
             return
         }
         for entry in entries where entry.key != "class" && entry.key != "properties" {
-            report(
+            problems.add(
                 .unknownPageKey, "\(label) has key \(SourceText.quoted(entry.key)), which apps ignore; expected only 'class' and 'properties'",
-                entry.keyLine)
+                line: entry.keyLine)
         }
         let classNode = page["class"]
         guard let classNode, let className = classNode.string else {
             let found = classNode.map { ", found \($0.kindName)" } ?? ""
-            report(.pageClassMissing, "\(label) has no 'class' string\(found)", classNode?.line ?? page.line)
+            problems.add(.pageClassMissing, "\(label) has no 'class' string\(found)", line: classNode?.line ?? page.line)
             return
         }
         let propertiesNode = page["properties"]
         guard let properties = schema.properties(of: className) else {
             let schema = self.schema
-            report(
+            problems.add(
                 .unknownPageClass,
-                "page class \(SourceText.quoted(className)) is unknown\(Self.hint(className, among: schema.classNames)) (known: \(Self.some(schema.classNames)))",
-                classNode.line)
+                "page class \(SourceText.quoted(className)) is unknown\(Suggestion.hint(for: className, among: schema.classNames)) (known: \(Self.some(schema.classNames)))",
+                line: classNode.line)
             return
         }
         guard let propertiesNode, propertiesNode.entries != nil else {
             let found = propertiesNode.map { ", found \($0.kindName)" } ?? ""
-            report(
+            problems.add(
                 .pagePropertiesMissing, "\(label) (\(SourceText.quoted(className))) has no 'properties' dict\(found)",
-                propertiesNode?.line ?? page.line)
+                line: propertiesNode?.line ?? page.line)
             return
         }
         validateDictionary(propertiesNode, specs: properties, path: "", owner: "page class \(SourceText.quoted(className))")
@@ -105,10 +102,10 @@ struct PageConfigValidator {
         var requiredFound = 0
         for entry in entries {
             guard let spec = table.byName[entry.key] else {
-                report(
+                problems.add(
                     .unknownProperty,
-                    "property \(SourceText.quoted(path + entry.key)) is not defined by \(owner)\(Self.hint(entry.key, among: table.names))",
-                    entry.keyLine)
+                    "property \(SourceText.quoted(path + entry.key)) is not defined by \(owner)\(Suggestion.hint(for: entry.key, among: table.names))",
+                    line: entry.keyLine)
                 continue
             }
             if spec.isRequired { requiredFound += 1 }
@@ -116,21 +113,16 @@ struct PageConfigValidator {
         }
         let missing = table.required.count - requiredFound
         guard missing > 0 else { return }
-        if list.isFull {
-            list.count(.requiredPropertyMissing, times: missing)
+        if problems.isFull {
+            problems.count(.requiredPropertyMissing, times: missing)
             return
         }
         let present = Set(entries.map(\.key))
         for spec in table.required where !present.contains(spec.name) {
-            report(
+            problems.add(
                 .requiredPropertyMissing,
-                "required property \(SourceText.quoted(path + spec.name)) (\(spec.type.description)) of \(owner) is missing", node.line)
+                "required property \(SourceText.quoted(path + spec.name)) (\(spec.type.description)) of \(owner) is missing", line: node.line)
         }
-    }
-
-    /// "; did you mean 'X'?" when a name is close to `word`.
-    private static func hint(_ word: String, among names: [String]) -> String {
-        Suggestion.closest(to: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// The first names of a list, for a message that must stay short.
@@ -141,10 +133,10 @@ struct PageConfigValidator {
 
     private mutating func validateValue(_ node: PlistNode, type: PropertyType, path: String, owner: String) {
         func wrongType(_ detail: String = "") {
-            report(
+            problems.add(
                 .propertyWrongType,
                 "property \(SourceText.quoted(path)) must be \(Self.article(type.description))\(detail), found \(node.kindName)\(Self.shown(node))",
-                node.line)
+                line: node.line)
         }
         switch (type, node.value) {
         case (.image, .scalar(.string(let name))), (.movie, .scalar(.string(let name))), (.file, .scalar(.string(let name))):
@@ -155,16 +147,16 @@ struct PageConfigValidator {
             break
         case (.url, .scalar(.string(let text))):
             if URL(string: text)?.scheme == nil {
-                report(
+                problems.add(
                     .propertyWrongType, "property \(SourceText.quoted(path)) must be an absolute URL with a scheme, found \(SourceText.quoted(text))",
-                    node.line)
+                    line: node.line)
             }
         case (.array(let item, let minCount, let maxCount), .array(let items)):
             if let minCount, items.count < minCount {
-                report(.arrayCount, "property \(SourceText.quoted(path)) must have at least \(minCount) item(s), found \(items.count)", node.line)
+                problems.add(.arrayCount, "property \(SourceText.quoted(path)) must have at least \(minCount) item(s), found \(items.count)", line: node.line)
             }
             if let maxCount, items.count > maxCount {
-                report(.arrayCount, "property \(SourceText.quoted(path)) must have at most \(maxCount) item(s), found \(items.count)", node.line)
+                problems.add(.arrayCount, "property \(SourceText.quoted(path)) must have at most \(maxCount) item(s), found \(items.count)", line: node.line)
             }
             for (index, element) in items.enumerated() {
                 validateValue(element, type: item, path: "\(path)[\(index)]", owner: owner)
@@ -191,9 +183,5 @@ struct PageConfigValidator {
         case .scalar(.boolean(let b)): return " \(b)"
         default: return ""
         }
-    }
-
-    private mutating func report(_ code: DiagnosticCode, _ message: @autoclosure () -> String, _ line: Int) {
-        list.add(code, message(), line: line)
     }
 }

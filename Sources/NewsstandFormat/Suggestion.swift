@@ -1,8 +1,14 @@
-/// "Did you mean" suggestions for near-miss names.
-enum Suggestion {
+/// "Did you mean" suggestions for near-miss names: the one rule the validators, the schema
+/// and the command line use.
+public enum Suggestion {
     /// The candidate closest to `word` by edit distance (ignoring case), if it is close enough
     /// to be a likely typo.
-    static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    /// "; did you mean 'X'?" when a candidate is close to `word`, else nothing: the end of a message.
+    public static func hint(for word: String, among candidates: some Sequence<String>) -> String {
+        closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         // A name far longer than any near miss gets no suggestion (and no quadratic work).
         guard word.utf8.count <= 256 else { return nil }
         let target = Array(word.lowercased())
@@ -18,7 +24,7 @@ enum Suggestion {
     }
 
     /// Damerau–Levenshtein distance (adjacent transpositions count as one edit: `Pgae` → `Page`).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
