@@ -10,7 +10,7 @@ import NewsstandBuild
 ///
 /// URLSession on Linux (FoundationNetworking) waited forever, at 0% CPU, after a 401 to an
 /// upload; libcurl driven directly has no such state machine between us and the socket.
-/// Blocking: call `perform` from a thread of its own (`Offloaded.run`).
+/// Blocking: call `perform` from a thread of its own (`BlockingWork.run`).
 final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time, inside perform
     struct Request {
         var method: String
@@ -161,16 +161,6 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
             hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))
             sent += Int64(n)
             return n
-        }
-    }
-}
-
-/// Runs blocking work (libcurl, a child process) on a thread outside Swift's cooperative pool,
-/// so a long transfer never holds one of the pool's few threads.
-enum Offloaded {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
         }
     }
 }

@@ -24,11 +24,17 @@ public struct LocalFolderDestination: PublishDestination {
     }
 
     public func read(_ path: String, limit: Int64) async throws(PublishError) -> Data? {
-        guard let folder = try existingFolder("read") else { return nil }
-        return try PublishFiles.read(path, in: folder, limit: limit, step: "read")
+        try await PublishFiles.offload { () throws(PublishError) -> Data? in
+            guard let folder = try existingFolder("read") else { return nil }
+            return try PublishFiles.read(path, in: folder, limit: limit, step: "read")
+        }
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
+        try await PublishFiles.offload { () throws(PublishError) in try uploadNow(source, to: path) }
+    }
+
+    private func uploadNow(_ source: UploadSource, to path: String) throws(PublishError) {
         let folder = try folder("upload")
         let input = try source.open(step: "upload")
         let pending: AtomicFile
@@ -56,29 +62,35 @@ public struct LocalFolderDestination: PublishDestination {
     }
 
     public func move(_ source: String, to destination: String) async throws(PublishError) {
-        let folder = try folder("move")
-        do {
-            try folder.rename(at: source, to: destination)
-        } catch {
-            throw .fileSystem("move", error)
+        try await PublishFiles.offload { () throws(PublishError) in
+            let folder = try folder("move")
+            do throws(FileSystemError) {
+                try folder.rename(at: source, to: destination)
+            } catch {
+                throw .fileSystem("move", error)
+            }
         }
     }
 
     public func copy(_ source: String, to destination: String) async throws(PublishError) -> Bool {
-        guard let folder = try existingFolder("copy") else { return false }
-        do {
-            return try folder.duplicate(at: source, to: destination)
-        } catch {
-            throw .fileSystem("copy", error)
+        try await PublishFiles.offload { () throws(PublishError) -> Bool in
+            guard let folder = try existingFolder("copy") else { return false }
+            do throws(FileSystemError) {
+                return try folder.duplicate(at: source, to: destination)
+            } catch {
+                throw .fileSystem("copy", error)
+            }
         }
     }
 
     public func delete(_ path: String) async throws(PublishError) {
-        guard let folder = try existingFolder("delete") else { return }
-        do {
-            try folder.removeRegularFile(at: path)
-        } catch {
-            throw .fileSystem("delete", error)
+        try await PublishFiles.offload { () throws(PublishError) in
+            guard let folder = try existingFolder("delete") else { return }
+            do throws(FileSystemError) {
+                try folder.removeRegularFile(at: path)
+            } catch {
+                throw .fileSystem("delete", error)
+            }
         }
     }
 

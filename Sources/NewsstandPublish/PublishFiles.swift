@@ -6,6 +6,12 @@ import NewsstandCore
 /// failures as publish reports them (`PublishError.Reason.fileSystem`, at the step they
 /// happened in).
 enum PublishFiles {
+    /// Runs file work (copies of whole bundles, renames, hashing) on a thread of its own: a
+    /// destination's async methods must not block the cooperative pool.
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () throws(PublishError) -> T) async throws(PublishError) -> T {
+        try await BlockingWork.run { Result { () throws(PublishError) -> T in try work() } }.get()
+    }
+
     /// Opens the folder at `url` (links in the path the user gave are followed).
     static func open(_ url: URL, create: Bool, step: String) throws(PublishError) -> OpenFolder {
         do {

@@ -45,7 +45,7 @@ public struct PublishVerifier: Sendable {
         }
         let request = HTTPExchange.Request(method: "HEAD", url: url.absoluteString, headers: ["Cache-Control: no-cache"])
         let timeouts = timeouts
-        let result = await Offloaded.run { HTTPExchange.perform(request, timeouts: timeouts) }
+        let result = await BlockingWork.run { HTTPExchange.perform(request, timeouts: timeouts) }
         switch result {
         case .failure(.timedOut(let kind, let seconds)):
             return ["\(text): \(PublishError.Reason.timedOut(kind, seconds: seconds))"]

@@ -57,13 +57,18 @@ public struct Publisher: Sendable {
         }
         // In a folder, checking that the recorded files are still there costs a stat each.
         if let local = destination as? LocalFolderDestination, let recorded = remote {
-            remote = try local.confirming(recorded)
+            remote = try await PublishFiles.offload { () throws(PublishError) in try local.confirming(recorded) }
         }
         var servedCatalog = true
         if remote == nil {
             servedCatalog = try await destination.read("issues.plist", limit: BuiltMagazine.catalogLimit) != nil
         }
-        return try PublishPlan.make(builtFolder: builtFolder, remote: remote, servedCatalog: servedCatalog)
+        // Reading the built folder hashes every catalog: on a thread of its own.
+        let known = remote
+        let served = servedCatalog
+        return try await PublishFiles.offload { () throws(PublishError) in
+            try PublishPlan.make(builtFolder: builtFolder, remote: known, servedCatalog: served)
+        }
     }
 
     /// Carries out `plan`; `progress` hears each step as it starts.

@@ -32,15 +32,17 @@ public struct RcloneDestination: PublishDestination {
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
         // rclone reads the file by its path: check it here first (no links on the way, the size
         // and SHA-256 the manifest promises), so that what rclone sends is what was built.
-        let file = try source.open(step: "upload")
-        let hasher = SHA256()
-        let size: Int64
-        do {
-            size = try FileCopy.copy(file, to: nil, limit: source.size) { hasher.update($0) }
-        } catch {
-            throw .fileSystem("upload", error)
+        try await PublishFiles.offload { () throws(PublishError) in
+            let file = try source.open(step: "upload")
+            let hasher = SHA256()
+            let size: Int64
+            do throws(FileSystemError) {
+                size = try FileCopy.copy(file, to: nil, limit: source.size) { hasher.update($0) }
+            } catch {
+                throw .fileSystem("upload", error)
+            }
+            if let mismatch = source.mismatch(sent: size, sha256: hasher.finalizeHex(), step: "upload") { throw mismatch }
         }
-        if let mismatch = source.mismatch(sent: size, sha256: hasher.finalizeHex(), step: "upload") { throw mismatch }
         _ = try await run(["copyto", source.displayPath, target(path)], step: "upload", path: path, isUpload: true)
     }
 
@@ -117,7 +119,7 @@ public struct RcloneDestination: PublishDestination {
     ) async throws(PublishError) -> (status: Int32, output: Data, error: String) {
         let flags = ["--contimeout", "\(timeouts.connect)s", "--timeout", "\(timeouts.stall)s", "--low-level-retries", "3"]
         let deadline: Int? = isUpload ? nil : timeouts.request
-        let result = await Offloaded.run { RcloneRun.run(flags + arguments, outputLimit: outputLimit, deadline: deadline) }
+        let result = await BlockingWork.run { RcloneRun.run(flags + arguments, outputLimit: outputLimit, deadline: deadline) }
         switch result {
         case .failure(.cannotStart(let reason)):
             throw PublishError(step: step, target: display(path), reason: .cannotRun(program: "rclone", reason: reason))

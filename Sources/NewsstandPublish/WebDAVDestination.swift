@@ -92,7 +92,7 @@ public struct WebDAVDestination: PublishDestination {
         if let credentials { request.headers.append("Authorization: \(credentials.authorization)") }
         let timeouts = timeouts
         let prepared = request
-        let result = await Offloaded.run { HTTPExchange.perform(prepared, timeouts: timeouts) }
+        let result = await BlockingWork.run { HTTPExchange.perform(prepared, timeouts: timeouts) }
         switch result {
         case .success(let response): return response
         case .failure(let failure):

@@ -42,7 +42,7 @@ struct CatalogClient: Sendable {
         let request = HTTPRequest(
             url: url, acceptsCompression: true, limits: configuration.requestLimits,
             allowsCellularAccess: configuration.allowsCellularAccess)
-        let sink = CoverSink(folder: folder, name: name, limit: configuration.maxCoverBytes)
+        let sink = CoverSink(folder: folder, name: name, limit: configuration.maxCoverBytes, hasher: configuration.hasher)
         try await request.perform(into: sink, on: configuration.transport)
         guard let file = sink.file, let sha256 = sink.sha256 else { throw .badResponse("no cover in the answer") }
         return (file, sha256)

@@ -9,14 +9,15 @@ final class CoverSink: ResponseSink, @unchecked Sendable {
     private let folder: OpenFolder
     private let name: String
     private let limit: Int64
-    private let hasher = SHA256()
+    private let digest: any ContentDigest
     private var received: Int64 = 0
     /// The file being written, once the response was accepted.
     private(set) var file: AtomicFile?
     /// The SHA-256 of the body, once it ended well.
     private(set) var sha256: String?
 
-    init(folder: OpenFolder, name: String, limit: Int64) {
+    init(folder: OpenFolder, name: String, limit: Int64, hasher: any ContentHasher) {
+        digest = hasher.start()
         self.folder = folder
         self.name = name
         self.limit = limit
@@ -39,12 +40,12 @@ final class CoverSink: ResponseSink, @unchecked Sendable {
         } catch {
             throw .file(error)
         }
-        hasher.update(chunk)
+        digest.update(chunk)
     }
 
     func finish() throws(TransferFailure) {
         guard file != nil else { throw .badResponse("no cover in the answer") }
-        sha256 = hasher.finalizeHex()
+        sha256 = digest.finalizeHex()
     }
 
     func close() {}

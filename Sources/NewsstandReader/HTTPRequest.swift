@@ -1,27 +1,36 @@
 import Foundation
 
-/// One GET as the library sends it, whichever transport runs it.
-struct HTTPRequest: Sendable {
-    var url: URL
-    /// Extra request headers (`Range`, `If-Range`, `If-None-Match`, …).
-    var headers: [String: String] = [:]
+/// One GET as the library sends it, whichever transport runs it: a catalog or a cover
+/// (conditional headers, compression allowed, a deadline) or a bundle (`Range` + `If-Range`
+/// to resume a `.part` file, no compression, no deadline).
+public struct HTTPRequest: Sendable, Equatable {
+    /// An http or https URL with a host (`checkScheme` refuses anything else before a transport sees it).
+    public var url: URL
+    /// Extra request headers (`Range`, `If-Range`, `If-None-Match`, `If-Modified-Since`).
+    public var headers: [String: String] = [:]
     /// Whether the body may come compressed (catalogs, covers): the transport decodes it and
     /// sinks see, and cap, decoded bytes. Bundles ask for `identity`, so that `Range` offsets
     /// are offsets in the file.
-    var acceptsCompression: Bool
-    var limits: TransferLimits
-    var allowsCellularAccess = true
+    public var acceptsCompression: Bool
+    /// The deadline and minimum rate the transport applies (`TransferWatch`).
+    public var limits: TransferLimits
+    /// Whether the request may use a cellular connection (where the platform knows).
+    public var allowsCellularAccess = true
 
-    /// Runs the request, handing the response to `sink`; returns when the body ended and the
-    /// sink accepted it. Cancelling the calling task stops the transfer.
-    func perform(into sink: some ResponseSink, on transport: HTTPTransport) async throws(TransferFailure) {
+    /// A request for `url`.
+    public init(url: URL, headers: [String: String] = [:], acceptsCompression: Bool, limits: TransferLimits, allowsCellularAccess: Bool = true) {
+        self.url = url
+        self.headers = headers
+        self.acceptsCompression = acceptsCompression
+        self.limits = limits
+        self.allowsCellularAccess = allowsCellularAccess
+    }
+
+    /// Runs the request on `transport`, handing the response to `sink`; returns when the body
+    /// ended and the sink accepted it. Cancelling the calling task stops the transfer.
+    func perform(into sink: some ResponseSink, on transport: any HTTPTransport) async throws(TransferFailure) {
         try Self.checkScheme(of: url)
-        switch transport {
-        #if canImport(CCurl)
-            case .curl: try await CurlRequest.perform(self, into: sink)
-        #endif
-        case .urlSession: try await URLSessionRequest.perform(self, into: sink)
-        }
+        try await transport.perform(self, into: sink)
     }
 
     /// Only http and https with a host: anything else fails at once and is never retried.
@@ -30,24 +39,5 @@ struct HTTPRequest: Sendable {
             throw .unsupportedURL(reason: "only http and https URLs can be fetched")
         }
         guard let host = url.host, !host.isEmpty else { throw .unsupportedURL(reason: "the URL has no host") }
-    }
-}
-
-/// The HTTP stack that runs the library's requests.
-enum HTTPTransport: Sendable, CaseIterable {
-    #if canImport(CCurl)
-        /// libcurl directly (Linux): bodies are handed over from libcurl's own callback.
-        case curl
-    #endif
-    /// URLSession data tasks (Apple platforms); it builds on Linux too, where tests run it.
-    case urlSession
-
-    /// libcurl where it is linked (Linux), URLSession elsewhere.
-    static var platformDefault: HTTPTransport {
-        #if canImport(CCurl)
-            .curl
-        #else
-            .urlSession
-        #endif
     }
 }

@@ -10,8 +10,11 @@ struct Installer: Sendable {
     let part: URL
     let layout: LibraryLayout
     let limits: ZipExtractionLimits
+    let hasher: any ContentHasher
+    let unpacker: any BundleUnpacker
 
-    /// Returns the bundle's SHA-256 once the content is in place.
+    /// Returns the bundle's digest once the content is in place. Blocking (hashing and
+    /// unpacking a bundle take seconds): run it with `BlockingWork`.
     func install(expectedSize: Int?, expectedSHA256: String?) -> Result<String, LibraryError> {
         let sha256: String
         do {
@@ -21,7 +24,7 @@ struct Installer: Sendable {
         }
         let temporary = layout.temporaryContent(of: name)
         do {
-            try ZipExtractor.extract(from: part, into: temporary, limits: limits)
+            try unpacker.unpack(part, into: temporary, limits: limits)
         } catch {
             return .failure(.unpackFailed(name: name, reason: error))
         }
@@ -58,9 +61,9 @@ struct Installer: Sendable {
         }
         let sha256: String
         do {
-            sha256 = try SHA256.hex(ofFileAt: part)
+            sha256 = try hasher.digest(ofFileAt: part)
         } catch {
-            throw .fileSystem(path: part.path, reason: "\(error)")
+            throw .fileSystem(path: error.path, reason: error.reason)
         }
         if let expectedSHA256, expectedSHA256.lowercased() != sha256 {
             throw .verificationFailed(

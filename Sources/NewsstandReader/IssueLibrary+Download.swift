@@ -120,8 +120,26 @@ extension IssueLibrary {
 
     private func transferAndInstall(_ name: String) async -> Result<Issue, LibraryError> {
         guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
-        let url = record.remoteContentURL
         let part = layout.part(of: name, scale: state.scale)
+        // Progress comes from the transfer's thread; one stream carries it to the actor in the
+        // order it happened (a task per report could deliver an older value after a newer one).
+        // Under a slow consumer the oldest values are dropped, never the newest.
+        let (reports, reporter) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let forwarding = Task { for await progress in reports { self.recordProgress(name, progress) } }
+        let transferred = await transfer(record, into: part) { reporter.yield($0) }
+        // Every report is delivered before the download ends either way.
+        reporter.finish()
+        await forwarding.value
+        if case .failure(let error) = transferred { return .failure(error) }
+        return await install(name, from: part)
+    }
+
+    /// Downloads the bundle into its `.part` file, retrying transient failures with resume.
+    private func transfer(
+        _ record: IssueRecord, into part: URL, progress: @escaping @Sendable (DownloadProgress) -> Void
+    ) async -> Result<Void, LibraryError> {
+        let name = record.name
+        let url = record.remoteContentURL
         let transfer = ResumableDownload(
             url: url, part: part, limit: record.contentSize.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
             limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
@@ -133,10 +151,10 @@ extension IssueLibrary {
             log("GET \(url.absoluteString) attempt \(attempt), \(FileStatus.size(of: part) ?? 0) bytes on disk")
             do {
                 let outcome = try await transfer.run { received, expected in
-                    Task { await self.recordProgress(name, DownloadProgress(bytesReceived: received, bytesExpected: expected)) }
+                    progress(DownloadProgress(bytesReceived: received, bytesExpected: expected))
                 }
                 log("\(name): \(outcome.bytesTransferred) bytes transferred\(outcome.restarted ? " (restarted from zero)" : "")")
-                break
+                return .success(())
             } catch {
                 if error == .cancelled || Task.isCancelled { return .failure(.cancelled(name: name)) }
                 if error.isTransient, attempt < configuration.maxAttempts {
@@ -149,7 +167,6 @@ extension IssueLibrary {
                 return .failure(Self.libraryError(error, name: name, url: url))
             }
         }
-        return await install(name, from: part)
     }
 
     private static func libraryError(_ failure: TransferFailure, name: String, url: URL) -> LibraryError {
@@ -169,12 +186,14 @@ extension IssueLibrary {
     /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
     private func install(_ name: String, from part: URL) async -> Result<Issue, LibraryError> {
         guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
-        let layout = layout
-        let limits = configuration.extractionLimits
-        let installation = await Task.detached {
-            Installer(name: name, part: part, layout: layout, limits: limits)
-                .install(expectedSize: record.contentSize, expectedSHA256: record.contentSHA256)
-        }.value
+        let installer = Installer(
+            name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
+            unpacker: configuration.unpacker)
+        // Hashing and unpacking a bundle take seconds: on a thread of their own, not the actor's
+        // or the cooperative pool's.
+        let installation = await BlockingWork.run {
+            installer.install(expectedSize: record.contentSize, expectedSHA256: record.contentSHA256)
+        }
         PartMetadata.discard(part: part)
         switch installation {
         case .failure(let error):

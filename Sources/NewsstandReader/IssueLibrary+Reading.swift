@@ -1,15 +1,25 @@
 import Foundation
+import NewsstandCore
 
 extension IssueLibrary {
-    /// The content of an available issue, for the library's scale.
-    public func content(of name: String, registry: PageRegistry = .standard) throws(ContentError) -> IssueContent {
+    /// The content of an available issue, for the library's scale. Reading and decoding the
+    /// page config runs on a thread of its own, never on the library's actor or the
+    /// cooperative pool (page types of the registry decode there too).
+    public func content(of name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueContent {
         guard let record = state.issues[name], record.status == .available else { throw .notAvailable(issue: name) }
-        return try IssueContent(contentsOf: layout.content(of: record.name), scale: scale, registry: registry)
+        let folder = layout.content(of: record.name)
+        let scale = scale
+        let read = await BlockingWork.run {
+            Result { () throws(ContentError) -> IssueContent in
+                try IssueContent(contentsOf: folder, scale: scale, registry: registry)
+            }
+        }
+        return try read.get()
     }
 
     /// A cursor over an available issue at the position the reader left it (or its start).
-    public func cursor(for name: String, registry: PageRegistry = .standard) throws(ContentError) -> IssueCursor {
-        let content = try content(of: name, registry: registry)
+    public func cursor(for name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueCursor {
+        let content = try await content(of: name, registry: registry)
         return IssueCursor(content: content, position: readingPosition(of: name) ?? .start)
     }
 

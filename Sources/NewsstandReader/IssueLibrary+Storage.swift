@@ -8,8 +8,26 @@ extension IssueLibrary {
         try checkOpen()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
         await cancelDownload(name)
-        try removeContent(of: name)
+        let doomed = try removeContent(of: name)
         try save()
+        // The content was renamed aside; deleting a large tree takes a while: on a thread of
+        // its own, not the actor (the shelf stays usable) or the cooperative pool.
+        if let doomed { await delete(doomed, of: name) }
+    }
+
+    /// Deletes a content folder renamed aside (`removeContent`); a crash before the end leaves a
+    /// leftover that the next open removes.
+    func delete(_ doomed: String, of name: String) async {
+        let issues = layout.issues
+        let log = configuration.log
+        await BlockingWork.run {
+            do {
+                try OpenFolder.open(issues).removeTree(doomed)
+                log?("newsstand-reader: removed the content of \(name)")
+            } catch {
+                log?("newsstand-reader: the content of \(name) was not removed yet: \(error)")
+            }
+        }
     }
 
     /// Applies `LibraryConfiguration.maxDownloadedIssues`: removes the oldest downloaded issues
@@ -27,7 +45,11 @@ extension IssueLibrary {
         var removed: [String] = []
         for record in downloaded.reversed() where excess > 0 {
             if record.name == state.currentlyReading || protected.contains(record.name) { continue }
-            try removeContent(of: record.name)
+            if let doomed = try removeContent(of: record.name) {
+                // Not waited for (this is not async); the rename already took it off the shelf.
+                let name = record.name
+                Task { await delete(doomed, of: name) }
+            }
             removed.append(record.name)
             excess -= 1
         }
@@ -38,19 +60,21 @@ extension IssueLibrary {
         return removed
     }
 
-    /// Deletes the content folder and partial download of `name` and updates its record
-    /// (not saved: the caller saves once).
-    private func removeContent(of name: String) throws(LibraryError) {
-        guard var record = state.issues[name] else { return }
+    /// Takes the content folder of `name` off the shelf (renamed aside: the caller deletes it
+    /// off the actor), deletes its partial download and updates its record (not saved: the
+    /// caller saves once). Returns the name the content was renamed to, if there was content.
+    private func removeContent(of name: String) throws(LibraryError) -> String? {
+        guard var record = state.issues[name] else { return nil }
         let content = layout.content(of: name)
+        var doomed: String?
         do {
             let issues = try OpenFolder.open(layout.issues)
             if issues.kind(of: name) != nil {
                 // Rename first: a crash during the delete leaves a leftover that open removes,
                 // not a half-deleted issue that looks available.
-                let doomed = layout.temporaryContent(of: name).lastPathComponent
-                try issues.rename(name, to: doomed)
-                try? issues.removeTree(doomed)
+                let aside = layout.temporaryContent(of: name).lastPathComponent
+                try issues.rename(name, to: aside)
+                doomed = aside
             }
         } catch {
             throw .fileSystem(path: content.path, reason: error.reason)
@@ -68,5 +92,6 @@ extension IssueLibrary {
             state.issues[name] = nil
         }
         emit(.statusChanged(name: name, .none))
+        return doomed
     }
 }

@@ -51,9 +51,14 @@ public struct LibraryConfiguration: Sendable {
     /// transfers can only be understood from logs.
     public var log: (@Sendable (String) -> Void)?
 
-    /// The HTTP stack (libcurl on Linux, URLSession elsewhere). Internal until transports get
-    /// a public protocol; tests switch it to run the URLSession path on Linux.
-    var transport: HTTPTransport = .platformDefault
+    /// The HTTP stack every request runs on: libcurl on Linux, URLSession elsewhere
+    /// (`platformTransport`), or an app's own.
+    public var transport: any HTTPTransport = LibraryConfiguration.platformTransport
+    /// Computes the digest a bundle is checked against (the catalog's `ContentSHA256`):
+    /// SHA-256 by default.
+    public var hasher: any ContentHasher = SHA256Hasher()
+    /// Unpacks a verified bundle into an issue's content folder: `ZipExtractor` by default.
+    public var unpacker: any BundleUnpacker = ZipBundleUnpacker()
 
     /// The default configuration.
     public init() {}

@@ -4,7 +4,7 @@
 ///
 /// A transport calls a sink from one thread at a time, in this order: `open` once, `write`
 /// for each chunk, `finish` when the body ended normally, and `close` always, last.
-protocol ResponseSink: AnyObject {
+public protocol ResponseSink: AnyObject {
     /// The final response head; throwing refuses the response and stops the transfer.
     func open(_ head: HTTPHead) throws(TransferFailure)
     /// A chunk of the body (decoded when the transport decoded a `Content-Encoding`).

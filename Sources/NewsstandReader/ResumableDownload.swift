@@ -21,7 +21,7 @@ struct ResumableDownload: Sendable {
     let limit: Int64
     let limits: TransferLimits
     let allowsCellularAccess: Bool
-    let transport: HTTPTransport
+    let transport: any HTTPTransport
 
     /// Downloads the rest of the file. `progress` gets (bytes on disk, bytes expected).
     func run(progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(TransferFailure) -> Outcome {

@@ -2,7 +2,7 @@ import NewsstandCore
 
 /// Why one HTTP request (a bundle download attempt, a catalog or a cover) ended without the
 /// whole body.
-enum TransferFailure: Error, Sendable, Equatable {
+public enum TransferFailure: Error, Sendable, Equatable {
     /// The server answered with an error status.
     case httpStatus(Int)
     /// A network error (libcurl's or `URLError`'s code and text), or the connection closed early.
@@ -28,7 +28,7 @@ enum TransferFailure: Error, Sendable, Equatable {
 
     /// Whether another attempt may succeed: network trouble, stalls, deadlines and 5xx/408/429,
     /// but not 404, 403, an unusable URL, a body larger than stated, or a full disk.
-    var isTransient: Bool {
+    public var isTransient: Bool {
         switch self {
         case .httpStatus(let status): status >= 500 || status == 408 || status == 429
         case .network, .stalled, .timedOut, .rangeNotSatisfiable, .badResponse: true
@@ -39,7 +39,7 @@ enum TransferFailure: Error, Sendable, Equatable {
     /// Whether the bytes of a `.part` file cannot be kept after this failure: the server said
     /// no, sent more than allowed, or the file could not be written (deleting it frees the
     /// space a full disk needs for the library's own state).
-    var discardsPartialFile: Bool {
+    public var discardsPartialFile: Bool {
         switch self {
         case .httpStatus, .tooLarge, .file: true
         case .network, .unsupportedURL, .stalled, .timedOut, .cancelled, .rangeNotSatisfiable, .badResponse, .rejected: false
@@ -49,7 +49,7 @@ enum TransferFailure: Error, Sendable, Equatable {
 
 extension TransferFailure: CustomStringConvertible {
     /// A short reason, for logs and problems reported about covers.
-    var description: String {
+    public var description: String {
         switch self {
         case .httpStatus(let status): "HTTP \(status)"
         case .network(_, let reason): reason

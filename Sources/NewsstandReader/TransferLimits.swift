@@ -3,14 +3,21 @@ import Foundation
 /// How long and how slowly one HTTP request may run. One rule for every transfer: the rate is
 /// judged over a sliding window of `stallTimeout` seconds, so a connection that sends nothing
 /// and one that drips a byte a second fail the same way (`TransferFailure.stalled`).
-struct TransferLimits: Sendable, Equatable {
+public struct TransferLimits: Sendable, Equatable {
     /// The whole request must end within this many seconds; nil for bundles, which are resumed
     /// after a failure instead of being bounded as a whole.
-    var deadline: TimeInterval?
+    public var deadline: TimeInterval?
     /// The window over which the rate is judged, and the connect timeout.
-    var stallTimeout: TimeInterval
+    public var stallTimeout: TimeInterval
     /// The bytes per second a transfer must average over every window.
-    var minimumSpeed: Int64
+    public var minimumSpeed: Int64
+
+    /// Limits of one request.
+    public init(deadline: TimeInterval?, stallTimeout: TimeInterval, minimumSpeed: Int64) {
+        self.deadline = deadline
+        self.stallTimeout = stallTimeout
+        self.minimumSpeed = minimumSpeed
+    }
 
     /// Seconds as a short text: "30", "0.5".
     static func format(_ seconds: Double) -> String {
@@ -20,20 +27,21 @@ struct TransferLimits: Sendable, Equatable {
 
 /// Watches one request against its `TransferLimits`; the transports call `check` from their
 /// progress callbacks or timers (at least once a second).
-struct TransferWatch: Sendable {
+public struct TransferWatch: Sendable {
     private let limits: TransferLimits
     private let start: UInt64
     /// (time, bytes received) samples, the oldest at least one window old once the transfer is.
     private var samples: [(time: UInt64, bytes: Int64)]
 
-    init(_ limits: TransferLimits, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    /// A watch started now (`now`: the monotonic clock in nanoseconds, for tests).
+    public init(_ limits: TransferLimits, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         self.limits = limits
         start = now
         samples = [(now, 0)]
     }
 
     /// Why the request must stop now, if it must. `received` counts the body bytes so far.
-    mutating func check(received: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> TransferFailure? {
+    public mutating func check(received: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> TransferFailure? {
         if let deadline = limits.deadline, now &- start >= Self.nanoseconds(deadline) {
             return .timedOut(seconds: deadline)
         }

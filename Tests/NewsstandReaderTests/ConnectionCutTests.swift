@@ -41,14 +41,14 @@ struct ConnectionCutTests {
                 """, arguments: [String(upstream), String(cut)])
     }
 
-    @Test func aDownloadCutAgainAndAgainResumesToTheEnd() async throws {
+    @Test(arguments: Transport.allCases) func aDownloadCutAgainAndAgainResumesToTheEnd(transport: Transport) async throws {
         try await Testbed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle)])
             let proxy = try Self.cuttingProxy(upstream: bed.nginx.port, cut: 400_000)
             defer { proxy.stop() }
             entries[0].content = "http://127.0.0.1:\(proxy.port)/f-1/f-1.zip"
             try bed.writeCatalog(entries)
-            let library = try bed.library { $0.maxAttempts = 10 }
+            let library = try bed.library(transport: transport) { $0.maxAttempts = 10 }
             try await library.refresh(from: bed.catalogURL)
 
             let issue = try await library.download("f-1")

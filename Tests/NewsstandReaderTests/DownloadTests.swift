@@ -13,16 +13,18 @@ final class ProgressLog: @unchecked Sendable {
     var all: [DownloadProgress] { lock.withLock { values } }
 }
 
+/// The download suite, run on both transports: libcurl's (the Linux default) and URLSession's
+/// (the Apple default), so the Apple path is exercised on every run.
 @Suite("Downloads", .timeLimit(.minutes(1)))
 struct DownloadTests {
     /// A bundle big enough to be cut mid-way at 100 KB/s (15 s in all, far beyond any delay a busy
     /// machine adds before the cancel): 1.5 MB of incompressible image.
     static let bigBundle: [ZipFixture.Entry] = Testbed.IssueSpec.pages(scale: "", imageBytes: 1_500_000, seed: 5)
 
-    @Test func fullDownloadIsVerifiedAndUnpacked() async throws {
+    @Test(arguments: Transport.allCases) func fullDownloadIsVerifiedAndUnpacked(transport: Transport) async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("f-1", day: 1, normal: Self.bigBundle)])
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             let progress = ProgressLog()
             let issue = try await library.download("f-1") { progress.append($0) }
@@ -42,7 +44,7 @@ struct DownloadTests {
             #expect(values.last?.bytesExpected == Int64(size))
 
             await library.close()
-            let reopened = try bed.library()
+            let reopened = try bed.library(transport: transport)
             #expect(await reopened.issue(named: "f-1")?.status == .available)
         }
     }
@@ -67,11 +69,11 @@ struct DownloadTests {
         #expect(throws: LibraryError.cancelled(name: name)) { try result.get() }
     }
 
-    @Test func resumeAfterCancelTransfersOnlyTheRest() async throws {
+    @Test(arguments: Transport.allCases) func resumeAfterCancelTransfersOnlyTheRest(transport: Transport) async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("f-1", day: 1, normal: Self.bigBundle, location: "slow/")])
             let size = try #require(entries[0].contentSize)
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             try await Self.cancelMidway(library, "f-1")
             #expect(await library.issue(named: "f-1")?.status == IssueStatus.none)
@@ -92,10 +94,10 @@ struct DownloadTests {
         }
     }
 
-    @Test func aFileChangedOnTheServerRestartsFromZero() async throws {
+    @Test(arguments: Transport.allCases) func aFileChangedOnTheServerRestartsFromZero(transport: Transport) async throws {
         try await Testbed.with { bed in
             try bed.publish([.init("f-1", day: 1, normal: Self.bigBundle, location: "slow/")])
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             try await Self.cancelMidway(library, "f-1")
             let changed = Testbed.IssueSpec.pages(scale: "", imageBytes: 1_400_000, seed: 6)
@@ -113,10 +115,10 @@ struct DownloadTests {
         }
     }
 
-    @Test func aServerIgnoringRangeRestartsCleanly() async throws {
+    @Test(arguments: Transport.allCases) func aServerIgnoringRangeRestartsCleanly(transport: Transport) async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("f-1", day: 1, normal: Self.bigBundle, location: "norange/")])
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             try await Self.cancelMidway(library, "f-1")
             let issue = try await library.download("f-1")
@@ -131,11 +133,11 @@ struct DownloadTests {
         }
     }
 
-    @Test func a404FailsAtOnceWithoutRetries() async throws {
+    @Test(arguments: Transport.allCases) func a404FailsAtOnceWithoutRetries(transport: Transport) async throws {
         try await Testbed.with { bed in
             try bed.publish([.init("f-1", day: 1)])
             try FileManager.default.removeItem(at: bed.nginx.root.appendingPathComponent("f-1/f-1.zip"))
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             let url = bed.nginx.baseURL.appendingPathComponent("f-1/f-1.zip").absoluteString
             await #expect(throws: LibraryError.downloadHTTPStatus(name: "f-1", url: url, status: 404)) {
@@ -146,10 +148,10 @@ struct DownloadTests {
         }
     }
 
-    @Test func serverErrorsAreRetriedThenReported() async throws {
+    @Test(arguments: Transport.allCases) func serverErrorsAreRetriedThenReported(transport: Transport) async throws {
         try await Testbed.with { bed in
             try bed.publish([.init("f-1", day: 1, location: "broken/")])
-            let library = try bed.library { $0.maxAttempts = 3 }
+            let library = try bed.library(transport: transport) { $0.maxAttempts = 3 }
             try await library.refresh(from: bed.catalogURL)
             let url = bed.nginx.baseURL.appendingPathComponent("broken/f-1/f-1.zip").absoluteString
             await #expect(throws: LibraryError.downloadHTTPStatus(name: "f-1", url: url, status: 503)) {
@@ -159,12 +161,12 @@ struct DownloadTests {
         }
     }
 
-    @Test func aChecksumMismatchDeletesTheDownload() async throws {
+    @Test(arguments: Transport.allCases) func aChecksumMismatchDeletesTheDownload(transport: Transport) async throws {
         try await Testbed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1)])
             entries[0].contentSHA256 = String(repeating: "0", count: 64)
             try bed.writeCatalog(entries)
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             let error = await #expect(throws: LibraryError.self) { try await library.download("f-1") }
             guard case .verificationFailed(let name, let path, _)? = error else {
@@ -179,10 +181,10 @@ struct DownloadTests {
         }
     }
 
-    @Test func aDownloadThatCannotFitIsRefused() async throws {
+    @Test(arguments: Transport.allCases) func aDownloadThatCannotFitIsRefused(transport: Transport) async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("f-1", day: 1)])
-            let library = try bed.library { $0.availableCapacity = { _ in 1000 } }
+            let library = try bed.library(transport: transport) { $0.availableCapacity = { _ in 1000 } }
             try await library.refresh(from: bed.catalogURL)
             let size = Int64(try #require(entries[0].contentSize))
             await #expect(
@@ -196,7 +198,7 @@ struct DownloadTests {
         }
     }
 
-    @Test func hostileBundlesNeverBecomeAvailable() async throws {
+    @Test(arguments: Transport.allCases) func hostileBundlesNeverBecomeAvailable(transport: Transport) async throws {
         try await Testbed.with { bed in
             let hostile: [(String, [ZipFixture.Entry])] = [
                 ("slip", [.text("issue.plist", "x"), .text("../../../escaped", "x")]),
@@ -213,7 +215,7 @@ struct DownloadTests {
             entries[index].contentSHA256 = try SHA256.hex(ofFileAt: cut)
             try bed.writeCatalog(entries)
 
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             try await library.refresh(from: bed.catalogURL)
             for (name, _) in hostile {
                 let error = await #expect(throws: LibraryError.self) { try await library.download(name) }
@@ -236,9 +238,9 @@ struct DownloadTests {
         }
     }
 
-    @Test func anUnknownIssueIsATypedError() async throws {
+    @Test(arguments: Transport.allCases) func anUnknownIssueIsATypedError(transport: Transport) async throws {
         try await Testbed.with { bed in
-            let library = try bed.library()
+            let library = try bed.library(transport: transport)
             await #expect(throws: LibraryError.unknownIssue(name: "nope")) { try await library.download("nope") }
         }
     }

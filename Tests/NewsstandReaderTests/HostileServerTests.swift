@@ -1,9 +1,8 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 import NewsstandTestSupport
 import Testing
-
-@testable import NewsstandReader
 
 /// Servers that lie about sizes, send without end, or drip: every answer ends in a typed error
 /// within the configured limits, and leaves nothing behind. Each test runs on both transports
@@ -19,19 +18,16 @@ struct HostileServerTests {
         }
     }
 
-    static func library(_ bed: Testbed, _ transport: HTTPTransport, _ configure: (inout LibraryConfiguration) -> Void = { _ in })
+    static func library(_ bed: Testbed, _ transport: Transport, _ configure: (inout LibraryConfiguration) -> Void = { _ in })
         throws -> IssueLibrary
     {
-        try bed.library {
-            $0.transport = transport
-            configure(&$0)
-        }
+        try bed.library(transport: transport, configure)
     }
 
-    static let transports = HTTPTransport.allCases
+    static let transports = Transport.allCases
 
     @Test(arguments: transports)
-    func aGzipBombCatalogIsCutAtItsDecodedSize(transport: HTTPTransport) async throws {
+    func aGzipBombCatalogIsCutAtItsDecodedSize(transport: Transport) async throws {
         try await Self.with { bed, liar in
             let library = try Self.library(bed, transport) { $0.maxCatalogBytes = 1 << 20 }
             let url = liar.baseURL.appendingPathComponent("gzip-bomb/issues.plist")
@@ -44,7 +40,7 @@ struct HostileServerTests {
     }
 
     @Test(arguments: transports)
-    func aCatalogLargerThanTheLimitIsRefused(transport: HTTPTransport) async throws {
+    func aCatalogLargerThanTheLimitIsRefused(transport: Transport) async throws {
         try await Self.with { bed, _ in
             let base = bed.nginx.baseURL.absoluteString
             try bed.writeCatalog(
@@ -62,7 +58,7 @@ struct HostileServerTests {
     }
 
     @Test(arguments: transports)
-    func anEndlessCoverIsNotKept(transport: HTTPTransport) async throws {
+    func anEndlessCoverIsNotKept(transport: Transport) async throws {
         try await Self.with { bed, liar in
             var entries = try bed.publish([.init("f-1", day: 1), .init("f-2", day: 2)])
             let cover = liar.baseURL.appendingPathComponent("endless/cover.png").absoluteString
@@ -82,7 +78,7 @@ struct HostileServerTests {
     /// The catalog says 4 KB; the server announces 200 MB, or announces nothing and sends
     /// without end. The transfer stops at once, is not retried, and the partial file is gone.
     @Test(arguments: transports, ["209715200", "none"])
-    func aBundleLargerThanTheCatalogStatesIsCutAtOnce(transport: HTTPTransport, declared: String) async throws {
+    func aBundleLargerThanTheCatalogStatesIsCutAtOnce(transport: Transport, declared: String) async throws {
         try await Self.with { bed, liar in
             var entries = try bed.publish([.init("f-1", day: 1)])
             let size = try #require(entries[0].contentSize)
@@ -110,7 +106,7 @@ struct HostileServerTests {
     }
 
     @Test(arguments: transports)
-    func aDrippedCatalogStalls(transport: HTTPTransport) async throws {
+    func aDrippedCatalogStalls(transport: Transport) async throws {
         try await Self.with { bed, liar in
             try bed.publish([.init("f-1", day: 1)])
             let library = try Self.library(bed, transport) {
@@ -127,7 +123,7 @@ struct HostileServerTests {
 
     /// Fast enough for the minimum rate, but endless: the deadline ends it.
     @Test(arguments: transports)
-    func aCatalogThatNeverEndsMissesTheDeadline(transport: HTTPTransport) async throws {
+    func aCatalogThatNeverEndsMissesTheDeadline(transport: Transport) async throws {
         try await Self.with { bed, liar in
             let library = try Self.library(bed, transport) {
                 $0.requestTimeout = 1.5
@@ -144,7 +140,7 @@ struct HostileServerTests {
     /// A bundle dripped below the minimum rate is cut, and each retry resumes where the last
     /// attempt stopped.
     @Test(arguments: transports)
-    func aDrippedBundleIsRetriedWithResume(transport: HTTPTransport) async throws {
+    func aDrippedBundleIsRetriedWithResume(transport: Transport) async throws {
         try await Self.with { bed, liar in
             var entries = try bed.publish([.init("f-1", day: 1)])
             let content = liar.baseURL.absoluteString + "drip/f-1/f-1.zip?chunk=50&interval=0.25"
@@ -170,7 +166,7 @@ struct HostileServerTests {
     }
 
     @Test(arguments: transports)
-    func unsupportedURLsFailAtOnceWithoutRetries(transport: HTTPTransport) async throws {
+    func unsupportedURLsFailAtOnceWithoutRetries(transport: Transport) async throws {
         try await Self.with { bed, _ in
             var entries = try bed.publish([.init("ftp", day: 1), .init("nohost", day: 2)])
             entries[0].content = "ftp://127.0.0.1/ftp.zip"
@@ -197,25 +193,6 @@ struct HostileServerTests {
                 try await library.download("nohost")
             }
             #expect(log.lines.filter { $0.contains("attempt") }.count == 2, "one attempt each: \(log.lines)")
-        }
-    }
-
-    /// The URLSession transport (Apple's) downloads, verifies and resumes like libcurl's.
-    @Test func theURLSessionTransportDownloadsAndResumes() async throws {
-        try await Testbed.with { bed in
-            let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
-            let size = try #require(entries[0].contentSize)
-            let library = try bed.library { $0.transport = .urlSession }
-            try await library.refresh(from: bed.catalogURL)
-            try await DownloadTests.cancelMidway(library, "f-1")
-            let issue = try await library.download("f-1")
-            #expect(issue.status == .available)
-            let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 2)
-            try #require(requests.count == 2)
-            #expect(requests[1].status == 206)
-            #expect(requests[1].bytesSent < size)
-            let image = try Data(contentsOf: issue.contentURL.appendingPathComponent("1-0.png"))
-            #expect(image == (try ZipFixture.randomBytes(count: 1_500_000, seed: 5)))
         }
     }
 }

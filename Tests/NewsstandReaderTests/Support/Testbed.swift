@@ -30,9 +30,11 @@ final class Testbed: @unchecked Sendable {
 
     /// A library over this testbed's folder with fast retries.
     func library(
-        scale: LibraryScale = .normal, _ configure: (inout LibraryConfiguration) -> Void = { _ in }
+        scale: LibraryScale = .normal, transport: Transport = .platformDefault,
+        _ configure: (inout LibraryConfiguration) -> Void = { _ in }
     ) throws -> IssueLibrary {
         var configuration = LibraryConfiguration()
+        configuration.transport = transport.transport
         configuration.retryDelay = 0.01
         configuration.stallTimeout = 10
         // A library closed a moment ago may still be locked for a few milliseconds: a process that

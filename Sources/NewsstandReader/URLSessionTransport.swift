@@ -4,6 +4,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// URLSession data tasks: the default on Apple platforms. It builds on Linux too, where the
+/// download tests run it beside libcurl's, so the Apple path cannot rot unseen.
+public struct URLSessionTransport: HTTPTransport {
+    /// A transport on a URLSession of its own per request.
+    public init() {}
+
+    public func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
+        try await URLSessionRequest.perform(request, into: sink)
+    }
+}
+
 /// One request on a URLSession data task (Apple platforms; it builds and is tested on Linux
 /// too). The session's serial delegate queue feeds the sink; a timer applies the deadline and
 /// the minimum rate, because URLSession has no rate limit and, on Linux, its request timeout

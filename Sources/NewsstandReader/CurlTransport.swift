@@ -1,6 +1,17 @@
 #if canImport(CCurl)
     import CCurl
     import Foundation
+    import NewsstandCore
+
+    /// libcurl driven directly: the Linux default (`LibraryConfiguration.platformTransport`).
+    public struct CurlTransport: HTTPTransport {
+        /// A transport on the process's libcurl.
+        public init() {}
+
+        public func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
+            try await CurlRequest.perform(request, into: sink)
+        }
+    }
 
     /// One request on libcurl directly, used on Linux: FoundationNetworking (itself libcurl)
     /// hands a body to its delegate in 16 KB chunks, each through an operation queue, which
@@ -37,9 +48,7 @@
         static func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
             let transfer = CurlRequest(request, sink: sink)
             let failure = await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    Thread.detachNewThread { continuation.resume(returning: transfer.run()) }
-                }
+                await BlockingWork.run { transfer.run() }
             } onCancel: {
                 transfer.cancel()
             }

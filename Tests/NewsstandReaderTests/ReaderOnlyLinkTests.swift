@@ -1,0 +1,33 @@
+import Foundation
+import NewsstandTestSupport
+import Testing
+
+/// A program that uses only the reader (`ReaderBench`, built by `swift build`) carries neither
+/// libxml2 nor the build side: what an app embedding `NewsstandReader` gets. libarchive itself
+/// links libxml2 (for the xar format), so `ldd` lists it through libarchive; the program's own
+/// `NEEDED` entries are what the reader brings.
+@Suite struct ReaderOnlyLinkTests {
+    static var program: String {
+        URL(fileURLWithPath: Shell.newsstand).deletingLastPathComponent().appendingPathComponent("ReaderBench").path
+    }
+
+    @Test func aReaderOnlyProgramLinksNoLibxml2() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.program), "build ReaderBench first (swift build)")
+        let elf = try Shell.run("readelf", ["-d", Self.program])
+        #expect(elf.status == 0, "\(elf.stderr)")
+        let needed = elf.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libarchive") } && needed.contains { $0.contains("libcurl") }, "\(needed)")
+        #expect(!needed.contains { $0.contains("libxml2") }, "the reader links libxml2 itself: \(needed)")
+    }
+
+    @Test func aReaderOnlyProgramHoldsNoBuildCode() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.program), "build ReaderBench first (swift build)")
+        let symbols = try Shell.run("nm", [Self.program])
+        #expect(symbols.status == 0, "\(symbols.stderr)")
+        // Swift mangles a module's name with its length: 15NewsstandReader, 14NewsstandBuild, …
+        #expect(symbols.stdout.contains("15NewsstandReader"), "the reader's code is in the program")
+        for module in ["NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandCLI"] {
+            #expect(!symbols.stdout.contains("\(module.count)\(module)"), "\(module) is linked into a reader-only program")
+        }
+    }
+}
