@@ -72,7 +72,8 @@ let package = Package(
             name: "NewsstandReaderTests",
             dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
-        .testTarget(name: "NewsstandCLITests", dependencies: ["NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"]),
+        .testTarget(
+            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

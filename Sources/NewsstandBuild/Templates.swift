@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Finds the `templates/` folder: the built-in page-class schema and what `newsstand init` copies.
 ///
@@ -13,10 +14,11 @@ public enum Templates {
         }
     }
 
-    /// The templates folder.
-    public static func directory() throws(NotFound) -> URL {
-        let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["NEWSSTAND_TEMPLATES"], !path.isEmpty {
+    /// The templates folder (`environment`: where `NEWSSTAND_TEMPLATES` is looked up).
+    public static func directory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(NotFound) -> URL {
+        if let path = environment["NEWSSTAND_TEMPLATES"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -29,7 +31,7 @@ public enum Templates {
                 for candidate in [
                     folder.appendingPathComponent("share/newsstand/templates"),
                     folder.appendingPathComponent("templates"),
-                ] where fileManager.fileExists(atPath: candidate.appendingPathComponent("page-classes.plist").path) {
+                ] where FileStatus.kind(of: candidate.appendingPathComponent("page-classes.plist")) != nil {
                     return candidate
                 }
                 folder = folder.deletingLastPathComponent()
@@ -39,7 +41,9 @@ public enum Templates {
     }
 
     /// The built-in page-class schema file.
-    public static func builtInSchema() throws(NotFound) -> URL {
-        try directory().appendingPathComponent("page-classes.plist")
+    public static func builtInSchema(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(NotFound) -> URL {
+        try directory(environment: environment).appendingPathComponent("page-classes.plist")
     }
 }

@@ -5,57 +5,45 @@ import NewsstandFormat
 
 /// `newsstand build`: validates, then writes the bundles, covers and catalogs.
 enum BuildCommand: Command {
-    static let name = "build"
-    static let summary = "validate, then build the normal and @2x bundles and the catalogs"
-    static let help = """
-        Usage: newsstand build <magazine> --output <folder> [--issue NAME]... [--jobs N] [--force] [--fixed-names]
-                               [--feed shelf|atom]... [--format text|json|github] [--strict] [--ignore CODE]...
+    static let declaration = CommandDeclaration(
+        name: "build", summary: "validate, then build the normal and @2x bundles and the catalogs",
+        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        options: [
+            .value("--output", alias: "-o", .folder, isRequired: true, help: "the output folder (created if missing)"),
+            .value("--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(Int32.max)), help: "bundles built at once (default: the number of cores)"),
+            .flag("--force", help: "rebuild issues even when their output is up to date"),
+            .flag(
+                "--fixed-names",
+                help: "name bundles and covers without a content hash (a-1.zip, cover.png): a changed issue then reuses its URLs, so publish must replace served files in place (see the README); the default names a changed file anew"),
+            .flag("--versioned", help: "content-hash names (the default; kept for scripts that pass it)"),
+            .value(
+                "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
+                help: "also write shelf.json (shelf: Baker's format) or atom.xml (atom: a Newsstand Atom feed)"),
+        ]
+            + ValidationSession.options(
+                issueHelp: "build only this issue; the catalog still lists every issue already built in the output folder"),
+        description: [
+            "Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics, writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/ with the normal and @2x bundles and the cover in both sizes, named by their content (a-1.3fa9c1e2.zip, a-1.3fa9c1e2@2x.zip, cover.28580f68.png), then <output>/issues.plist listing every issue in the output folder. Issues whose sources did not change since the last build are not rebuilt.",
+            "The output folder must not be the magazine, be inside it or contain it (exit 2). In an issue's output folder, only files an earlier build recorded as its own are removed; anything else is left, with a warning.",
+        ],
+        exitStatuses: [
+            (0, "built"), (1, "validation errors or a build failure"),
+            (2, "usage error (also an output folder that overlaps the magazine)"),
+        ],
+        environment: [
+            ("NEWSSTAND_TEMPLATES", "the templates folder (the built-in page classes)"),
+            ("NO_COLOR", "no colours, even on a terminal"),
+        ])
 
-        Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics,
-        writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/ with the normal
-        and @2x bundles and the cover in both sizes, named by their content (a-1.3fa9c1e2.zip,
-        a-1.3fa9c1e2@2x.zip, cover.28580f68.png), then <output>/issues.plist listing every issue
-        in the output folder. Issues whose sources did not change since the last build are not
-        rebuilt.
-
-        The output folder must not be the magazine, be inside it or contain it (exit 2). In an
-        issue's output folder, only files an earlier build recorded as its own are removed;
-        anything else is left, with a warning.
-
-        Options:
-          --output DIR      the output folder (created if missing)
-          --issue NAME      build only this issue (repeatable); the catalog still lists every
-                            issue already built in the output folder
-          --jobs N          bundles built at once (default: the number of cores)
-          --force           rebuild issues even when their output is up to date
-          --fixed-names     name bundles and covers without a content hash (a-1.zip, cover.png):
-                            a changed issue then reuses its URLs, so publish must replace served
-                            files in place (see the README); the default names a changed file anew
-          --versioned       content-hash names (the default; kept for scripts that pass it)
-          --feed FEED       also write shelf.json (shelf: Baker's format) or atom.xml (atom:
-                            a Newsstand Atom feed); repeatable
-          --format FORMAT   text (default), json or github, for diagnostics and the report
-          --strict          treat warnings as errors
-          --ignore CODE     do not report this diagnostic code (repeatable)
-
-        Exit status: 0 built, 1 validation errors or a build failure, 2 usage error (also an
-        output folder that overlaps the magazine).
-        """
-    static let spec = OptionSpec(
-        flags: ValidationSession.flagOptions.union(["--force", "--versioned", "--fixed-names"]),
-        values: ValidationSession.valueOptions.union(["--output", "--jobs", "--feed"]),
-        aliases: ["-o": "--output", "-j": "--jobs"])
-
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let magazinePath = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing <magazine> folder" : "expected one <magazine> folder")
-        }
-        guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+        let console = context.console
+        let magazinePath = arguments.operands[0]
+        let outputPath = arguments.value("--output") ?? ""
         let options = try buildOptions(arguments, output: outputPath)
-        if let refused = OutputFolderCheck.refusal(name, output: outputPath, magazine: magazinePath, console: console) {
+        if let refused = OutputFolderCheck.refusal(declaration.name, output: outputPath, magazine: magazinePath, console: console) {
             return refused
         }
-        let session = try ValidationSession(arguments, magazinePath: magazinePath)
+        let session = ValidationSession(arguments, magazinePath: magazinePath, environment: context.environment)
         let started = Date()
         let outcome = try session.run(console: console, collectPlans: true)
         guard !outcome.failed else {
@@ -96,16 +84,8 @@ enum BuildCommand: Command {
     }
 
     private static func buildOptions(_ arguments: ParsedArguments, output: String) throws(UsageError) -> BuildOptions {
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
-        if let value = arguments.value("--jobs") {
-            guard let n = Int(value), n > 0 else { throw UsageError("--jobs needs a positive number, got '\(value)'") }
-            jobs = n
-        }
-        var feeds: Set<Feed> = []
-        for name in arguments.all("--feed") {
-            guard let feed = Feed(rawValue: name) else { throw UsageError("unknown feed '\(name)'; expected shelf or atom") }
-            feeds.insert(feed)
-        }
+        let jobs = arguments.number("--jobs").map { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+        let feeds = Set(arguments.all("--feed").compactMap(Feed.init(rawValue:)))
         if arguments.has("--versioned") && arguments.has("--fixed-names") {
             throw UsageError("--versioned and --fixed-names contradict each other")
         }

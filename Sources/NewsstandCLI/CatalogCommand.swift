@@ -5,38 +5,33 @@ import NewsstandFormat
 
 /// `newsstand catalog`: writes the catalogs from every issue present in an output folder.
 enum CatalogCommand: Command {
-    static let name = "catalog"
-    static let summary = "write issues.plist (and feeds) from every issue built into an output folder"
-    static let help = """
-        Usage: newsstand catalog <output> --magazine <magazine> [--feed shelf|atom]...
+    static let declaration = CommandDeclaration(
+        name: "catalog", summary: "write issues.plist (and feeds) from every issue built into an output folder",
+        operands: [OperandDeclaration("output", .folder, help: "the output folder holding the built issues")],
+        options: [
+            .value("--magazine", .folder, isRequired: true, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
+            .value(
+                "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
+                help: "also write shelf.json (shelf) or atom.xml (atom)"),
+        ],
+        description: [
+            "Writes <output>/issues.plist from the issues present in <output> (each issue folder's build record), with the magazine's BaseURL. Use it after gathering issues built by separate jobs ('newsstand build --issue NAME' in a CI matrix): the result is identical to a single full build. <output> must not be the magazine, be inside it or contain it."
+        ],
+        exitStatuses: [(0, "written"), (1, "magazine.plist errors or a failure"), (2, "usage error")],
+        environment: [("NEWSSTAND_TEMPLATES", "the templates folder (the built-in page classes)")])
 
-        Writes <output>/issues.plist from the issues present in <output> (each issue folder's
-        build record), with the magazine's BaseURL. Use it after gathering issues built by
-        separate jobs ('newsstand build --issue NAME' in a CI matrix): the result is identical
-        to a single full build. <output> must not be the magazine, be inside it or contain it.
-
-        Options:
-          --magazine DIR   the magazine folder (for magazine.plist's BaseURL and Title)
-          --feed FEED      also write shelf.json (shelf) or atom.xml (atom); repeatable
-        """
-    static let spec = OptionSpec(values: ["--magazine", "--feed"])
-
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let output = arguments.positionals.first else {
-            throw UsageError("expected one <output> folder")
-        }
-        guard let magazinePath = arguments.value("--magazine") else { throw UsageError("missing --magazine <folder>") }
-        if let refused = OutputFolderCheck.refusal(name, output: output, magazine: magazinePath, console: console) {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+        let console = context.console
+        let output = arguments.operands[0]
+        let magazinePath = arguments.value("--magazine") ?? ""
+        if let refused = OutputFolderCheck.refusal(declaration.name, output: output, magazine: magazinePath, console: console) {
             return refused
         }
-        var feeds: Set<Feed> = []
-        for name in arguments.all("--feed") {
-            guard let feed = Feed(rawValue: name) else { throw UsageError("unknown feed '\(name)'; expected shelf or atom") }
-            feeds.insert(feed)
-        }
+        let feeds = Set(arguments.all("--feed").compactMap(Feed.init(rawValue:)))
         var diagnostics: [Diagnostic] = []
         let magazine = MagazineLoader.open(
-            URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(), diagnostics: &diagnostics)
+            URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(environment: context.environment),
+            diagnostics: &diagnostics)
         let printer = DiagnosticPrinter(format: .text, console: console, magazinePath: magazinePath)
         let magazineErrors = diagnostics.filter { $0.severity == .error && $0.location?.file == "magazine.plist" }
         guard magazineErrors.isEmpty else {

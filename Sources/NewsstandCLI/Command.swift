@@ -1,15 +1,22 @@
-/// One `newsstand` subcommand: its name, help text, options and what it does.
+/// One `newsstand` subcommand: its declaration (name, summary, operands, options, help) and
+/// what it does with a command line parsed against it.
 protocol Command {
-    /// The word after `newsstand`.
-    static var name: String { get }
-    /// One line for `newsstand --help`.
-    static var summary: String { get }
-    /// The full `--help` text, starting with the usage line.
-    static var help: String { get }
-    /// The options it accepts.
-    static var spec: OptionSpec { get }
+    static var declaration: CommandDeclaration { get }
     /// Runs the command; returns the exit status. Usage errors are thrown as `UsageError`.
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32
+    /// Synchronous, on the calling thread (async work goes through `runBlocking`).
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32
+}
+
+/// What a command runs with: where it writes and the environment it reads (credentials,
+/// `NEWSSTAND_TEMPLATES`, `NO_COLOR`), so that a command run in process sees what it is given.
+public struct CommandContext: Sendable {
+    public var console: Console
+    public var environment: [String: String]
+
+    public init(console: Console, environment: [String: String]) {
+        self.console = console
+        self.environment = environment
+    }
 }
 
 /// Exit statuses, the same for every command.

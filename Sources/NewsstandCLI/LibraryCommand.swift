@@ -4,64 +4,61 @@ import NewsstandReader
 /// `newsstand library`: a device's issue library in a terminal: refresh from a catalog, list,
 /// download (with resume), remove.
 enum LibraryCommand: Command {
-    static let name = "library"
-    static let summary = "keep a shelf of issues like a reader app: refresh, list, download, remove"
-    static let help = """
-        Usage: newsstand library <folder> refresh <catalog-url> [--retina]
-               newsstand library <folder> list
-               newsstand library <folder> download <name> | --latest | --all
-               newsstand library <folder> resume
-               newsstand library <folder> remove <name>
-
-        Manages an issue library in <folder> (created when missing) the way a reader app does:
-        refresh fetches issues.plist with a conditional GET, download streams a bundle into a
-        .part file (resumed with Range after an interruption), verifies its size and SHA-256
-        and unpacks it safely; resume continues downloads that were interrupted.
-
-        One process at a time uses a folder: another one waits for it (--wait), then fails
-        with "library ... is in use".
-
-        Options:
-          --retina                 use the @2x covers and bundles (fixed when the folder is first used)
-          --latest                 download the newest issue
-          --all                    download every issue that is not downloaded yet
-          --format FORMAT          text (default) or json
-          --wait SECONDS           how long to wait while another process uses the folder (default 10; 0: fail at once)
-          --timeout SECONDS        deadline of one catalog or cover request (default 300)
-          --stall-timeout SECONDS  window of the minimum rate; also the connect timeout (default 30)
-          --min-speed BYTES        bytes per second a transfer must average over that window (default 1024)
-          --max-catalog-size BYTES largest catalog accepted, decoded (default 134217728, 128 MiB)
-          --max-cover-size BYTES   largest cover kept, decoded (default 16777216, 16 MiB)
-
-        Exit status: 0 success, 1 failure (one line on standard error), 2 usage error.
-        """
-    static let spec = OptionSpec(
-        flags: ["--retina", "--latest", "--all"],
-        values: [
-            "--format", "--wait", "--timeout", "--stall-timeout", "--min-speed", "--max-catalog-size", "--max-cover-size",
-        ])
+    static let declaration = CommandDeclaration(
+        name: "library", summary: "keep a shelf of issues like a reader app: refresh, list, download, remove",
+        operands: [
+            OperandDeclaration("folder", .folder, help: "the library's folder (created when missing)"),
+            OperandDeclaration("action", .choice(["refresh", "list", "download", "resume", "remove"]), help: "what to do"),
+            OperandDeclaration(
+                "operand", .text, help: "refresh: the catalog URL; download and remove: an issue's name", isRequired: false),
+        ],
+        options: [
+            .flag("--retina", help: "use the @2x covers and bundles (fixed when the folder is first used)"),
+            .flag("--latest", help: "download the newest issue"),
+            .flag("--all", help: "download every issue that is not downloaded yet"),
+            .value("--format", .choice(["text", "json"]), help: "text (default) or json"),
+            .value(
+                "--wait", .seconds(allowsZero: true),
+                help: "how long to wait while another process uses the folder (default 10; 0: fail at once)"),
+            .value("--timeout", .seconds(allowsZero: false), help: "deadline of one catalog or cover request (default 300)"),
+            .value(
+                "--stall-timeout", .seconds(allowsZero: false),
+                help: "window of the minimum rate; also the connect timeout (default 30)"),
+            .value(
+                "--min-speed", .wholeNumber(unit: "bytes", range: 0...Int64.max), placeholder: "BYTES",
+                help: "bytes per second a transfer must average over that window (default 1024)"),
+            .value(
+                "--max-catalog-size", .wholeNumber(unit: "bytes", range: 1...Int64.max), placeholder: "BYTES",
+                help: "largest catalog accepted, decoded (default 134217728, 128 MiB)"),
+            .value(
+                "--max-cover-size", .wholeNumber(unit: "bytes", range: 1...Int64.max), placeholder: "BYTES",
+                help: "largest cover kept, decoded (default 16777216, 16 MiB)"),
+        ],
+        forms: [
+            "<folder> refresh <catalog-url> [--retina]",
+            "<folder> list",
+            "<folder> download <name> | --latest | --all",
+            "<folder> resume",
+            "<folder> remove <name>",
+        ],
+        description: [
+            "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; resume continues downloads that were interrupted.",
+            "One process at a time uses a folder: another one waits for it (--wait), then fails with \"library ... is in use\".",
+        ],
+        exitStatuses: [(0, "success"), (1, "failure (one line on standard error)"), (2, "usage error")])
 
     /// Default of `--wait`: long enough for another command's refresh, list or remove to end.
     static let defaultWait: TimeInterval = 10
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let positionals = arguments.positionals
-        guard positionals.count >= 2 else {
-            throw UsageError(
-                positionals.isEmpty ? "missing <folder>" : "missing action (refresh, list, download, resume, remove)")
-        }
-        let json: Bool
-        switch arguments.value("--format") ?? "text" {
-        case "text": json = false
-        case "json": json = true
-        case let other: throw UsageError("unknown format '\(other)' (text or json)")
-        }
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+        let positionals = arguments.operands
+        let json = arguments.value("--format") == "json"
         let folder = URL(fileURLWithPath: positionals[0])
         let action = positionals[1]
         let operands = Array(positionals.dropFirst(2))
         let session = LibrarySession(
-            console: console, json: json, configuration: try configuration(arguments),
-            wait: try seconds(arguments, "--wait", allowsZero: true) ?? defaultWait)
+            console: context.console, json: json, configuration: configuration(arguments),
+            wait: arguments.seconds("--wait") ?? defaultWait)
         switch action {
         case "refresh":
             guard operands.count == 1, let url = URL(string: operands[0]), url.scheme != nil else {
@@ -93,29 +90,13 @@ enum LibraryCommand: Command {
     }
 
     /// The reader library's settings from the options (its defaults otherwise).
-    private static func configuration(_ arguments: ParsedArguments) throws -> LibraryConfiguration {
+    private static func configuration(_ arguments: ParsedArguments) -> LibraryConfiguration {
         var configuration = LibraryConfiguration()
-        if let value = try seconds(arguments, "--timeout", allowsZero: false) { configuration.requestTimeout = value }
-        if let value = try seconds(arguments, "--stall-timeout", allowsZero: false) { configuration.stallTimeout = value }
-        if let value = try bytes(arguments, "--min-speed", allowsZero: true) { configuration.minimumSpeed = value }
-        if let value = try bytes(arguments, "--max-catalog-size", allowsZero: false) { configuration.maxCatalogBytes = value }
-        if let value = try bytes(arguments, "--max-cover-size", allowsZero: false) { configuration.maxCoverBytes = value }
+        if let value = arguments.seconds("--timeout") { configuration.requestTimeout = value }
+        if let value = arguments.seconds("--stall-timeout") { configuration.stallTimeout = value }
+        if let value = arguments.number("--min-speed") { configuration.minimumSpeed = value }
+        if let value = arguments.number("--max-catalog-size") { configuration.maxCatalogBytes = value }
+        if let value = arguments.number("--max-cover-size") { configuration.maxCoverBytes = value }
         return configuration
-    }
-
-    private static func seconds(_ arguments: ParsedArguments, _ name: String, allowsZero: Bool) throws -> TimeInterval? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Double(text), value.isFinite, allowsZero ? value >= 0 : value > 0 else {
-            throw UsageError("\(name) needs a number of seconds\(allowsZero ? "" : " above 0"), not '\(text)'")
-        }
-        return value
-    }
-
-    private static func bytes(_ arguments: ParsedArguments, _ name: String, allowsZero: Bool) throws -> Int64? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Int64(text), allowsZero ? value >= 0 : value > 0 else {
-            throw UsageError("\(name) needs a whole number of bytes\(allowsZero ? "" : " above 0"), not '\(text)'")
-        }
-        return value
     }
 }

@@ -83,7 +83,7 @@ struct LibrarySession: Sendable {
     func download(folder: URL, _ selection: Selection) throws -> Int32 {
         let library = try open(folder)
         let console = console
-        let showsProgress = console.isTerminal && !json
+        let showsProgress = console.errorIsTerminal && !json
         let outcomes: [(String, Result<Issue, LibraryError>)] = try runBlocking {
             let names: [String]
             switch selection {

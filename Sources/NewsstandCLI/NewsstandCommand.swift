@@ -1,8 +1,11 @@
 import Foundation
 import NewsstandCore
+import NewsstandFormat
 import NewsstandBuild
 
 /// The `newsstand` program: dispatches to a subcommand and turns errors into exit statuses.
+/// `run` is the whole program: the executable calls it with the process's console and
+/// environment, tests call it in process with a console that captures what it writes.
 public enum NewsstandCommand {
     static var commands: [any Command.Type] {
         [
@@ -11,26 +14,31 @@ public enum NewsstandCommand {
         ]
     }
 
+    /// Every command's declaration, in the order `--help` lists them.
+    public static var declarations: [CommandDeclaration] { commands.map { $0.declaration } }
+
     static var help: String {
-        let width = commands.map { $0.name.count }.max() ?? 0
-        let lines = commands.map { "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)" }
+        let rows = declarations.map { ($0.name, $0.summary) }
         return """
             newsstand: build, check and publish Newsstand magazines.
 
             Usage: newsstand <command> [options]
 
             Commands:
-            \(lines.joined(separator: "\n"))
+            \(HelpText.table(rows))
 
             Options:
-              --help       show help (also after a command: newsstand validate --help)
-              --version    print the version
+            \(HelpText.table([("--help", "show help (also after a command: newsstand validate --help)"), ("--version", "print the version")]))
 
             """
     }
 
     /// Runs the program with `arguments` (without the program name); returns the exit status.
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+    /// Synchronous: it runs on the calling thread (never call it from the cooperative pool).
+    public static func run(
+        _ arguments: [String], console: Console = .standard(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Int32 {
         guard let first = arguments.first else {
             console.err(help)
             return ExitStatus.usage
@@ -45,25 +53,28 @@ public enum NewsstandCommand {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
-            console.err("newsstand: error: unknown command '\(first)'\n")
+        guard let command = commands.first(where: { $0.declaration.name == first }) else {
+            let hint = Suggestion.hint(for: first, among: declarations.map(\.name))
+            console.err("newsstand: error: unknown command '\(Redacted.message(first))'\(hint)\n")
             console.err(help)
             return ExitStatus.usage
         }
+        let declaration = command.declaration
         do {
-            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec)
-            if parsed.has("--help") {
-                console.out(command.help)
+            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), for: declaration)
+            if parsed.wantsHelp {
+                console.out(HelpText.help(declaration))
                 return ExitStatus.success
             }
-            return try command.run(parsed, console: console)
+            return try command.run(parsed, in: CommandContext(console: console, environment: environment))
         } catch let error as UsageError {
-            console.err("newsstand \(command.name): error: \(Redacted.message(error.message))\n")
-            console.err(command.help)
+            console.err("newsstand \(declaration.name): error: \(Redacted.message(error.message))\n")
+            console.err(HelpText.usage(declaration))
+            console.err("Run 'newsstand \(declaration.name) --help' for every option.")
             return ExitStatus.usage
         } catch {
             // No secret reaches a terminal or a CI log, whatever an error quotes.
-            console.err("newsstand \(command.name): error: \(Redacted.message(String(describing: error)))")
+            console.err("newsstand \(declaration.name): error: \(Redacted.message(String(describing: error)))")
             return ExitStatus.failure
         }
     }

@@ -6,49 +6,40 @@ import NewsstandFormat
 
 /// `newsstand preview`: validates, then writes a static web preview of the magazine.
 enum PreviewCommand: Command {
-    static let name = "preview"
-    static let summary = "validate, then write a static web preview of every issue (HTML, no server needed)"
-    static let help = """
-        Usage: newsstand preview <magazine> --output <folder> [--templates DIR] [--issue NAME]...
-                                 [--format text|json|github] [--strict] [--ignore CODE]...
+    static let declaration = CommandDeclaration(
+        name: "preview", summary: "validate, then write a static web preview of every issue (HTML, no server needed)",
+        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        options: [
+            .value(
+                "--output", alias: "-o", .folder, isRequired: true,
+                help: "the output folder (created if missing; not the magazine, not inside it, not containing it)"),
+            .value(
+                "--templates", .folder,
+                help: "preview templates to use instead of the installed templates/preview (copy that folder to restyle the preview)"),
+        ] + ValidationSession.options(issueHelp: "preview only this issue; the index lists only these"),
+        description: [
+            "Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics, writes nothing and exits 1. Otherwise writes <output>/index.html, a shelf of the issues newest first, and per issue <output>/<name>/index.html, a reader showing every page by its class (left/right: articles, up/down: pages), with copies of the images it uses in both sizes. Links are relative: open index.html from disk or publish the folder beside the catalog as a web edition."
+        ],
+        exitStatuses: [
+            (0, "written"), (1, "validation errors or a write failure"),
+            (2, "usage error (also an output folder that overlaps the magazine)"),
+        ],
+        environment: [
+            ("NEWSSTAND_TEMPLATES", "the templates folder (page classes and templates/preview)"),
+            ("NO_COLOR", "no colours, even on a terminal"),
+        ])
 
-        Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics,
-        writes nothing and exits 1. Otherwise writes <output>/index.html, a shelf of the issues
-        newest first, and per issue <output>/<name>/index.html, a reader showing every page by
-        its class (left/right: articles, up/down: pages), with copies of the images it uses in
-        both sizes. Links are relative: open index.html from disk or publish the folder beside
-        the catalog as a web edition.
-
-        Options:
-          --output DIR      the output folder (created if missing; not the magazine, not inside
-                            it, not containing it)
-          --templates DIR   preview templates to use instead of the installed
-                            templates/preview (copy that folder to restyle the preview)
-          --issue NAME      preview only this issue (repeatable); the index lists only these
-          --format FORMAT   text (default), json or github, for diagnostics and the report
-          --strict          treat warnings as errors
-          --ignore CODE     do not report this diagnostic code (repeatable)
-
-        Exit status: 0 written, 1 validation errors or a write failure, 2 usage error (also an
-        output folder that overlaps the magazine).
-        """
-    static let spec = OptionSpec(
-        flags: ValidationSession.flagOptions,
-        values: ValidationSession.valueOptions.union(["--output", "--templates"]),
-        aliases: ["-o": "--output"])
-
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let magazinePath = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing <magazine> folder" : "expected one <magazine> folder")
-        }
-        guard let outputPath = arguments.value("--output") else { throw UsageError("missing --output <folder>") }
-        if let refused = OutputFolderCheck.refusal(name, output: outputPath, magazine: magazinePath, console: console) {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+        let console = context.console
+        let magazinePath = arguments.operands[0]
+        let outputPath = arguments.value("--output") ?? ""
+        if let refused = OutputFolderCheck.refusal(declaration.name, output: outputPath, magazine: magazinePath, console: console) {
             return refused
         }
         let templates =
             try arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? PreviewWriter.defaultTemplates()
-        let session = try ValidationSession(arguments, magazinePath: magazinePath)
+            ?? PreviewWriter.defaultTemplates(environment: context.environment)
+        let session = ValidationSession(arguments, magazinePath: magazinePath, environment: context.environment)
         let outcome = try session.run(console: console, collectPlans: true)
         guard !outcome.failed else {
             if session.format != .json { console.err("newsstand preview: validation failed; nothing was written") }

@@ -10,7 +10,7 @@ final class ProgressBar: @unchecked Sendable {
     init(console: Console, label: String) {
         self.console = console
         self.label = label
-        enabled = isatty(STDERR_FILENO) == 1
+        enabled = console.errorIsTerminal
     }
 
     func update(_ done: Int, of total: Int) {

@@ -5,55 +5,53 @@ import NewsstandPublish
 
 /// `newsstand publish`: puts a built magazine on static hosting, catalogs last.
 enum PublishCommand: Command {
-    static let name = "publish"
-    static let summary = "upload a built magazine to a folder, WebDAV or rclone remote, catalogs last"
-    static let help = """
-        Usage: newsstand publish <built-folder> --to <destination> [--dry-run] [--prune] [--verify | --no-verify]
-                                 [--connect-timeout S] [--stall-timeout S] [--timeout S]
+    static let declaration = CommandDeclaration(
+        name: "publish", summary: "upload a built magazine to a folder, WebDAV or rclone remote, catalogs last",
+        operands: [OperandDeclaration("built-folder", .folder, help: "the output folder of 'newsstand build'")],
+        options: [
+            .value(
+                "--to", .text, placeholder: "DESTINATION", isRequired: true,
+                help: "where to publish: a folder, http(s)://host/path/ (WebDAV) or rclone:<remote>:<path>"),
+            .flag("--dry-run", help: "print what would be uploaded, replaced and deleted; change nothing"),
+            .flag(
+                "--prune",
+                help: "after the new catalogs are in place, delete files earlier publishes put there that no current catalog refers to"),
+            .flag(
+                "--verify",
+                help: "after publishing, check that every URL in the published catalog answers 200 with the expected size (default for http(s) destinations)"),
+            .flag("--no-verify", help: "skip that check"),
+            .value("--connect-timeout", seconds, placeholder: "S", help: "seconds to connect to the server (default 30)"),
+            .value("--stall-timeout", seconds, placeholder: "S", help: "seconds a transfer may run under 1 KiB/s before it fails (default 60)"),
+            .value("--timeout", seconds, placeholder: "S", help: "seconds for any request other than an upload to complete (default 120)"),
+        ],
+        description: [
+            "Uploads what changed since the last publish: new bundles and covers first, then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
+            "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
+        ],
+        exitStatuses: [(0, "published (and verified)"), (1, "failure"), (2, "usage error")],
+        environment: [
+            ("NEWSSTAND_USER", "the WebDAV user (with NEWSSTAND_PASSWORD)"),
+            ("NEWSSTAND_PASSWORD", "the WebDAV password (never printed)"),
+            ("NETRC", "a netrc file with the credentials, else ~/.netrc"),
+        ])
 
-        Uploads what changed since the last publish: new bundles and covers first, then files
-        that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml), switched
-        in last with the old files kept aside. If any step fails, what readers are served stays
-        consistent (the previous catalog and its files are put back); run the command again to
-        finish.
+    /// Timeouts in whole seconds, a day at most.
+    private static let seconds = ValueKind.wholeNumber(unit: "seconds", range: 1...86_400)
 
-        Destinations:
-          <folder>                  a local folder (a web server's document root, a mounted volume)
-          http(s)://host/path/      a WebDAV / HTTP PUT endpoint; credentials from NEWSSTAND_USER and
-                                    NEWSSTAND_PASSWORD or from a netrc file ($NETRC, else ~/.netrc),
-                                    never in the URL (refused: the command line is visible to others)
-          rclone:<remote>:<path>    any rclone remote (S3, GCS, Azure, SFTP, …); needs the rclone program
-
-        Options:
-          --to DEST            where to publish (required)
-          --dry-run            print what would be uploaded, replaced and deleted; change nothing
-          --prune              after the new catalogs are in place, delete files earlier publishes put
-                               there that no current catalog refers to
-          --verify             after publishing, check that every URL in the published catalog answers
-                               200 with the expected size (default for http(s) destinations)
-          --no-verify          skip that check
-          --connect-timeout S  seconds to connect to the server (default 30)
-          --stall-timeout S    seconds a transfer may run under 1 KiB/s before it fails (default 60)
-          --timeout S          seconds for any request other than an upload to complete (default 120)
-
-        Exit status: 0 published (and verified), 1 failure, 2 usage error.
-        """
-    static let spec = OptionSpec(
-        flags: ["--dry-run", "--prune", "--verify", "--no-verify"],
-        values: ["--to", "--connect-timeout", "--stall-timeout", "--timeout"])
-
-    static func run(_ arguments: ParsedArguments, console plain: Console) throws -> Int32 {
-        let console = RedactingConsole(plain)
-        guard arguments.positionals.count == 1, let built = arguments.positionals.first else {
-            throw UsageError("expected one <built-folder>")
-        }
-        guard let to = arguments.value("--to") else { throw UsageError("missing --to <destination>") }
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+        let console = RedactingConsole(context.console)
+        let built = arguments.operands[0]
+        let to = arguments.value("--to") ?? ""
         if Redacted.hasUserInformation(to) { throw UsageError("--to: \(Destinations.credentialsInURLMessage)") }
         if arguments.has("--verify") && arguments.has("--no-verify") {
             throw UsageError("--verify and --no-verify contradict each other")
         }
-        let timeouts = try timeouts(arguments)
-        let destination = try Destinations.parse(to, timeouts: timeouts)
+        var given = PublishTimeouts()
+        if let value = arguments.number("--connect-timeout") { given.connect = Int(value) }
+        if let value = arguments.number("--stall-timeout") { given.stall = Int(value) }
+        if let value = arguments.number("--timeout") { given.request = Int(value) }
+        let timeouts = given
+        let destination = try Destinations.parse(to, timeouts: timeouts, environment: context.environment)
         let verify = arguments.has("--verify") || (!arguments.has("--no-verify") && destination is WebDAVDestination)
         let publisher = Publisher(destination: destination, prune: arguments.has("--prune"))
         let folder = URL(fileURLWithPath: built, isDirectory: true)
@@ -91,20 +89,6 @@ enum PublishCommand: Command {
         }
         console.out("verified: the catalog parses and every bundle and cover URL answers 200")
         return ExitStatus.success
-    }
-
-    private static func timeouts(_ arguments: ParsedArguments) throws(UsageError) -> PublishTimeouts {
-        var timeouts = PublishTimeouts()
-        for (option, keyPath) in [
-            ("--connect-timeout", \PublishTimeouts.connect), ("--stall-timeout", \.stall), ("--timeout", \.request),
-        ] {
-            guard let text = arguments.value(option) else { continue }
-            guard let seconds = Int(text), seconds > 0, seconds <= 86_400 else {
-                throw UsageError("\(option) needs a whole number of seconds from 1 to 86400, got '\(text)'")
-            }
-            timeouts[keyPath: keyPath] = seconds
-        }
-        return timeouts
     }
 }
 

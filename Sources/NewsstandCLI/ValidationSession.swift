@@ -12,25 +12,30 @@ struct ValidationSession {
     let strict: Bool
     let ignored: Set<String>
 
-    /// The options both commands accept.
-    static let valueOptions: Set<String> = ["--issue", "--format", "--ignore"]
-    static let flagOptions: Set<String> = ["--strict"]
+    /// The options of every command that validates (validate, build, preview), declared once.
+    /// `issueHelp` says what `--issue` selects for the command.
+    static func options(issueHelp: String) -> [OptionDeclaration] {
+        [
+            .value("--issue", .issueName, isRepeatable: true, help: issueHelp),
+            .value(
+                "--format", .choice(DiagnosticFormat.allCases.map(\.rawValue)),
+                help: "text (default, like a compiler), json (one document) or github (Actions annotations)"),
+            .flag("--strict", help: "treat warnings as errors"),
+            .value("--ignore", .diagnosticCode, isRepeatable: true, help: "do not report this diagnostic code, e.g. NS-306"),
+        ]
+    }
 
-    init(_ arguments: ParsedArguments, magazinePath: String) throws(UsageError) {
+    /// Values were checked against their kinds when the command line was parsed.
+    init(_ arguments: ParsedArguments, magazinePath: String, environment: [String: String]) {
         self.magazinePath = magazinePath
+        self.environment = environment
         selectedIssues = arguments.all("--issue")
-        let formatName = arguments.value("--format") ?? "text"
-        guard let format = DiagnosticFormat(rawValue: formatName) else {
-            throw UsageError("unknown format '\(formatName)'; expected text, json or github")
-        }
-        self.format = format
+        format = arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
         strict = arguments.has("--strict")
-        let known = Set(DiagnosticCode.allCases.map(\.rawValue))
-        for code in arguments.all("--ignore") where !known.contains(code) {
-            throw UsageError("unknown diagnostic code '\(code)' for --ignore")
-        }
         ignored = Set(arguments.all("--ignore"))
     }
+
+    let environment: [String: String]
 
     /// What a validation run found.
     struct Outcome {
@@ -50,7 +55,7 @@ struct ValidationSession {
     func run(console: Console, collectPlans: Bool) throws -> Outcome {
         let printer = DiagnosticPrinter(format: format, console: console, magazinePath: magazinePath)
         let validator = MagazineValidator(
-            folder: URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(),
+            folder: URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(environment: environment),
             selectedIssues: selectedIssues)
         let opening = validator.open()
         printer.print(filter(opening.diagnostics))

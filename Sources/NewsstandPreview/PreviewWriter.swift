@@ -40,8 +40,10 @@ public struct PreviewWriter {
     }
 
     /// The installed preview templates: `preview/` in `Templates.directory()`.
-    public static func defaultTemplates() throws(Templates.NotFound) -> URL {
-        try Templates.directory().appendingPathComponent("preview", isDirectory: true)
+    public static func defaultTemplates(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(Templates.NotFound) -> URL {
+        try Templates.directory(environment: environment).appendingPathComponent("preview", isDirectory: true)
     }
 
     /// What a preview run wrote.

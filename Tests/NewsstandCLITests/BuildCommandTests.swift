@@ -2,12 +2,19 @@ import Foundation
 import NewsstandTestSupport
 import Testing
 
-/// `newsstand build` and `newsstand catalog` on the sample, checked with tools we did not write.
+/// `newsstand build` and `newsstand catalog` on the sample, checked with tools we did not write;
+/// in process, but for the sample's own build and builds in other time zones (a process each).
 @Suite struct BuildCommandTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
     let issues = ["a-1", "a-2", "a-3"]
 
-    private func build(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, URL) {
+    private func build(_ arguments: [String]) async throws -> (Shell.Result, URL) {
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        let result = await InProcess.newsstand(["build", sample, "--output", output.path] + arguments)
+        return (result, output)
+    }
+
+    private func buildThroughTheExecutable(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, URL) {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
         let result = try Shell.run(
             Shell.newsstand, ["build", sample, "--output", output.path] + arguments, environment: environment)
@@ -15,7 +22,7 @@ import Testing
     }
 
     @Test func sampleOutputPassesOutsideTools() throws {
-        let (result, output) = try build(["--feed", "shelf", "--feed", "atom"])
+        let (result, output) = try buildThroughTheExecutable(["--feed", "shelf", "--feed", "atom"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("built 3 issue(s): 6 bundles"))
         for name in issues {
@@ -64,8 +71,8 @@ import Testing
     }
 
     @Test func buildsAreByteIdenticalAcrossRunsAndTimeZones() throws {
-        let (first, a) = try build([], environment: ["TZ": "America/New_York"])
-        let (second, b) = try build(["--jobs", "1"], environment: ["TZ": "Asia/Tokyo"])
+        let (first, a) = try buildThroughTheExecutable([], environment: ["TZ": "America/New_York"])
+        let (second, b) = try buildThroughTheExecutable(["--jobs", "1"], environment: ["TZ": "Asia/Tokyo"])
         #expect(first.status == 0 && second.status == 0)
         var files = ["issues.plist"]
         for name in issues {
@@ -85,17 +92,17 @@ import Testing
         #expect(listing.contains("20260301.080000 issue.plist"))
     }
 
-    @Test func matrixBuildsGatheredGiveTheSameCatalog() throws {
-        let (full, fullOutput) = try build(["--feed", "shelf"])
+    @Test func matrixBuildsGatheredGiveTheSameCatalog() async throws {
+        let (full, fullOutput) = try await build(["--feed", "shelf"])
         #expect(full.status == 0)
         let gathered = try Shell.temporaryFolder().appendingPathComponent("gathered")
         try FileManager.default.createDirectory(at: gathered, withIntermediateDirectories: true)
         for name in issues {
-            let (one, output) = try build(["--issue", name])
+            let (one, output) = try await build(["--issue", name])
             #expect(one.status == 0)
             try FileManager.default.copyItem(at: output.appendingPathComponent(name), to: gathered.appendingPathComponent(name))
         }
-        let catalog = try Shell.run(Shell.newsstand, ["catalog", gathered.path, "--magazine", sample, "--feed", "shelf"])
+        let catalog = await InProcess.newsstand(["catalog", gathered.path, "--magazine", sample, "--feed", "shelf"])
         #expect(catalog.status == 0, "\(catalog.stderr)")
         for file in ["issues.plist", "shelf.json"] {
             #expect(
@@ -104,21 +111,21 @@ import Testing
         }
     }
 
-    @Test func validationErrorsWriteNothing() throws {
+    @Test func validationErrorsWriteNothing() async throws {
         let magazine = try Shell.temporaryFolder().appendingPathComponent("aurora")
         try FileManager.default.copyItem(atPath: sample, toPath: magazine.path)
         try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-2/assets/cover@2x.png"))
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
-        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("NS-303"))
         #expect(result.stderr.contains("nothing was written"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func jsonReportAndNoChangeRebuild() throws {
-        let (_, output) = try build([])
-        let again = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path, "--format", "json"])
+    @Test func jsonReportAndNoChangeRebuild() async throws {
+        let (_, output) = try await build([])
+        let again = await InProcess.newsstand(["build", sample, "--output", output.path, "--format", "json"])
         #expect(again.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let report = try #require(document["build"] as? [String: Any])
@@ -162,13 +169,13 @@ import Testing
 @Suite struct BuildNamingTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
 
-    @Test func fixedNamesOnRequest() throws {
+    @Test func fixedNamesOnRequest() async throws {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
-        let result = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path, "--fixed-names"])
+        let result = await InProcess.newsstand(["build", sample, "--output", output.path, "--fixed-names"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try BuiltIssue("a-1", in: output).files == ["a-1.zip", "a-1@2x.zip", "cover.png", "cover@2x.png"])
         // Switching back renames the outputs; the catalog follows.
-        #expect(try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path]).status == 0)
+        #expect(await InProcess.newsstand(["build", sample, "--output", output.path]).status == 0)
         let versioned = try BuiltIssue("a-1", in: output)
         #expect(versioned.bundle != "a-1.zip")
         #expect(
@@ -176,9 +183,9 @@ import Testing
                 == ([".newsstand"] + versioned.files).sorted())
     }
 
-    @Test func versionedAndFixedNamesContradict() throws {
+    @Test func versionedAndFixedNamesContradict() async throws {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
-        let result = try Shell.run(Shell.newsstand, ["build", sample, "--output", output.path, "--versioned", "--fixed-names"])
+        let result = await InProcess.newsstand(["build", sample, "--output", output.path, "--versioned", "--fixed-names"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("newsstand build: error: --versioned and --fixed-names contradict each other"))
         #expect(!FileManager.default.fileExists(atPath: output.path))

@@ -9,10 +9,10 @@ import Testing
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
 
     /// Builds `magazine`, unpacks every bundle and returns (bundle, plist file) for every plist in them.
-    private func bundlePlists(of magazine: URL) throws -> [(bundle: String, file: URL)] {
+    private func bundlePlists(of magazine: URL) async throws -> [(bundle: String, file: URL)] {
         let work = try Shell.temporaryFolder("bundle-plists")
         let output = work.appendingPathComponent("out")
-        let build = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        let build = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         var found: [(String, URL)] = []
         for issue in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() where !issue.hasSuffix(".plist") {
@@ -58,14 +58,14 @@ import Testing
         return views
     }
 
-    @Test func everyPlistInTheSampleBundlesParsesWithFoundationAndPlistlib() throws {
-        let plists = try bundlePlists(of: sample)
+    @Test func everyPlistInTheSampleBundlesParsesWithFoundationAndPlistlib() async throws {
+        let plists = try await bundlePlists(of: sample)
         #expect(plists.count == 12)  // 3 issues × 2 bundles × (issue.plist, pages.plist)
         let views = try expectBothParse(plists)
         #expect(views.count == 12)
     }
 
-    @Test func xmlQuirksLibxml2AcceptsReachTheBundlesInAFormBothReadersParse() throws {
+    @Test func xmlQuirksLibxml2AcceptsReachTheBundlesInAFormBothReadersParse() async throws {
         let magazine = try Shell.temporaryFolder("bundle-plists").appendingPathComponent("aurora")
         try FileManager.default.copyItem(at: sample, to: magazine)
         // a-1's issue.plist in UTF-16 with comments, a processing instruction, CDATA and
@@ -106,7 +106,7 @@ import Testing
             of: "<string>\(first)</string>", with: "<string>\(first.prefix(1))<!-- c --><![CDATA[\(first.dropFirst())]]></string>")
         try Data(text.utf8).write(to: pages)
 
-        let plists = try bundlePlists(of: magazine)
+        let plists = try await bundlePlists(of: magazine)
         #expect(plists.count == 12)
         let views = try expectBothParse(plists)
         let a1 = try #require(plists.first { $0.bundle == "a-1.zip" && $0.file.lastPathComponent == "issue.plist" })

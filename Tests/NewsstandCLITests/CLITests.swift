@@ -2,12 +2,18 @@ import Foundation
 import NewsstandTestSupport
 import Testing
 
-/// The `newsstand` executable: exit statuses, output formats, help and usage errors.
+/// The `newsstand` commands: exit statuses, output formats, help and usage errors; in process,
+/// but for the exit statuses of the executable and its output to a pipe.
 @Suite struct CLITests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
 
-    private func newsstand(_ arguments: String..., environment: [String: String] = [:]) throws -> Shell.Result {
-        try Shell.run(Shell.newsstand, arguments, environment: environment)
+    private func newsstand(_ arguments: String..., environment: [String: String] = [:]) async -> Shell.Result {
+        await InProcess.newsstand(arguments, environment: environment)
+    }
+
+    /// The executable itself, for what only a process shows.
+    private func executable(_ arguments: String...) throws -> Shell.Result {
+        try Shell.run(Shell.newsstand, arguments)
     }
 
     /// A copy of the sample that a test may break.
@@ -17,32 +23,32 @@ import Testing
         return copy
     }
 
-    @Test func versionAndHelp() throws {
-        let version = try newsstand("--version")
+    @Test func versionAndHelp() async throws {
+        let version = await newsstand("--version")
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("newsstand "))
-        let help = try newsstand("--help")
+        let help = await newsstand("--help")
         #expect(help.status == 0)
         for command in ["init", "validate", "build", "catalog"] { #expect(help.stdout.contains("  \(command) ")) }
-        let validateHelp = try newsstand("validate", "--help")
+        let validateHelp = await newsstand("validate", "--help")
         #expect(validateHelp.status == 0)
         #expect(validateHelp.stdout.hasPrefix("Usage: newsstand validate"))
     }
 
     @Test func usageErrorsExitWithTwo() throws {
-        let unknownOption = try newsstand("validate", sample, "--frobnicate")
+        let unknownOption = try executable("validate", sample, "--frobnicate")
         #expect(unknownOption.status == 2)
         #expect(unknownOption.stderr.contains("unknown option '--frobnicate'"))
         #expect(unknownOption.stderr.contains("Usage: newsstand validate"))
-        #expect(try newsstand("frobnicate").status == 2)
-        #expect(try newsstand("validate").status == 2)
-        #expect(try newsstand("validate", sample, "--format", "xml").status == 2)
-        #expect(try newsstand("build", sample).status == 2)
-        #expect(try newsstand().status == 2)
+        #expect(try executable("frobnicate").status == 2)
+        #expect(try executable("validate").status == 2)
+        #expect(try executable("validate", sample, "--format", "xml").status == 2)
+        #expect(try executable("build", sample).status == 2)
+        #expect(try executable().status == 2)
     }
 
-    @Test func sampleValidatesClean() throws {
-        let result = try newsstand("validate", sample, "--strict")
+    @Test func sampleValidatesClean() async throws {
+        let result = await newsstand("validate", sample, "--strict")
         #expect(result.status == 0)
         #expect(result.stdout == "no problems found in 3 issues\n")
     }
@@ -54,7 +60,7 @@ import Testing
         try text.replacingOccurrences(of: "<string>PhotoPage</string>", with: "<string>PhotoPgae</string>")
             .write(to: pages, atomically: true, encoding: .utf8)
         let line = text.components(separatedBy: "\n").firstIndex { $0.contains("<string>PhotoPage</string>") }! + 1
-        let result = try newsstand("validate", magazine.path)
+        let result = try executable("validate", magazine.path)
         #expect(result.status == 1)
         #expect(
             result.stdout.contains(
@@ -65,11 +71,11 @@ import Testing
         #expect(result.stdout.hasSuffix(" in 3 issues\n"))
     }
 
-    @Test func jsonIsOneDocumentWithEveryDiagnostic() throws {
+    @Test func jsonIsOneDocumentWithEveryDiagnostic() async throws {
         let magazine = try sampleCopy()
         try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-2/assets/1-0@2x.png"))
         try Data("x".utf8).write(to: magazine.appendingPathComponent("issues/a-3/assets/extra.png"))
-        let result = try newsstand("validate", magazine.path, "--format", "json")
+        let result = await newsstand("validate", magazine.path, "--format", "json")
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
@@ -85,37 +91,37 @@ import Testing
         #expect(summary["issues"] == 3)
     }
 
-    @Test func githubAnnotations() throws {
+    @Test func githubAnnotations() async throws {
         let magazine = try sampleCopy()
         try Data("x".utf8).write(to: magazine.appendingPathComponent("issues/a-1/assets/stray.png"))
-        let result = try newsstand("validate", magazine.path, "--format", "github")
+        let result = await newsstand("validate", magazine.path, "--format", "github")
         #expect(result.status == 0)
         #expect(
             result.stdout.contains(
                 "::warning file=\(magazine.path)/issues/a-1/assets/stray.png,title=NS-306::'stray.png' is never referenced"))
-        let strict = try newsstand("validate", magazine.path, "--strict")
+        let strict = await newsstand("validate", magazine.path, "--strict")
         #expect(strict.status == 1)
-        let ignored = try newsstand("validate", magazine.path, "--strict", "--ignore", "NS-306")
+        let ignored = await newsstand("validate", magazine.path, "--strict", "--ignore", "NS-306")
         #expect(ignored.status == 0)
     }
 
-    @Test func onlySelectedIssues() throws {
+    @Test func onlySelectedIssues() async throws {
         let magazine = try sampleCopy()
         try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-1/pages.plist"))
-        #expect(try newsstand("validate", magazine.path, "--issue", "a-2", "--issue", "a-3").status == 0)
-        let all = try newsstand("validate", magazine.path)
+        #expect(await newsstand("validate", magazine.path, "--issue", "a-2", "--issue", "a-3").status == 0)
+        let all = await newsstand("validate", magazine.path)
         #expect(all.status == 1)
         #expect(all.stdout.contains("NS-001"))
     }
 
-    @Test func initCreatesAMagazineThatValidatesAndRefusesToOverwrite() throws {
+    @Test func initCreatesAMagazineThatValidatesAndRefusesToOverwrite() async throws {
         let folder = try Shell.temporaryFolder().appendingPathComponent("new")
-        let created = try newsstand("init", folder.path)
+        let created = await newsstand("init", folder.path)
         #expect(created.status == 0)
-        let validation = try newsstand("validate", folder.path, "--strict")
+        let validation = await newsstand("validate", folder.path, "--strict")
         #expect(validation.status == 0)
         #expect(validation.stdout == "no problems found in 1 issue\n")
-        let again = try newsstand("init", folder.path)
+        let again = await newsstand("init", folder.path)
         #expect(again.status == 1)
         #expect(again.stderr.contains("not an empty folder"))
     }

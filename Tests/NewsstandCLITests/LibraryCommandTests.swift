@@ -2,47 +2,48 @@ import Foundation
 import NewsstandTestSupport
 import Testing
 
-/// `newsstand library`: the reader library in a terminal, against the sample served by nginx.
+/// `newsstand library`: the reader library in a terminal, against the sample served by nginx; in
+/// process, but for two processes sharing a folder and a process on a full disk.
 @Suite struct LibraryCommandTests {
-    @Test func refreshListDownloadRemove() throws {
+    @Test func refreshListDownloadRemove() async throws {
         let nginx = try Nginx()
         defer { nginx.stop() }
         let work = try Shell.temporaryFolder("library-cli")
         let magazine = try nginx.sampleMagazine(in: work)
-        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path]).status == 0)
+        #expect(await InProcess.newsstand(["build", magazine.path, "--output", nginx.root.path]).status == 0)
         let shelf = work.appendingPathComponent("shelf").path
-        func library(_ arguments: String...) throws -> Shell.Result {
-            try Shell.run(Shell.newsstand, ["library", shelf] + arguments)
+        func library(_ arguments: String...) async -> Shell.Result {
+            await InProcess.newsstand(["library", shelf] + arguments)
         }
         let catalog = nginx.baseURL.absoluteString + "issues.plist"
 
-        var result = try library("refresh", catalog, "--retina")
+        var result = await library("refresh", catalog, "--retina")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "3 added, 0 updated, 0 with new content, 0 removed\n")
-        #expect(try library("refresh", catalog).stdout == "catalog not modified\n")
+        #expect(await library("refresh", catalog).stdout == "catalog not modified\n")
 
-        result = try library("download", "--latest")
+        result = await library("download", "--latest")
         #expect(result.status == 0, "\(result.stderr)")
         let bundle = try BuiltIssue("a-3", in: nginx.root).retinaBundle
         #expect(nginx.requests().contains { $0.uri == "/a-3/\(bundle)" && $0.status == 200 })
 
-        result = try library("list", "--format", "json")
+        result = await library("list", "--format", "json")
         let issues = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(issues.map { $0["name"] as? String } == ["a-3", "a-2", "a-1"])
         #expect(issues.map { $0["status"] as? String } == ["available", "none", "none"])
         let path = try #require(issues.first?["path"] as? String)
         #expect(FileManager.default.fileExists(atPath: path + "/1-0@2x.png"))
 
-        let text = try library("list").stdout.split(separator: "\n")
+        let text = await library("list").stdout.split(separator: "\n")
         #expect(text.first?.hasPrefix("a-3\t2026-09-01\tavailable\t") == true)
 
-        #expect(try library("remove", "a-3").status == 0)
-        #expect(try library("list").stdout.contains("a-3\t2026-09-01\tnone"))
+        #expect(await library("remove", "a-3").status == 0)
+        #expect(await library("list").stdout.contains("a-3\t2026-09-01\tnone"))
 
-        let unknown = try library("download", "a-9")
+        let unknown = await library("download", "a-9")
         #expect(unknown.status == 1)
         #expect(!unknown.stderr.isEmpty && unknown.stderr.split(separator: "\n").count == 1)
-        #expect(try library("frobnicate").status == 2)
+        #expect(await library("frobnicate").status == 2)
     }
 
     /// Rewrites the served `issues.plist` with a Python snippet working on `entries` (plistlib).
@@ -194,30 +195,30 @@ import Testing
     }
 
     /// The limits and deadlines reach the library from the command line; bad values are usage errors.
-    @Test func limitsAndDeadlinesAreOptions() throws {
+    @Test func limitsAndDeadlinesAreOptions() async throws {
         let nginx = try Nginx()
         defer { nginx.stop() }
         let liar = try LyingServer(root: nginx.root)
         defer { liar.stop() }
         let shelf = try Shell.temporaryFolder("library-limits").appendingPathComponent("shelf").path
-        func library(_ arguments: String...) throws -> Shell.Result {
-            try Shell.run(Shell.newsstand, ["library", shelf] + arguments)
+        func library(_ arguments: String...) async -> Shell.Result {
+            await InProcess.newsstand(["library", shelf] + arguments)
         }
         let bomb = liar.baseURL.absoluteString + "gzip-bomb/issues.plist"
-        var result = try library("refresh", bomb, "--max-catalog-size", "1048576")
+        var result = await library("refresh", bomb, "--max-catalog-size", "1048576")
         #expect(result.status == 1)
         #expect(result.stderr == "newsstand library: error: catalog '\(bomb)' is larger than the limit of 1048576 bytes\n")
 
         try Data(repeating: UInt8(ascii: " "), count: 1000).write(to: nginx.root.appendingPathComponent("slow.plist"))
         let drip = liar.baseURL.absoluteString + "drip/slow.plist"
-        result = try library("refresh", drip, "--stall-timeout", "1", "--min-speed", "100")
+        result = await library("refresh", drip, "--stall-timeout", "1", "--min-speed", "100")
         #expect(result.stderr == "newsstand library: error: catalog '\(drip)' stalled (slower than the minimum transfer rate)\n")
         let endless = liar.baseURL.absoluteString + "endless/issues.plist?chunk=4096&interval=0.01"
-        result = try library("refresh", endless, "--timeout", "1", "--max-catalog-size", "1000000000")
+        result = await library("refresh", endless, "--timeout", "1", "--max-catalog-size", "1000000000")
         #expect(result.stderr == "newsstand library: error: catalog '\(endless)' did not arrive within 1 s\n")
 
         for bad in [["--timeout", "0"], ["--wait", "-1"], ["--min-speed", "fast"], ["--max-cover-size", "0"]] {
-            result = try Shell.run(Shell.newsstand, ["library", shelf, "list"] + bad)
+            result = await InProcess.newsstand(["library", shelf, "list"] + bad)
             #expect(result.status == 2, "\(bad)")
             #expect(result.stderr.hasPrefix("newsstand library: error: \(bad[0]) needs a "), "\(result.stderr)")
         }

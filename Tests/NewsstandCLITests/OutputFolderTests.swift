@@ -18,7 +18,7 @@ import Testing
         return (work, magazine)
     }
 
-    @Test func anOutputThatOverlapsTheMagazineIsRefusedBeforeAnythingIsWritten() throws {
+    @Test func anOutputThatOverlapsTheMagazineIsRefusedBeforeAnythingIsWritten() async throws {
         let (work, magazine) = try workspace()
         let link = work.appendingPathComponent("link-to-issues")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: magazine.appendingPathComponent("issues"))
@@ -39,7 +39,7 @@ import Testing
                 ["preview", magazine.path, "--output", output],
                 ["catalog", output, "--magazine", magazine.path],
             ] {
-                let result = try Shell.run(Shell.newsstand, arguments)
+                let result = await InProcess.newsstand(arguments)
                 #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
                 #expect(result.stderr.contains("overlaps the magazine"), "\(arguments): \(result.stderr)")
                 #expect(result.stderr.contains(output), "\(arguments): \(result.stderr)")
@@ -51,17 +51,17 @@ import Testing
         #expect(after == before, "\(after.differences(from: before))")
     }
 
-    @Test func anOutputBesideTheMagazineIsFine() throws {
+    @Test func anOutputBesideTheMagazineIsFine() async throws {
         let (work, magazine) = try workspace()
         let output = work.appendingPathComponent("shelf/aurora-out")
-        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test func buildRemovesOnlyTheFilesItRecorded() throws {
+    @Test func buildRemovesOnlyTheFilesItRecorded() async throws {
         let (work, magazine) = try workspace()
         let output = work.appendingPathComponent("out")
-        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path, "--fixed-names"]).status == 0)
+        #expect(await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--fixed-names"]).status == 0)
         // The user's files: beside an issue's outputs, in a folder of the user's own, and in
         // the folders of two issues that are about to leave the magazine.
         let mine = [
@@ -78,7 +78,7 @@ import Testing
         }
         // Content-versioned names (the default): every output of a-1 gets a new name, so the
         // fixed-name ones of the first build are leftovers.
-        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         let after = FolderSnapshot(output)
         for path in mine { #expect(after.entries[path] == built.entries[path], "\(path) changed") }
@@ -97,10 +97,10 @@ import Testing
         #expect(catalog.stdout == "a-1\n")
     }
 
-    @Test func aManifestThatNamesFilesOutsideItsFolderIsNeverActedOn() throws {
+    @Test func aManifestThatNamesFilesOutsideItsFolderIsNeverActedOn() async throws {
         let (work, magazine) = try workspace()
         let output = work.appendingPathComponent("out")
-        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path]).status == 0)
+        #expect(await InProcess.newsstand(["build", magazine.path, "--output", output.path]).status == 0)
         let victims = work.appendingPathComponent("victims")
         try FileManager.default.createDirectory(at: victims, withIntermediateDirectories: true)
         try Data("precious".utf8).write(to: victims.appendingPathComponent("precious.txt"))
@@ -121,7 +121,7 @@ import Testing
         }
         try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-3"))
         let before = FolderSnapshot(work)
-        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path, "--force"])
+        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--force"])
         let after = FolderSnapshot(work)
         // a-3's record cannot be trusted, so its folder stays as it is and the catalog cannot
         // be written: the build fails, naming the file and the entry.
@@ -136,10 +136,10 @@ import Testing
         #expect(result.stderr.contains("a-1/.newsstand/manifest.json"), "\(result.stderr)")
     }
 
-    @Test func anIssueOutputFolderThatIsALinkIsNeitherWrittenNorDeletedThrough() throws {
+    @Test func anIssueOutputFolderThatIsALinkIsNeitherWrittenNorDeletedThrough() async throws {
         let (work, magazine) = try workspace()
         let output = work.appendingPathComponent("out")
-        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path]).status == 0)
+        #expect(await InProcess.newsstand(["build", magazine.path, "--output", output.path]).status == 0)
         // a-1 (in the magazine) and a-3 (leaving it) now point at folders elsewhere, each a
         // built issue with a manifest.
         let elsewhere = work.appendingPathComponent("elsewhere")
@@ -152,7 +152,7 @@ import Testing
         }
         try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-3"))
         let before = FolderSnapshot(elsewhere)
-        let result = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path, "--force"])
+        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--force"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(output.path)/a-1"), "\(result.stderr)")
         #expect(result.stderr.contains("symbolic link"), "\(result.stderr)")
@@ -161,7 +161,7 @@ import Testing
 
         // Without a-1, the stale a-3 link is left in place with a warning.
         try FileManager.default.removeItem(at: output.appendingPathComponent("a-1"))
-        let again = try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", output.path])
+        let again = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("\(output.path)/a-3"), "\(again.stderr)")
         #expect(FolderSnapshot(elsewhere).entries.filter { $0.key.hasPrefix("a-3") } == before.entries.filter { $0.key.hasPrefix("a-3") })

@@ -4,7 +4,7 @@ import NewsstandFormat
 import NewsstandTestSupport
 import Testing
 
-/// `newsstand publish` to a real nginx WebDAV endpoint, as a publisher would run it.
+/// `newsstand publish` to a real nginx WebDAV endpoint, as a publisher would run it (in process).
 @Suite(.serialized) struct PublishCommandTests {
     /// A copy of the sample whose BaseURL points at `nginx`, built into `output`.
     struct Site {
@@ -15,31 +15,30 @@ import Testing
 
         let fixedNames: Bool
 
-        init(fixedNames: Bool = false) throws {
+        init(fixedNames: Bool = false) async throws {
             nginx = try Nginx()
             let work = try Shell.temporaryFolder("publish")
             magazine = try nginx.sampleMagazine(in: work)
             output = work.appendingPathComponent("out")
             self.fixedNames = fixedNames
-            try build()
+            try await build()
         }
 
-        func build() throws {
-            let result = try Shell.run(
-                Shell.newsstand,
+        func build() async throws {
+            let result = await InProcess.newsstand(
                 ["build", magazine.path, "--output", output.path, "--feed", "shelf"] + (fixedNames ? ["--fixed-names"] : []))
             guard result.status == 0 else { throw TestFailure("build failed: \(result.stdout) \(result.stderr)") }
         }
 
-        func publish(_ extra: String..., to destination: String? = nil, environment: [String: String] = [:]) throws
+        func publish(_ extra: String..., to destination: String? = nil, environment: [String: String] = [:]) async
             -> Shell.Result
         {
-            try publish(arguments: extra, to: destination, environment: environment)
+            await publish(arguments: extra, to: destination, environment: environment)
         }
 
-        func publish(arguments extra: [String], to destination: String?, environment: [String: String]) throws -> Shell.Result {
-            try Shell.run(
-                Shell.newsstand, ["publish", output.path, "--to", destination ?? dav] + extra,
+        func publish(arguments extra: [String], to destination: String?, environment: [String: String]) async -> Shell.Result {
+            await InProcess.newsstand(
+                ["publish", output.path, "--to", destination ?? dav] + extra,
                 environment: ["NETRC": "/nonexistent"].merging(environment) { _, new in new })
         }
 
@@ -80,10 +79,10 @@ import Testing
         }
     }
 
-    @Test func publishRepublishChangePrune() throws {
-        let site = try Site()
+    @Test func publishRepublishChangePrune() async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
-        var result = try site.publish()
+        var result = await site.publish()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("published: 12 uploaded, 2 catalog(s) replaced"))
         #expect(result.stdout.contains("verified"))
@@ -99,17 +98,17 @@ import Testing
         #expect(try Catalog.decode(catalog).entries.count == 3)
 
         let before = site.puts().count
-        result = try site.publish()
+        result = await site.publish()
         #expect(result.stdout.contains("published: 0 uploaded, 0 catalog(s) replaced, 0 deleted, 14 unchanged"))
         #expect(site.puts().count == before)
 
         // Content-versioned names (the default): a changed issue's bundles go up under new names.
         let oldA2 = try site.files(of: "a-2")
         try site.changeIssue("a-2")
-        try site.build()
+        try await site.build()
         let newA2 = try site.files(of: "a-2")
         #expect(oldA2[0] != newA2[0] && oldA2[2] == newA2[2], "new bundle names, the same cover")
-        result = try site.publish()
+        result = await site.publish()
         #expect(result.status == 0)
         let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".new") }
         #expect(Set(uploaded) == Set(newA2.prefix(2).map { "/dav/" + $0 }))
@@ -117,12 +116,12 @@ import Testing
 
         try FileManager.default.removeItem(at: site.magazine.appendingPathComponent("issues/a-3"))
         let a3 = try site.files(of: "a-3")
-        try site.build()
-        let dryRun = try site.publish("--prune", "--dry-run")
+        try await site.build()
+        let dryRun = await site.publish("--prune", "--dry-run")
         #expect(dryRun.stdout.contains("would delete \(a3[0])"))
         #expect(dryRun.stdout.contains("would delete \(oldA2[0])"))
         #expect(try site.get(a3[0]).0 == 200)
-        result = try site.publish("--prune")
+        result = await site.publish("--prune")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("6 deleted"))
         #expect(try site.get(a3[0]).0 == 404)
@@ -130,17 +129,17 @@ import Testing
         #expect(try Catalog.decode(site.get("issues.plist").1).entries.map(\.name) == ["a-2", "a-1"])
     }
 
-    @Test func fixedNamesAreStagedAndSwappedInJustBeforeTheCatalog() throws {
-        let site = try Site(fixedNames: true)
+    @Test func fixedNamesAreStagedAndSwappedInJustBeforeTheCatalog() async throws {
+        let site = try await Site(fixedNames: true)
         defer { site.nginx.stop() }
-        #expect(try site.publish().status == 0)
+        #expect(await site.publish().status == 0)
         #expect(try site.files(of: "a-2") == ["a-2/a-2.zip", "a-2/a-2@2x.zip", "a-2/cover.png", "a-2/cover@2x.png"])
         try site.changeIssue("a-2")
-        try site.build()
-        let dryRun = try site.publish("--dry-run")
+        try await site.build()
+        let dryRun = await site.publish("--dry-run")
         #expect(dryRun.stdout.contains("would replace in place a-2/a-2.zip"))
         let before = site.nginx.requests().count
-        let result = try site.publish()
+        let result = await site.publish()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("published: 0 uploaded, 2 replaced in place, 1 catalog(s) replaced"))
         let requests = site.nginx.requests()[before...].map { "\($0.method) \($0.uri)" }
@@ -154,15 +153,15 @@ import Testing
         #expect(served.problems.isEmpty, "\(served.problems)")
     }
 
-    @Test func aFailedUploadLeavesThePublishedCatalogWorkingAndARerunFinishes() throws {
-        let site = try Site()
+    @Test func aFailedUploadLeavesThePublishedCatalogWorkingAndARerunFinishes() async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
-        #expect(try site.publish().status == 0)
+        #expect(await site.publish().status == 0)
         let (_, oldCatalog) = try site.get("issues.plist")
 
         try site.changeIssue("a-1")
         try site.changeIssue("a-2")
-        try site.build()
+        try await site.build()
         // Block the new a-2 bundle's name with a folder, so its upload fails mid-publish.
         let manifest =
             try JSONSerialization.jsonObject(
@@ -172,7 +171,7 @@ import Testing
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: blocker.appendingPathComponent("keep"))
 
-        let failed = try site.publish()
+        let failed = await site.publish()
         #expect(failed.status == 1)
         #expect(failed.stderr.contains(newBundle))
         #expect(failed.stderr.contains("Nothing that readers are served was changed"))
@@ -184,7 +183,7 @@ import Testing
         }
 
         try FileManager.default.removeItem(at: blocker)
-        let rerun = try site.publish()
+        let rerun = await site.publish()
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stdout.contains("verified"))
         #expect(

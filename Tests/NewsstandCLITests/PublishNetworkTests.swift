@@ -16,11 +16,11 @@ import Testing
 
     // MARK: Item 7: no hang
 
-    @Test func unauthorizedFailsAtOnceSayingHowToGiveCredentials() throws {
-        let site = try Site()
+    @Test func unauthorizedFailsAtOnceSayingHowToGiveCredentials() async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
         let url = site.nginx.baseURL.absoluteString + "authdav/"
-        let result = try site.publish(to: url)
+        let result = await site.publish(to: url)
         #expect(result.status == 1)
         #expect(
             result.stderr
@@ -33,7 +33,7 @@ import Testing
         #expect(
             site.nginx.requests().map { "\($0.status) \($0.method) \($0.uri)" } == ["401 GET /authdav/.newsstand-publish.json"])
 
-        let wrong = try site.publish(
+        let wrong = await site.publish(
             to: url, environment: ["NEWSSTAND_USER": Nginx.davUser, "NEWSSTAND_PASSWORD": "wrong-guess"])
         #expect(wrong.status == 1)
         #expect(
@@ -43,12 +43,12 @@ import Testing
         #expect(!(wrong.stdout + wrong.stderr).contains("wrong-guess"))
     }
 
-    @Test func anUploadRefusedWith401FailsAtOnce() throws {
+    @Test func anUploadRefusedWith401FailsAtOnce() async throws {
         // Reading is open, writing needs credentials: the first upload is the first 401.
-        let site = try Site()
+        let site = try await Site()
         defer { site.nginx.stop() }
         let url = site.nginx.baseURL.absoluteString + "authput/"
-        let result = try site.publish(to: url)
+        let result = await site.publish(to: url)
         #expect(result.status == 1)
         #expect(result.stderr.contains("newsstand publish: error: upload \(url).newsstand-publish."))
         #expect(result.stderr.contains(": HTTP 401: the server wants credentials and none were given"))
@@ -56,7 +56,7 @@ import Testing
         #expect(requests.last?.status == 401 && requests.last?.method == "PUT")
         #expect(requests.filter { $0.status == 401 }.count == 1, "no retry, no second upload")
 
-        let published = try site.publish(to: url, environment: credentials)
+        let published = await site.publish(to: url, environment: credentials)
         #expect(published.status == 0, "\(published.stderr)")
     }
 
@@ -103,24 +103,24 @@ import Testing
         ("steady", "read", "no complete answer within 4 s (--timeout)"),
         ("silent-upload", "upload", "the transfer stalled: under 1 KiB/s for 2 s (--stall-timeout)"),
     ])
-    func aServerThatNeverFinishesAnsweringIsCut(behaviour: String, step: String, reason: String) throws {
-        let site = try Site()
+    func aServerThatNeverFinishesAnsweringIsCut(behaviour: String, step: String, reason: String) async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
         let server = try server(behaviour)
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/dav/"
-        let result = try site.publish("--stall-timeout", "2", "--timeout", "4", "--connect-timeout", "2", to: url)
+        let result = await site.publish("--stall-timeout", "2", "--timeout", "4", "--connect-timeout", "2", to: url)
         #expect(result.status == 1)
         let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(firstLine.hasPrefix("newsstand publish: error: \(step) \(url).newsstand-publish."), "\(result.stderr)")
         #expect(firstLine.hasSuffix(": \(reason)"), "\(result.stderr)")
     }
 
-    @Test func timeoutsAreCheckedOnTheCommandLine() throws {
-        let site = try Site()
+    @Test func timeoutsAreCheckedOnTheCommandLine() async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
         for value in ["0", "-1", "soon", "86401"] {
-            let result = try site.publish("--stall-timeout", value)
+            let result = await site.publish("--stall-timeout", value)
             #expect(result.status == 2)
             #expect(
                 result.stderr.hasPrefix(
@@ -130,8 +130,8 @@ import Testing
 
     // MARK: Item 8: credentials never shown or forwarded
 
-    @Test func aURLWithCredentialsIsRefusedWithoutEchoingThem() throws {
-        let site = try Site()
+    @Test func aURLWithCredentialsIsRefusedWithoutEchoingThem() async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
         let proxy = try RecordingProxy(upstream: site.nginx.port)
         defer { proxy.stop() }
@@ -142,20 +142,20 @@ import Testing
             "http://\(Nginx.davUser):pass/\(Nginx.davPassword)@127.0.0.1:\(proxy.port)/dav/",
         ] {
             for extra in [[], ["--dry-run"]] {
-                let result = try site.publish(arguments: extra, to: url, environment: [:])
+                let result = await site.publish(arguments: extra, to: url, environment: [:])
                 #expect(result.status == 2)
                 #expect(result.stderr.hasPrefix("newsstand publish: error: --to: the URL carries credentials (user:password@)"))
                 #expect(!(result.stdout + result.stderr).contains(Nginx.davPassword))
             }
         }
-        let typo = try Shell.run(Shell.newsstand, ["publish", site.output.path, "--tpo=http://u:\(Nginx.davPassword)@h/"])
+        let typo = await InProcess.newsstand(["publish", site.output.path, "--tpo=http://u:\(Nginx.davPassword)@h/"])
         #expect(typo.status == 2 && typo.stderr.hasPrefix("newsstand publish: error: unknown option '--tpo'"))
         #expect(!typo.stderr.contains(Nginx.davPassword))
         #expect(proxy.requests().isEmpty, "nothing was sent")
     }
 
-    @Test(arguments: ["environment", "netrc"]) func credentialsGoInTheAuthorizationHeaderOnly(source: String) throws {
-        let site = try Site()
+    @Test(arguments: ["environment", "netrc"]) func credentialsGoInTheAuthorizationHeaderOnly(source: String) async throws {
+        let site = try await Site()
         defer { site.nginx.stop() }
         let proxy = try RecordingProxy(upstream: site.nginx.port)
         defer { proxy.stop() }
@@ -170,18 +170,18 @@ import Testing
         let url = "http://127.0.0.1:\(proxy.port)/authdav/"
         // Publish, change and publish again with --prune, and fail once part-way: every kind of
         // request, progress line and error message.
-        var outputs: [Shell.Result] = [try site.publish(to: url, environment: environment)]
+        var outputs: [Shell.Result] = [await site.publish(to: url, environment: environment)]
         #expect(outputs[0].status == 0, "\(outputs[0].stderr)")
         var requests = proxy.requests()
         try site.changeIssue("a-1")
-        try site.build()
+        try await site.build()
         try proxy.fail(requestNumber: 4)
-        outputs.append(try site.publish("--prune", to: url, environment: environment))
+        outputs.append(await site.publish("--prune", to: url, environment: environment))
         #expect(outputs[1].status == 1)
         requests += proxy.requests()
         try proxy.fail(requestNumber: nil)
-        outputs.append(try site.publish("--prune", "--dry-run", to: url, environment: environment))
-        outputs.append(try site.publish("--prune", to: url, environment: environment))
+        outputs.append(await site.publish("--prune", "--dry-run", to: url, environment: environment))
+        outputs.append(await site.publish("--prune", to: url, environment: environment))
         #expect(outputs[3].status == 0, "\(outputs[3].stderr)")
         requests += proxy.requests()
 

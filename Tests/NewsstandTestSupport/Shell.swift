@@ -8,6 +8,12 @@ public enum Shell {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders).
