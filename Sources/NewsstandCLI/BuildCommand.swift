@@ -28,11 +28,11 @@ enum BuildCommand: Command {
         ],
         exitStatuses: [
             (0, "built"), (1, "validation errors or a build failure"),
-            (2, "usage error (also an output folder that overlaps the magazine)"),
+            CommandDeclaration.usageOrOverlap,
         ],
         environment: [
-            ("NEWSSTAND_TEMPLATES", "the templates folder (the built-in page classes)"),
-            ("NO_COLOR", "no colours, even on a terminal"),
+            CommandDeclaration.templatesVariable,
+            CommandDeclaration.noColorVariable,
         ])
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {

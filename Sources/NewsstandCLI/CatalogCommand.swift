@@ -18,7 +18,7 @@ enum CatalogCommand: Command {
             "Writes <output>/issues.plist from the issues present in <output> (each issue folder's build record), with the magazine's BaseURL. Use it after gathering issues built by separate jobs ('newsstand build --issue NAME' in a CI matrix): the result is identical to a single full build. <output> must not be the magazine, be inside it or contain it."
         ],
         exitStatuses: [(0, "written"), (1, "magazine.plist errors or a failure"), (2, "usage error")],
-        environment: [("NEWSSTAND_TEMPLATES", "the templates folder (the built-in page classes)")])
+        environment: [CommandDeclaration.templatesVariable])
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
         let console = context.console

@@ -33,6 +33,12 @@ public struct CommandDeclaration: Sendable {
         self.environment = environment
     }
 
+    /// Environment variables several commands read.
+    static let templatesVariable = (name: "NEWSSTAND_TEMPLATES", meaning: "the templates folder (the built-in page classes)")
+    static let noColorVariable = (name: "NO_COLOR", meaning: "no colours, even on a terminal")
+    /// The usage status of a command that writes beside a magazine.
+    static let usageOrOverlap = (status: Int32(2), meaning: "usage error (also an output folder that overlaps the magazine)")
+
     /// The option called `name` (`--output`) or aliased so (`-o`).
     public func option(_ name: String) -> OptionDeclaration? {
         options.first { $0.name == name || $0.alias == name }

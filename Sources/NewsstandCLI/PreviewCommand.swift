@@ -22,11 +22,11 @@ enum PreviewCommand: Command {
         ],
         exitStatuses: [
             (0, "written"), (1, "validation errors or a write failure"),
-            (2, "usage error (also an output folder that overlaps the magazine)"),
+            CommandDeclaration.usageOrOverlap,
         ],
         environment: [
             ("NEWSSTAND_TEMPLATES", "the templates folder (page classes and templates/preview)"),
-            ("NO_COLOR", "no colours, even on a terminal"),
+            CommandDeclaration.noColorVariable,
         ])
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {

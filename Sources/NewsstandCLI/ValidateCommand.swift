@@ -11,8 +11,8 @@ enum ValidateCommand: Command {
         ],
         exitStatuses: [(0, "no errors"), (1, "errors (or warnings with --strict)"), (2, "usage error")],
         environment: [
-            ("NEWSSTAND_TEMPLATES", "the templates folder (the built-in page classes)"),
-            ("NO_COLOR", "no colours, even on a terminal"),
+            CommandDeclaration.templatesVariable,
+            CommandDeclaration.noColorVariable,
         ])
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
