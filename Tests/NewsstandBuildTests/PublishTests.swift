@@ -7,11 +7,6 @@ import Testing
 /// Publishing to a local folder and to an rclone remote; the WebDAV destination is tested
 /// against nginx in `WebDAVPublishTests`.
 @Suite struct PublishTests {
-    init() {
-        setenv("TZ", "UTC", 1)
-        tzset()
-    }
-
     private func build(_ fixture: MagazineFixture, into output: URL) throws {
         let (magazine, plans) = try fixture.plans()
         _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2)).build(plans)
