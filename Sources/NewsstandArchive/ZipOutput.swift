@@ -18,12 +18,12 @@ import Foundation
 /// directory and end records, small, are buffered during `archive_write_close`, rewritten to
 /// match (see `ZipRecords.rewriteTrailer`) and written.
 ///
-/// The observer sees the final bytes in file order: each entry's header and data once the
-/// header is complete (the data read back from the file, still in the page cache), the
-/// directory last. Memory holds one local header and the central directory, never file data.
+/// The observer sees the final bytes in file order, read back from the file a little behind
+/// the writing (`OutputFeed`). Memory holds one local header and the central directory, never
+/// file data.
 final class ZipOutput {
     let path: String
-    private let observer: ((UnsafeRawBufferPointer) -> Void)?
+    private var feed: OutputFeed?
     private var fd: Int32 = -1
     /// The first failure: the system's reason for a failed write, or a record that is not what
     /// libarchive was expected to write. Every later call fails with it.
@@ -55,7 +55,7 @@ final class ZipOutput {
 
     init(path: String, observer: ((UnsafeRawBufferPointer) -> Void)?) {
         self.path = path
-        self.observer = observer
+        feed = observer.map(OutputFeed.init)
     }
 
     deinit {
@@ -129,9 +129,8 @@ final class ZipOutput {
     }
 
     /// After `archive_write_finish_entry`: the descriptor is checked against what went by,
-    /// the completed header written in its place, and the entry shown to the observer.
-    /// `scratch` is a buffer to read the entry's data back in for the observer.
-    func endEntry(uncompressedSize: Int64, scratch: UnsafeMutableRawBufferPointer) throws(ArchiveError) {
+    /// and the completed header written in its place.
+    func endEntry(uncompressedSize: Int64) throws(ArchiveError) {
         try expect(.finishing, "the entry was not finished")
         guard let descriptorBytes = entry.descriptor else { throw fail("libarchive wrote no data descriptor") }
         var header: ZipRecords.LocalHeader
@@ -150,9 +149,7 @@ final class ZipOutput {
             throw fail(error.reason)
         }
         try put(header.bytes, at: entry.fileOffset)
-        if observer != nil {
-            try readBack(from: entry.fileOffset + Int64(header.bytes.count), count: entry.dataLength, into: scratch)
-        }
+        feed?.finalEnd = written
         placements.append(.init(producedOffset: entry.producedOffset, fileOffset: entry.fileOffset, time: entry.time))
         entry = PendingEntry()
         phase = .idle
@@ -177,6 +174,8 @@ final class ZipOutput {
         try put(trailer, at: written)
         written += Int64(trailer.count)
         trailer = []
+        feed?.finalEnd = written
+        if let reason = feed?.catchUp(from: fd) { throw fail(reason) }
         phase = .done
     }
 
@@ -198,21 +197,18 @@ final class ZipOutput {
 
     // MARK: Writing
 
-    /// Writes entry data where the file ends; a failure is kept in `error`.
+    /// Writes entry data where the file ends, and shows the observer as many final bytes; a
+    /// failure is kept in `error`.
     private func writeData(_ chunk: UnsafeRawBufferPointer) {
         guard put(chunk, at: written) else { return }
         written += Int64(chunk.count)
         entry.dataLength += Int64(chunk.count)
+        if let reason = feed?.catchUp(from: fd, atMost: Int64(chunk.count)) { _ = fail(reason) }
     }
 
-    /// Writes a completed record at `offset` and shows it to the observer (records are
-    /// completed in file order).
+    /// Writes a completed record at `offset`.
     private func put(_ record: [UInt8], at offset: Int64) throws(ArchiveError) {
-        let wrote = record.withUnsafeBytes { bytes in
-            guard put(bytes, at: offset) else { return false }
-            observer?(bytes)
-            return true
-        }
+        let wrote = record.withUnsafeBytes { put($0, at: offset) }
         if !wrote { throw fail(error ?? "the archive could not be written") }
     }
 
@@ -231,20 +227,6 @@ final class ZipOutput {
             done += count
         }
         return true
-    }
-
-    /// Shows the observer `count` bytes of the file from `offset`, read in `scratch`-sized pieces.
-    private func readBack(from offset: Int64, count: Int64, into scratch: UnsafeMutableRawBufferPointer) throws(ArchiveError) {
-        guard let base = scratch.baseAddress, let observer else { return }
-        var done: Int64 = 0
-        while done < count {
-            let got = pread(fd, base, Int(min(Int64(scratch.count), count - done)), off_t(offset + done))
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw fail(String(cString: strerror(errno))) }
-            guard got > 0 else { throw fail("the archive shrank while it was being written") }
-            observer(UnsafeRawBufferPointer(start: base, count: got))
-            done += Int64(got)
-        }
     }
 
     private func expect(_ expected: Phase, _ otherwise: String) throws(ArchiveError) {

@@ -158,7 +158,7 @@ public final class ZipWriter {
     private func finishEntry(size: Int64) throws(ArchiveError) {
         try output.beginFinish()
         guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
-        try output.endEntry(uncompressedSize: size, scratch: buffer)
+        try output.endEntry(uncompressedSize: size)
     }
 
     private func writeData(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {

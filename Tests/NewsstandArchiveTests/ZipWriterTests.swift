@@ -224,6 +224,57 @@ struct ZipWriterTests {
         #expect(python.stdout == "0\n")
     }
 
+    /// Entries past 4 GiB, where libarchive turns to Zip64 by itself: a stored entry of 4 GiB
+    /// and more (Zip64 sizes in its local header and central directory), and an entry after it
+    /// whose local header lies past 4 GiB (its offset in a Zip64 extra field, and the Zip64 end
+    /// records). Writes and reads 4 GiB, so it runs only with NEWSSTAND_LARGE_TESTS=1.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["NEWSSTAND_LARGE_TESTS"] == "1"), .timeLimit(.minutes(10)))
+    func entriesBeyondFourGiB() throws {
+        let folder = try Shell.temporaryFolder("zipwriter")
+        let big = folder.appendingPathComponent("big.mov")
+        let bigSize: Int64 = (4 << 30) + 12_345
+        // Sparse: reading it costs no disk.
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(bigSize))
+        try handle.close()
+        let small = folder.appendingPathComponent("after.plist")
+        try Data("<plist>after</plist>".utf8).write(to: small)
+        let archive = folder.appendingPathComponent("large.zip")
+        nonisolated(unsafe) var observed: Int64 = 0
+        let writer = try ZipWriter(url: archive) { observed += Int64($0.count) }
+        let date = Date(timeIntervalSince1970: 1_772_352_000)
+        try writer.addFile(at: small, as: "before.plist", modified: date, compression: .deflate)
+        try writer.addFile(at: big, as: "big.mov", modified: date, compression: .store)
+        try writer.addFile(at: small, as: "after.plist", modified: date, compression: .deflate)
+        let size = try writer.close()
+        defer { try? FileManager.default.removeItem(at: archive) }
+        #expect(observed == size)
+
+        let python = try Shell.python(
+            """
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            for i in z.infolist():
+                stored = i.compress_size if i.compress_type == zipfile.ZIP_STORED else '-'
+                print(i.filename, i.flag_bits & 8, i.file_size, stored, i.header_offset > 0xffffffff)
+            assert z.read('after.plist') == b'<plist>after</plist>'
+            assert z.read('before.plist') == b'<plist>after</plist>'
+            """, [archive.path])
+        #expect(python.status == 0, "\(python.stderr)")
+        #expect(
+            python.stdout
+                == "before.plist 0 20 - False\nbig.mov 0 \(bigSize) \(bigSize) False\nafter.plist 0 20 - True\n")
+        let java = try JavaZipStream.read([archive])
+        #expect(java.result.status == 0, "\(java.result.stderr)")
+        #expect(java.entries.map(\.name) == ["before.plist", "big.mov", "after.plist"])
+        #expect(java.entries.map(\.size) == [20, Int(bigSize), 20])
+        let unzip = try Shell.run("unzip", ["-tq", archive.path])
+        #expect(unzip.status == 0, "\(unzip.stdout)")
+        let zipinfo = try Shell.run("zipinfo", ["-v", archive.path]).stdout
+        #expect(!zipinfo.contains("extended local header:                          yes"))
+    }
+
     /// CRC-32 (as Python's zlib computes it) and SHA-256 of each file, in lowercase hex.
     static func digests(of files: [URL]) throws -> [(crc32: String, sha256: String)] {
         let result = try Shell.python(
