@@ -175,7 +175,7 @@ final class ZipOutput {
         written += Int64(trailer.count)
         trailer = []
         feed?.finalEnd = written
-        if let reason = feed?.catchUp(from: fd) { throw fail(reason) }
+        if let reason = feed?.catchUp(from: fd, all: true) { throw fail(reason) }
         phase = .done
     }
 
