@@ -54,7 +54,8 @@ enum ZipRecords {
             let nameLength = Int(bytes.le16(26))
             let extraLength = Int(bytes.le16(28))
             guard bytes.count == 30 + nameLength + extraLength else {
-                throw RecordError("the local file header is \(bytes.count) bytes, its fields say \(30 + nameLength + extraLength)")
+                throw RecordError(
+                    "the local file header is \(bytes.count) bytes, its fields say \(30 + nameLength + extraLength)")
             }
             guard bytes.le16(6) & sizesAfterDataFlag != 0 else {
                 throw RecordError("the local file header does not announce a data descriptor")

@@ -84,7 +84,8 @@ struct ZipLayout {
                 crc32: try u32(at + 14), compressedSize: compressed, uncompressedSize: uncompressed, hasZip64Sizes: hasZip64,
                 name: try name(at + 30, nameLength), dataOffset: at + 30 + nameLength + extraLength)
             guard local.flags & 8 == 0 else {
-                throw Malformed(description: "\(local.name): its sizes follow its data (flag bit 3); a streaming reader cannot skip it")
+                throw Malformed(
+                    description: "\(local.name): its sizes follow its data (flag bit 3); a streaming reader cannot skip it")
             }
             locals.append(local)
             at = local.dataOffset + Int(compressed)
@@ -117,20 +118,31 @@ struct ZipLayout {
             let extra = entry + 46 + nameLength
             if let (field, length) = try zip64(extra, extra + extraLength) {
                 var next = field
-                if uncompressed == 0xffff_ffff { uncompressed = try u64(next); next += 8 }
-                if compressed == 0xffff_ffff { compressed = try u64(next); next += 8 }
-                if offset == 0xffff_ffff { offset = try u64(next); next += 8 }
+                if uncompressed == 0xffff_ffff {
+                    uncompressed = try u64(next)
+                    next += 8
+                }
+                if compressed == 0xffff_ffff {
+                    compressed = try u64(next)
+                    next += 8
+                }
+                if offset == 0xffff_ffff {
+                    offset = try u64(next)
+                    next += 8
+                }
                 guard next <= field + length else { throw Malformed(description: "a Zip64 extra field is too short") }
             }
             centrals.append(
                 Central(
-                    flags: try u16(entry + 8), method: try u16(entry + 10), time: try u16(entry + 12), date: try u16(entry + 14), crc32: try u32(entry + 16),
+                    flags: try u16(entry + 8), method: try u16(entry + 10), time: try u16(entry + 12), date: try u16(entry + 14),
+                    crc32: try u32(entry + 16),
                     compressedSize: compressed, uncompressedSize: uncompressed, localOffset: offset,
                     name: try name(entry + 46, nameLength)))
             entry = extra + extraLength + commentLength
         }
         guard UInt64(entry) == directoryOffset + directorySize else {
-            throw Malformed(description: "the central directory ends at \(entry), its records say \(directoryOffset + directorySize)")
+            throw Malformed(
+                description: "the central directory ends at \(entry), its records say \(directoryOffset + directorySize)")
         }
     }
 }

@@ -33,7 +33,8 @@ struct ZipWriterTests {
             Item(name: "empty.txt", compression: .deflate, date: utc("2026-03-01T08:00:00Z"), bytes: Data()),
             Item(name: "empty.png", compression: .store, date: utc("2026-03-01T08:00:01Z"), bytes: Data()),
             Item(name: "photo.png", compression: .store, date: utc("2000-02-29T12:34:56Z"), bytes: Self.noise(700_000, seed: 1)),
-            Item(name: "noise.bin", compression: .deflate, date: utc("1979-12-31T23:00:00Z"), bytes: Self.noise(200_000, seed: 2)),
+            Item(
+                name: "noise.bin", compression: .deflate, date: utc("1979-12-31T23:00:00Z"), bytes: Self.noise(200_000, seed: 2)),
             Item(name: "prose.txt", compression: .deflate, date: utc("2150-06-01T00:00:00Z"), bytes: prose),
             Item(
                 name: "Seite-ünïcødé.plist", compression: .deflate, date: utc("2026-07-04T00:30:00Z"),
@@ -45,12 +46,13 @@ struct ZipWriterTests {
     /// Bytes that do not compress, the same for the same seed.
     static func noise(_ count: Int, seed: UInt64) -> Data {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return Data((0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state >> 24)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                return UInt8(truncatingIfNeeded: state >> 24)
+            })
     }
 
     /// The DOS date and time of `date`'s UTC components, by Foundation's calendar.
@@ -62,7 +64,9 @@ struct ZipWriterTests {
         if year < 1980 { return (0, 0x21) }
         if year > 2107 { return (0xbf7d, 0xff9f) }
         let day = UInt16(year - 1980) << 9 | UInt16(try #require(parts.month)) << 5 | UInt16(try #require(parts.day))
-        let time = UInt16(try #require(parts.hour)) << 11 | UInt16(try #require(parts.minute)) << 5 | UInt16(try #require(parts.second) / 2)
+        let time =
+            UInt16(try #require(parts.hour)) << 11 | UInt16(try #require(parts.minute)) << 5
+            | UInt16(try #require(parts.second) / 2)
         return (time, day)
     }
 

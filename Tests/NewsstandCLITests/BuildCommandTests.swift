@@ -113,11 +113,14 @@ import Testing
             """, [sample] + bundles.map(\.path))
         #expect(expected.status == 0, "\(expected.stderr)")
         #expect(java.entries.count > 6 * 3)
-        #expect(java.entries.map { "\($0.archive)\t\($0.name)\t\($0.method)\t\($0.size)\t\($0.crc32)\t\($0.sha256)\n" }.joined() == expected.stdout)
+        #expect(
+            java.entries.map { "\($0.archive)\t\($0.name)\t\($0.method)\t\($0.size)\t\($0.crc32)\t\($0.sha256)\n" }.joined()
+                == expected.stdout)
         for bundle in bundles {
             let zipinfo = try Shell.run("zipinfo", ["-v", bundle.path])
             #expect(zipinfo.status == 0)
-            #expect(!zipinfo.stdout.contains("extended local header:                          yes"), "\(bundle.lastPathComponent)")
+            #expect(
+                !zipinfo.stdout.contains("extended local header:                          yes"), "\(bundle.lastPathComponent)")
             #expect(zipinfo.stdout.contains("extended local header:                          no"), "\(bundle.lastPathComponent)")
         }
         // What the catalog says of each bundle is what sha256sum and the file system say.
