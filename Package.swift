@@ -29,6 +29,11 @@ let package = Package(
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat"]),
         .testTarget(
+            name: "NewsstandArchiveTests",
+            dependencies: ["NewsstandArchive", "NewsstandTestSupport"],
+            exclude: ["ZipStreamCheck.java"]
+        ),
+        .testTarget(
             name: "NewsstandBuildTests",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandArchive", "NewsstandTestSupport"]
         ),

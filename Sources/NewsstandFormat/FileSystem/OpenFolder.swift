@@ -104,11 +104,12 @@ public final class OpenFolder: @unchecked Sendable {
         return try folder(name)
     }
 
-    /// Creates the file `name` for writing; it must not exist (so no link can be followed).
+    /// Creates the file `name` for reading and writing (a zip writer reads back what it wrote);
+    /// it must not exist (so no link can be followed).
     /// The caller owns the descriptor it returns.
     public func createFile(_ name: String, permissions: mode_t = 0o644) throws(FileOpenFailure) -> Int32 {
         try Self.checkName(name)
-        let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        let fd = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw .fromErrno() }
         return fd
     }
