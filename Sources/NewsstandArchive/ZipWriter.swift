@@ -22,60 +22,77 @@ public enum ZipCompression: Sendable {
 /// (memory does not grow with file or archive size).
 ///
 /// Entries get the modification date and permissions the caller gives, never the source's,
-/// so the same inputs make byte-identical archives. libarchive writes DOS timestamps in local
-/// time: the process must run with `TZ=UTC` (the `newsstand` executable sets it) for archives
-/// to be identical across machines.
+/// so the same inputs make byte-identical archives, in any time zone: entry times are written
+/// in UTC by the writer itself, whatever the process's `TZ`. Every entry carries its CRC-32
+/// and sizes in its local header, with no data descriptor, so streaming readers (Java's
+/// `ZipInputStream`) accept stored entries too (see `ZipOutput` for how libarchive's output is
+/// completed on the way to the file).
 public final class ZipWriter {
-    private let archive: OpaquePointer
-    private let sink: OutputSink
     private let path: String
-    private var buffer: UnsafeMutableRawBufferPointer
+    // One owner per resource, each freed in one place: `output` closes the file descriptor
+    // (in `close()` or its own deinit), `deinit` frees the libarchive handle and the buffer.
+    // Every property is set before the first step that can fail after they exist, so a
+    // failing init runs deinit, which frees them once.
+    private let output: ZipOutput
+    private let archive: OpaquePointer
+    private let buffer: UnsafeMutableRawBufferPointer
     private var isClosed = false
 
     /// Size of the chunks files are read in.
     static let chunkSize = 1 << 18
 
-    /// Creates (or truncates) the archive at `url` (a link there is refused, not written
-    /// through). `onOutput` sees every byte written to it, in order (to hash the archive as it
-    /// is written).
+    /// Creates (or truncates) the archive at `url`. `onOutput` sees every byte of the archive
+    /// as it will be on disk, in order (to hash it as it is written).
     public convenience init(url: URL, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ArchiveError(path: url.path, reason: String(cString: strerror(errno))) }
-        try self.init(descriptor: fd, path: url.path, onOutput: onOutput)
+        try self.init(url: url, forcingZip64: false, onOutput: onOutput)
     }
 
-    /// Writes the archive to `descriptor`, a file opened for writing, which the writer now
-    /// owns (closed by `close()`, or when the writer goes away). `path` is for messages.
-    public init(descriptor fd: Int32, path: String, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
-        self.path = path
-        sink = OutputSink(fd: fd, observer: onOutput)
+    /// `forcingZip64` writes every entry with Zip64 fields, as libarchive does on its own for
+    /// entries of 4 GiB or more: for tests, which cannot afford such entries.
+    convenience init(url: URL, forcingZip64: Bool, onOutput: ((UnsafeRawBufferPointer) -> Void)?) throws(ArchiveError) {
+        try self.init(output: ZipOutput(path: url.path, observer: onOutput), forcingZip64: forcingZip64)
+    }
+
+    /// Writes the archive to `descriptor`, a new file opened for reading and writing (entries
+    /// are read back for `onOutput`), which the writer now owns: it is closed by `close()` or
+    /// when the writer goes away. Writing through a descriptor the caller opened without
+    /// following links means nothing is written through a link. `path` is for messages.
+    public convenience init(
+        descriptor: Int32, path: String, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil
+    ) throws(ArchiveError) {
+        try self.init(output: ZipOutput(path: path, descriptor: descriptor, observer: onOutput), forcingZip64: false)
+    }
+
+    private init(output: ZipOutput, forcingZip64: Bool) throws(ArchiveError) {
+        path = output.path
+        self.output = output
         guard let archive = archive_write_new() else {
-            Foundation.close(fd)
             throw ArchiveError(path: path, reason: "libarchive could not allocate a writer")
         }
         self.archive = archive
         buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
-        archive_write_set_format_zip(archive)
-        archive_write_set_bytes_per_block(archive, Int32(Self.chunkSize))
-        archive_write_set_bytes_in_last_block(archive, 1)
-        archive_write_set_options(archive, "zip:hdrcharset=UTF-8")
-        let client = Unmanaged.passUnretained(sink).toOpaque()
+        // Unblocked: each write callback is one piece libarchive wrote (header, data,
+        // descriptor, directory), which `ZipOutput` relies on; it also spares a copy of every
+        // byte into libarchive's block buffer.
+        guard archive_write_set_format_zip(archive) == ARCHIVE_OK, archive_write_set_bytes_per_block(archive, 0) == ARCHIVE_OK,
+            archive_write_set_options(archive, forcingZip64 ? "zip:hdrcharset=UTF-8,zip:zip64" : "zip:hdrcharset=UTF-8")
+                == ARCHIVE_OK
+        else { throw failure() }
+        let client = Unmanaged.passUnretained(output).toOpaque()
         let status = archive_write_open2(
-            archive, client, nil,
+            archive, client,
+            { _, client in Unmanaged<ZipOutput>.fromOpaque(client!).takeUnretainedValue().open() },
             { _, client, bytes, length in
-                Unmanaged<OutputSink>.fromOpaque(client!).takeUnretainedValue().write(bytes!, length)
+                Unmanaged<ZipOutput>.fromOpaque(client!).takeUnretainedValue().write(bytes!, length)
             }, nil, nil)
-        guard status == ARCHIVE_OK else {
-            // Every property is set, so deinit runs and frees the writer, the buffer and the file.
-            throw ArchiveError(path: path, reason: Self.message(archive))
-        }
+        guard status == ARCHIVE_OK else { throw failure() }
     }
 
     deinit {
-        if !isClosed {
-            archive_write_free(archive)
-            Foundation.close(sink.fd)
-        }
+        // Freeing an open libarchive writer closes it, which would write a central directory
+        // after an entry that failed half-way: the output refuses it.
+        output.abandon()
+        archive_write_free(archive)
         buffer.deallocate()
     }
 
@@ -116,7 +133,7 @@ public final class ZipWriter {
             try writeData(chunk)
             remaining -= Int64(count)
         }
-        guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
+        try finishEntry(size: size)
     }
 
     /// Adds `data` as `name`.
@@ -131,39 +148,42 @@ public final class ZipWriter {
             }
         }
         if let problem { throw problem }
-        guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
+        try finishEntry(size: Int64(data.count))
     }
 
     /// Writes the central directory and closes the file; returns the archive's size in bytes.
     @discardableResult
     public func close() throws(ArchiveError) -> Int64 {
-        guard !isClosed else { return sink.written }
+        guard !isClosed else { return output.written }
+        try output.beginTrailer()
+        guard archive_write_close(archive) == ARCHIVE_OK else { throw failure() }
+        try output.endTrailer()
+        try output.close()
         isClosed = true
-        let status = archive_write_close(archive)
-        let reason = Self.message(archive)
-        archive_write_free(archive)
-        // No fsync: callers rename a finished archive into place, which protects against an
-        // interrupted process; forcing every archive to disk doubled a build's time.
-        let closed = Foundation.close(sink.fd) == 0
-        if let error = sink.error { throw ArchiveError(path: path, reason: error) }
-        guard status == ARCHIVE_OK else { throw ArchiveError(path: path, reason: reason) }
-        guard closed else { throw ArchiveError(path: path, reason: String(cString: strerror(errno))) }
-        return sink.written
+        return output.written
     }
 
     private func writeHeader(name: String, size: Int64, modified: Date, compression: ZipCompression) throws(ArchiveError) {
+        try output.beginEntry(time: DOSDateTime(utc: modified))
         guard let entry = archive_entry_new() else { throw ArchiveError(path: path, reason: "out of memory") }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, name)
         archive_entry_set_filetype(entry, 0o100000)
         archive_entry_set_perm(entry, 0o644)
         archive_entry_set_size(entry, size)
-        archive_entry_set_mtime(entry, time_t(modified.timeIntervalSince1970.rounded(.down)), 0)
+        archive_entry_set_mtime(entry, time_t(ZipTimestamp.seconds(modified)), 0)
         switch compression {
         case .store: archive_write_zip_set_compression_store(archive)
         case .deflate: archive_write_zip_set_compression_deflate(archive)
         }
         guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw failure() }
+        try output.endHeader()
+    }
+
+    private func finishEntry(size: Int64) throws(ArchiveError) {
+        try output.beginFinish()
+        guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
+        try output.endEntry(uncompressedSize: size)
     }
 
     private func writeData(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
@@ -177,40 +197,10 @@ public final class ZipWriter {
     }
 
     private func failure() -> ArchiveError {
-        ArchiveError(path: path, reason: sink.error ?? Self.message(archive))
+        ArchiveError(path: path, reason: output.error ?? Self.message(archive))
     }
 
     private static func message(_ archive: OpaquePointer) -> String {
         archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error \(archive_errno(archive))"
-    }
-}
-
-/// The file descriptor libarchive's write callback writes to, with the first write error kept
-/// (a full disk must surface as ENOSPC, not as a generic libarchive failure).
-private final class OutputSink {
-    let fd: Int32
-    let observer: ((UnsafeRawBufferPointer) -> Void)?
-    var written: Int64 = 0
-    var error: String?
-
-    init(fd: Int32, observer: ((UnsafeRawBufferPointer) -> Void)?) {
-        self.fd = fd
-        self.observer = observer
-    }
-
-    func write(_ bytes: UnsafeRawPointer, _ length: Int) -> Int {
-        var offset = 0
-        while offset < length {
-            let count = Foundation.write(fd, bytes + offset, length - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                error = String(cString: strerror(errno))
-                return -1
-            }
-            offset += count
-        }
-        observer?(UnsafeRawBufferPointer(start: bytes, count: length))
-        written += Int64(length)
-        return length
     }
 }

@@ -1,11 +1,9 @@
 import Foundation
 import NewsstandCLI
 
-// UTF-8 file names in archives need a UTF-8 locale; zip timestamps are local time, so the
-// time zone is fixed to keep archives byte-identical on every machine.
+// UTF-8 file names in archives need a UTF-8 locale. (Zip entry times are written in UTC by
+// the archive code itself: the time zone is left as the user set it.)
 setlocale(LC_ALL, "C.UTF-8")
-setenv("TZ", "UTC", 1)
-tzset()
 // A file-size limit (ulimit -f) then fails a write with EFBIG, reported like a full disk,
 // instead of killing the process.
 signal(SIGXFSZ, SIG_IGN)

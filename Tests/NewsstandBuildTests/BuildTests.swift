@@ -8,12 +8,6 @@ import Testing
 
 /// Building bundles and catalogs in process: layout, content, incremental rebuilds, failures.
 @Suite struct BuildTests {
-    init() {
-        // Zip timestamps are local time; the executable runs in UTC, and so do these tests.
-        setenv("TZ", "UTC", 1)
-        tzset()
-    }
-
     private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false) throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
         return try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force, versioned: false)).build(plans)

@@ -9,11 +9,6 @@ import Testing
 /// What a build records as its own in an issue's output folder (`.newsstand/manifest.json`
 /// and `.newsstand/written.json`), and how that decides what it may remove.
 @Suite struct OutputRecordsTests {
-    init() {
-        setenv("TZ", "UTC", 1)
-        tzset()
-    }
-
     private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false, force: Bool = false) throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
         return try MagazineBuilder(

@@ -10,11 +10,6 @@ import Testing
 /// input without following links and pack what they opened, so nothing outside the magazine
 /// gets in, and a config that changed since validation is refused.
 @Suite struct SwappedInputTests {
-    init() {
-        setenv("TZ", "UTC", 1)
-        tzset()
-    }
-
     /// A file outside the magazine that must never reach an output.
     private func secret() throws -> URL {
         let url = try Shell.temporaryFolder("secret").appendingPathComponent("secret.png")

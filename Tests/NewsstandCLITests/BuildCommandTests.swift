@@ -70,9 +70,11 @@ import Testing
         #expect(result.stdout.contains("no problems found"))
     }
 
+    /// The executable leaves TZ as it finds it: entry times are UTC because the archive code
+    /// writes them so. (13 hours apart: 08:00 UTC on the issue date is 21:00 in Auckland.)
     @Test func buildsAreByteIdenticalAcrossRunsAndTimeZones() throws {
-        let (first, a) = try buildThroughTheExecutable([], environment: ["TZ": "America/New_York"])
-        let (second, b) = try buildThroughTheExecutable(["--jobs", "1"], environment: ["TZ": "Asia/Tokyo"])
+        let (first, a) = try buildThroughTheExecutable([], environment: ["TZ": "UTC"])
+        let (second, b) = try buildThroughTheExecutable(["--jobs", "1"], environment: ["TZ": "Pacific/Auckland"])
         #expect(first.status == 0 && second.status == 0)
         var files = ["issues.plist"]
         for name in issues {
@@ -85,11 +87,82 @@ import Testing
             let right = try Data(contentsOf: b.appendingPathComponent(file))
             #expect(left == right, "\(file) differs")
         }
-        // Entry times come from the issue's date, not the clock.
+        // Entry times come from the issue's date, not the clock. (unzip shows them in its own
+        // time zone, so it runs in UTC.)
         let listing = try Shell.run(
-            "unzip", ["-Z", "-T", a.appendingPathComponent("a-1/\(try BuiltIssue("a-1", in: a).bundle)").path]
+            "unzip", ["-Z", "-T", a.appendingPathComponent("a-1/\(try BuiltIssue("a-1", in: a).bundle)").path],
+            environment: ["TZ": "UTC"]
         ).stdout
         #expect(listing.contains("20260301.080000 issue.plist"))
+    }
+
+    /// Java's `ZipInputStream` (Android's streaming unzip) reads every bundle front to back,
+    /// and every entry holds the bytes of its source; no entry has sizes after its data
+    /// (flag bit 3), and the catalog's sizes and SHA-256 are those of the files on disk.
+    @Test func bundlesStreamInJavaAndMatchTheirSources() async throws {
+        let (result, output) = try await build([])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bundles = try issues.flatMap { name in
+            let built = try BuiltIssue(name, in: output)
+            return [built.bundle, built.retinaBundle].map { output.appendingPathComponent("\(name)/\($0)") }
+        }
+        let java = try JavaZipStream.read(bundles)
+        #expect(java.result.status == 0, "\(java.result.stderr)")
+        // Python names each entry's source and its SHA-256 (configs from the issue folder, packed
+        // in canonical form; assets from assets/) and compares its own reading of each archive.
+        let expected = try Shell.python(
+            """
+            import sys, os, hashlib, plistlib, zipfile
+            sample = sys.argv[1]
+            for bundle in sys.argv[2:]:
+                name = os.path.basename(os.path.dirname(bundle))
+                z = zipfile.ZipFile(bundle)
+                for info in z.infolist():
+                    folder = os.path.join(sample, 'issues', name)
+                    source = os.path.join(folder, info.filename)
+                    if not os.path.exists(source):
+                        source = os.path.join(folder, 'assets', info.filename)
+                    data = z.read(info)
+                    if info.filename.endswith('.plist'):
+                        # Configs are packed in canonical form: the same values as the source.
+                        assert plistlib.loads(data) == plistlib.load(open(source, 'rb')), info.filename
+                    else:
+                        assert data == open(source, 'rb').read(), info.filename
+                    method = 'stored' if info.compress_type == zipfile.ZIP_STORED else 'deflated'
+                    print(bundle, info.filename, method, len(data), '%08x' % info.CRC, hashlib.sha256(data).hexdigest(), sep='\t')
+            """, [sample] + bundles.map(\.path))
+        #expect(expected.status == 0, "\(expected.stderr)")
+        #expect(java.entries.count > 6 * 3)
+        #expect(
+            java.entries.map { "\($0.archive)\t\($0.name)\t\($0.method)\t\($0.size)\t\($0.crc32)\t\($0.sha256)\n" }.joined()
+                == expected.stdout)
+        for bundle in bundles {
+            let zipinfo = try Shell.run("zipinfo", ["-v", bundle.path])
+            #expect(zipinfo.status == 0)
+            #expect(
+                !zipinfo.stdout.contains("extended local header:                          yes"), "\(bundle.lastPathComponent)")
+            #expect(zipinfo.stdout.contains("extended local header:                          no"), "\(bundle.lastPathComponent)")
+        }
+        // What the catalog says of each bundle is what sha256sum and the file system say.
+        let catalog = try Shell.python(
+            """
+            import sys, plistlib
+            for e in plistlib.load(open(sys.argv[1], 'rb')):
+                print(e['Name'], e['ContentSize'], e['ContentSHA256'], e['RetinaContentSize'], e['RetinaContentSHA256'])
+            """, [output.appendingPathComponent("issues.plist").path])
+        var measured = ""
+        for name in issues.reversed() {
+            var fields = [name]
+            let built = try BuiltIssue(name, in: output)
+            for bundle in [built.bundle, built.retinaBundle] {
+                let path = output.appendingPathComponent("\(name)/\(bundle)").path
+                let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
+                let sum = try Shell.run("sha256sum", [path]).stdout.split(separator: " ").first.map(String.init) ?? ""
+                fields += [String(size), sum]
+            }
+            measured += fields.joined(separator: " ") + "\n"
+        }
+        #expect(catalog.stdout == measured)
     }
 
     @Test func matrixBuildsGatheredGiveTheSameCatalog() async throws {

@@ -13,11 +13,6 @@ import Testing
 /// time from version 1 again; what readers are served is fetched over HTTP from nginx and
 /// checked with Python after every failure and after every rerun.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct PublishFailureTests {
-    init() {
-        setenv("TZ", "UTC", 1)
-        tzset()
-    }
-
     enum Naming: String, CaseIterable, CustomTestStringConvertible {
         case versioned, fixed
         var testDescription: String { rawValue }

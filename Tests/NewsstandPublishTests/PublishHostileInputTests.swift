@@ -12,11 +12,6 @@ import Testing
 /// (the built folder, the destination, a "victim" folder beside them) is listed with the SHA-256
 /// of every file before and after: nothing changes.
 @Suite struct PublishHostileInputTests {
-    init() {
-        setenv("TZ", "UTC", 1)
-        tzset()
-    }
-
     /// A built fixture, an empty destination and a victim folder with a file in it, side by side.
     struct Scene {
         let fixture: MagazineFixture

@@ -133,11 +133,11 @@ public final class OpenFolder: @unchecked Sendable {  // immutable: a descriptor
         return try folder(name)
     }
 
-    /// Creates the file `name` for writing; it must not exist (`O_EXCL`, so no link can be
-    /// followed and nobody else has it open).
+    /// Creates the file `name` for reading and writing (a zip writer reads back what it wrote);
+    /// it must not exist (`O_EXCL`, so no link can be followed and nobody else has it open).
     public func createFile(_ name: String, permissions: mode_t = 0o644) throws(FileSystemError) -> WritableFile {
         try checkName(name)
-        let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        let fd = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw .fromErrno(path(of: name)) }
         return WritableFile(descriptor: fd, path: path(of: name))
     }
