@@ -218,14 +218,15 @@ final class Flag: @unchecked Sendable {
     var value: Bool { lock.withLock { isSet } }
 }
 
-/// Reads a pipe to its end on another thread, keeping at most `limit` bytes, so that a program
+/// Reads a pipe to its end on a thread of its own (not a Dispatch worker, held for as long as
+/// rclone runs), keeping at most `limit` bytes, so that a program
 /// writing to two pipes never blocks on the one not being read.
 final class PipeReader: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ pipe: Pipe, limit: Int = .max) {
-        DispatchQueue.global().async {
+        BlockingWork.start {
             while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
                 if self.data.count < limit { self.data.append(chunk.prefix(limit - self.data.count)) }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NewsstandBuild
 import NewsstandBuildTestSupport
 import NewsstandCore
@@ -116,6 +117,27 @@ import Testing
         #expect(throws: BuildError.outputIsAFile(path: file.path)) {
             _ = try build(fixture, into: file)
         }
+    }
+
+    /// A build's jobs run on the calling thread and on threads of their own, never on
+    /// Dispatch's global workers (as many as the cores): held there, the build's long jobs
+    /// starved everything else in the process that needs them, URLSession's callbacks and
+    /// timers among them (a reader test's catalog "stalled" while builds ran in process).
+    @Test func buildJobsStayOffDispatchsWorkers() throws {
+        let fixture = try MagazineFixture(issues: ["f-1", "f-2", "f-3"])
+        let (magazine, plans) = try fixture.plans()
+        let caller = pthread_self()
+        let threads = Mutex<[(own: Bool, caller: Bool)]>([])
+        let report = try MagazineBuilder(
+            magazine: magazine, options: BuildOptions(output: try Shell.temporaryFolder(), jobs: 3, versioned: false)
+        ).build(plans, progress: { _, _ in
+            threads.withLock { $0.append((BlockingWork.isCurrentThread, pthread_equal(pthread_self(), caller) != 0)) }
+        })
+        #expect(report.built == ["f-1", "f-2", "f-3"])
+        let seen = threads.withLock { $0 }
+        #expect(seen.count == 6)
+        #expect(seen.allSatisfy { $0.own || $0.caller }, "\(seen)")
+        #expect(seen.contains { $0.own }, "helpers ran jobs too")
     }
 
     @Test func feedsAreWrittenFromTheSameEntries() throws {

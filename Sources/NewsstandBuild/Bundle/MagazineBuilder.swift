@@ -104,7 +104,7 @@ public struct MagazineBuilder: Sendable {
     /// Refuses an output folder that overlaps the magazine, and an issue output folder that
     /// is a link, before writing anything. Removes only files an earlier build recorded.
     public func build(
-        _ plans: [IssuePlan], progress: @Sendable (Int, Int) -> Void = { _, _ in }, warning: @escaping (String) -> Void = { _ in }
+        _ plans: [IssuePlan], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }, warning: @escaping (String) -> Void = { _ in }
     ) throws(BuildError) -> BuildReport {
         do {
             try OutputFolderRule.check(output: options.output, magazine: magazine.folder)
@@ -155,7 +155,7 @@ public struct MagazineBuilder: Sendable {
 
     private func buildIssues(
         _ plans: [IssuePlan], in root: OpenFolder, report: inout BuildReport, warnings: WarningSink,
-        progress: @Sendable (Int, Int) -> Void
+        progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(BuildError) {
         guard !plans.isEmpty else { return }
         // Before anything is written: what each folder's records say is ours (kept to remove
