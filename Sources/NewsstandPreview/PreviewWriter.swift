@@ -242,6 +242,7 @@ public struct PreviewWriter {
         do {
             let pending = try AtomicFile.create(named: name, in: folder)
             let size = try FileCopy.copy(source, to: pending.file)
+            // Best effort: the preview is written again by the next run.
             try pending.commit(.bestEffort)
             return size
         } catch {
