@@ -48,7 +48,7 @@ enum ManPage {
             ),
         ]
         for code in DiagnosticCode.allCases {
-            lines += [".TP", ".B \(code.rawValue)", text("\(code.defaultSeverity.rawValue): \(code.summary)")]
+            lines += [".TP", ".B \(text(code.rawValue))", text("\(code.defaultSeverity.rawValue): \(code.summary)")]
         }
         lines += [
             ".SH FILES",

