@@ -11,6 +11,9 @@ enum InitCommand: Command {
             .value(
                 "--ci", .choice(PipelineTemplate.Kind.allCases.map(\.rawValue)),
                 help: "also write the CI pipeline: github (.github/workflows/newsstand.yml) or gitlab (.gitlab-ci.yml)"),
+            .flag(
+                "--fan-out",
+                help: "with --ci github: build each issue in a job of its own, then gather them and write the catalogs with 'newsstand catalog' (up to 256 issues)"),
             .value(
                 "--release-url", .url,
                 help: "with --ci: where the pipeline downloads this version's release tarball (newsstand-<version>-linux-<arch>.tar.gz)"),
@@ -64,8 +67,8 @@ enum InitCommand: Command {
     /// The pipeline asked for with `--ci`, its release checked; nil without `--ci`.
     private static func pipelineTemplate(_ arguments: ParsedArguments) throws(UsageError) -> PipelineTemplate? {
         guard let ci = arguments.value("--ci") else {
-            if arguments.value("--release-url") != nil || arguments.value("--release-sha256") != nil {
-                throw UsageError("--release-url and --release-sha256 go with --ci")
+            if arguments.value("--release-url") != nil || arguments.value("--release-sha256") != nil || arguments.has("--fan-out") {
+                throw UsageError("--release-url, --release-sha256 and --fan-out go with --ci")
             }
             return nil
         }
@@ -75,6 +78,6 @@ enum InitCommand: Command {
             throw UsageError(
                 "--ci needs --release-url and --release-sha256: the pipeline installs newsstand from that release tarball, pinned by its SHA-256")
         }
-        return try PipelineTemplate(kind: kind, releaseURL: url, releaseSHA256: sha256)
+        return try PipelineTemplate(kind: kind, fansOut: arguments.has("--fan-out"), releaseURL: url, releaseSHA256: sha256)
     }
 }

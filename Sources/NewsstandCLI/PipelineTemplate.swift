@@ -2,8 +2,9 @@ import Foundation
 import NewsstandBuild
 import NewsstandCore
 
-/// A CI pipeline for a new magazine (`newsstand init --ci`): `templates/ci/<kind>.yml` with the
-/// release it installs newsstand from (version, tarball URL, SHA-256) filled in.
+/// A CI pipeline for a new magazine (`newsstand init --ci`): `templates/ci/<kind>.yml` (or
+/// `github-fan-out.yml`) with the release it installs newsstand from (version, tarball URL,
+/// SHA-256) filled in.
 struct PipelineTemplate {
     /// The CI systems there is a pipeline for.
     enum Kind: String, CaseIterable {
@@ -19,6 +20,8 @@ struct PipelineTemplate {
     }
 
     var kind: Kind
+    /// One build job per issue and a gathering job (GitHub only).
+    var fansOut: Bool
     /// The release tarball's URL and SHA-256 (lowercase hex).
     var releaseURL: String
     var releaseSHA256: String
@@ -29,7 +32,10 @@ struct PipelineTemplate {
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!&+,;=%")
 
     /// Checks the release URL (an http(s) URL without credentials, of plain characters).
-    init(kind: Kind, releaseURL: String, releaseSHA256: String) throws(UsageError) {
+    init(kind: Kind, fansOut: Bool, releaseURL: String, releaseSHA256: String) throws(UsageError) {
+        if fansOut && kind != .github {
+            throw UsageError("--fan-out is for --ci github (GitLab has no matrix built from a job's output)")
+        }
         guard releaseURL.unicodeScalars.allSatisfy(Self.urlCharacters.contains) else {
             throw UsageError("--release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)")
         }
@@ -37,13 +43,14 @@ struct PipelineTemplate {
             throw UsageError("--release-url must not hold credentials: a pipeline file is read by everyone with the repository")
         }
         self.kind = kind
+        self.fansOut = fansOut
         self.releaseURL = releaseURL
         self.releaseSHA256 = releaseSHA256.lowercased()
     }
 
     /// The pipeline's text, from the templates folder.
     func render(templates: URL) throws -> String {
-        let source = templates.appendingPathComponent("ci/\(kind.rawValue).yml")
+        let source = templates.appendingPathComponent("ci/\(kind.rawValue)\(fansOut ? "-fan-out" : "").yml")
         return try String(contentsOf: source, encoding: .utf8)
             .replacingOccurrences(of: "@NEWSSTAND_VERSION@", with: ToolVersion.current)
             .replacingOccurrences(of: "@NEWSSTAND_URL@", with: releaseURL)

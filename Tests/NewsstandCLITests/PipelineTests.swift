@@ -41,7 +41,7 @@ import Testing
         (["--ci", "gitlab", "--release-url", "https://bob:s3cret@x.example/n.tar.gz", "--release-sha256", someDigest], "newsstand init: error: --release-url must not hold credentials: a pipeline file is read by everyone with the repository"),
         (["--ci", "gitlab", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", "abc"], "newsstand init: error: --release-sha256 needs a SHA-256 digest (64 hexadecimal digits), got 'abc'"),
         (["--ci", "circle"], "newsstand init: error: unknown ci 'circle'; expected github or gitlab"),
-        (["--release-url", "https://x.example/n.tar.gz"], "newsstand init: error: --release-url and --release-sha256 go with --ci"),
+        (["--release-url", "https://x.example/n.tar.gz"], "newsstand init: error: --release-url, --release-sha256 and --fan-out go with --ci"),
     ])
     func aBadPipelineRequestWritesNothing(options: [String], message: String) async throws {
         let folder = try Shell.temporaryFolder("init-ci-bad").appendingPathComponent("magazine")
@@ -156,5 +156,63 @@ import Testing
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
         #expect(again.stdout.contains("cache: restored"), "\(again.stdout)")
         #expect(again.stdout.contains("built 0 issue(s)") && again.stdout.contains("3 up to date"), "\(again.stdout)")
+    }
+
+    @Test func theFanOutPipelineBuildsEachIssueInAJobOfItsOwnAndGathersThem() async throws {
+        let tarball = URL(fileURLWithPath: try ReleaseTarball.path())
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let work = try Shell.temporaryFolder("fan-out")
+        let repository = try nginx.sampleMagazine(in: work)
+        let settings = repository.appendingPathComponent("magazine.plist")
+        try String(contentsOf: settings, encoding: .utf8)
+            .replacingOccurrences(of: nginx.baseURL.absoluteString, with: nginx.baseURL.appendingPathComponent("aurora/").absoluteString)
+            .write(to: settings, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
+        let digest = String(try Shell.run("sha256sum", [tarball.path]).stdout.prefix(64))
+        let releaseURL = nginx.baseURL.appendingPathComponent("releases/\(tarball.lastPathComponent)").absoluteString
+        // The pipeline init writes with --fan-out, in the sample's repository.
+        let scratch = try Shell.temporaryFolder("fan-out-init").appendingPathComponent("m")
+        let written = await InProcess.newsstand([
+            "init", scratch.path, "--ci", "github", "--fan-out", "--release-url", releaseURL, "--release-sha256", digest,
+        ])
+        #expect(written.status == 0, "\(written.stderr)")
+        let workflow = ".github/workflows/newsstand.yml"
+        try FileManager.default.removeItem(at: repository.appendingPathComponent(workflow))
+        try FileManager.default.copyItem(at: scratch.appendingPathComponent(workflow), to: repository.appendingPathComponent(workflow))
+        let lint = try Shell.run("actionlint", [repository.appendingPathComponent(workflow).path], in: repository)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let cache = try Shell.temporaryFolder("fan-out-cache")
+        func run(_ runID: String) throws -> Shell.Result {
+            let temp = try Shell.temporaryFolder("runner-temp")
+            return try runPipeline(
+                "github", path: workflow, event: "push", repository: repository, cache: cache,
+                overrides: [
+                    "HOME": work.path, "RUNNER_TEMP": temp.path, "github.run_id": runID,
+                    "env": ["NEWSSTAND_OUTPUT": temp.appendingPathComponent("output").path, "RUNNER_TEMP": temp.path],
+                    "secrets": ["NEWSSTAND_DESTINATION": nginx.baseURL.appendingPathComponent("dav/aurora/").absoluteString],
+                ])
+        }
+        let first = try run("1")
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        for issue in ["a-1", "a-2", "a-3"] {
+            #expect(first.stdout.contains("job: build-issue {'issue': '\(issue)'}"), "\(first.stdout)")
+            #expect(first.stdout.contains("artifact: downloaded \(issue)\n"))
+        }
+        #expect(first.stdout.components(separatedBy: "built 1 issue(s)").count == 4, "each job builds its issue: \(first.stdout)")
+        #expect(first.stdout.contains("catalog: ") && first.stdout.contains("(3 issue(s))"))
+        #expect(first.stdout.contains("verified: the catalog parses and every bundle and cover URL answers 200"))
+        // Gathered, the catalog is the one a single full build writes.
+        let single = try Shell.temporaryFolder("single").appendingPathComponent("out")
+        let built = await InProcess.newsstand(["build", repository.path, "--output", single.path])
+        #expect(built.status == 0)
+        #expect(
+            try Data(contentsOf: nginx.root.appendingPathComponent("aurora/issues.plist"))
+                == Data(contentsOf: single.appendingPathComponent("issues.plist")))
+        // The next run finds each issue's records in the cache: nothing is rebuilt.
+        let second = try run("2")
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.components(separatedBy: "built 0 issue(s): 0 bundles, 0 bytes; 1 up to date").count == 4, "\(second.stdout)")
     }
 }

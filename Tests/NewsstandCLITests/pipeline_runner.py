@@ -113,38 +113,54 @@ def github():
     secrets = OVERRIDES.get("secrets", {})
     variables = dict(document.get("env", {}))
     variables.update(OVERRIDES.get("env", {}))
+    artifacts = tempfile.mkdtemp(prefix="artifacts-", dir=CACHE + ".jobs")
+    job_outputs = {}
 
-    def expand(text, env):
-        def value(match):
-            expression = match.group(1).strip()
-            if expression.startswith("env."):
-                return env.get(expression[4:], "")
-            if expression.startswith("secrets."):
-                return secrets.get(expression[8:], "")
-            if expression == "github.run_id":
-                return run_id
-            unsupported(f"expression {expression}")
-        return re.sub(r"\$\{\{(.*?)\}\}", value, str(text))
+    def lookup(expression, env, context):
+        if expression.startswith("fromJSON(") and expression.endswith(")"):
+            return json.loads(lookup(expression[9:-1].strip(), env, context))
+        parts = expression.split(".")
+        if parts[0] == "env" and len(parts) == 2:
+            return env.get(parts[1], "")
+        if parts[0] == "secrets" and len(parts) == 2:
+            return secrets.get(parts[1], "")
+        if expression == "github.run_id":
+            return run_id
+        if parts[0] == "matrix" and len(parts) == 2 and parts[1] in context["matrix"]:
+            return context["matrix"][parts[1]]
+        if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
+            return context["steps"].get(parts[1], {}).get(parts[3], "")
+        if parts[0] == "needs" and len(parts) == 4 and parts[2] == "outputs":
+            return job_outputs.get(parts[1], {}).get(parts[3], "")
+        unsupported(f"expression {expression}")
 
-    conditions = {
-        "github.event_name == 'pull_request'": EVENT == "pull_request",
-        "github.event_name == 'push' || github.event_name == 'workflow_dispatch'": EVENT == "push",
-    }
-    for name, job in document["jobs"].items():
-        if job.get("if") not in conditions:
-            unsupported(f"job condition {job.get('if')!r}")
-        if not conditions[job["if"]]:
-            continue
-        print(f"job: {name}", flush=True)
+    def expand(text, env, context):
+        whole = re.fullmatch(r"\$\{\{([^}]*)\}\}", str(text).strip())
+        if whole:
+            value = lookup(whole.group(1).strip(), env, context)
+            return value if isinstance(value, list) else str(value)
+        return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(lookup(m.group(1).strip(), env, context)), str(text))
+
+    def outputs_of(path):
+        values = {}
+        for line in open(path).read().split("\n"):
+            if "=" in line:
+                key, value = line.split("=", 1)
+                values[key] = value
+        return values
+
+    def run_job(name, job, matrix):
+        print(f"job: {name}" + (f" {matrix}" if matrix else ""), flush=True)
+        context = {"matrix": matrix, "steps": {}}
         paths = []
         job_env = dict(variables)
-        job_env.update({k: expand(v, job_env) for k, v in job.get("env", {}).items()})
+        job_env.update({k: expand(v, job_env, context) for k, v in job.get("env", {}).items()})
         for step in job["steps"]:
             env = dict(job_env)
-            env.update({k: expand(v, env) for k, v in step.get("env", {}).items()})
+            env.update({k: expand(v, env, context) for k, v in step.get("env", {}).items()})
             uses = step.get("uses")
             if uses is not None:
-                inputs = {k: expand(v, env) for k, v in step.get("with", {}).items()}
+                inputs = {k: expand(v, env, context) for k, v in step.get("with", {}).items()}
                 if uses == "actions/checkout@v4":
                     fresh_checkout()
                     print("step: checkout", flush=True)
@@ -152,18 +168,61 @@ def github():
                     restore(inputs["path"], [inputs["key"], inputs.get("restore-keys", "")])
                 elif uses == "actions/cache/save@v4":
                     save(inputs["path"], inputs["key"])
+                elif uses == "actions/upload-artifact@v4":
+                    if not os.path.isdir(inputs["path"]):
+                        print(f"runner: nothing to upload at {inputs['path']}", flush=True)
+                        sys.exit(1)
+                    shutil.copytree(inputs["path"], os.path.join(artifacts, inputs["name"]), symlinks=True)
+                    print(f"artifact: uploaded {inputs['name']}", flush=True)
+                elif uses == "actions/download-artifact@v4" and set(inputs) == {"path"}:
+                    for artifact in sorted(os.listdir(artifacts)):
+                        shutil.copytree(os.path.join(artifacts, artifact), os.path.join(inputs["path"], artifact),
+                                        symlinks=True, dirs_exist_ok=True)
+                        print(f"artifact: downloaded {artifact}", flush=True)
                 else:
-                    unsupported(f"action {uses}")
+                    unsupported(f"action {uses} with {sorted(inputs)}")
                 continue
             temp = env.get("RUNNER_TEMP") or OVERRIDES["RUNNER_TEMP"]
             github_path = os.path.join(temp, "github_path")
+            github_output = os.path.join(temp, "github_output")
             open(github_path, "w").close()
+            open(github_output, "w").close()
             shell_env = {"HOME": OVERRIDES["HOME"], "PATH": ":".join(paths + [BASE_PATH]),
-                         "RUNNER_TEMP": temp, "GITHUB_PATH": github_path, "CI": "true",
-                         "GITHUB_ACTIONS": "true", "LANG": "C.UTF-8"}
+                         "RUNNER_TEMP": temp, "GITHUB_PATH": github_path, "GITHUB_OUTPUT": github_output,
+                         "CI": "true", "GITHUB_ACTIONS": "true", "LANG": "C.UTF-8"}
             shell_env.update({k: str(v) for k, v in env.items()})
-            run_shell(expand(step["run"], env), shell_env, step.get("name", step["run"].split("\n")[0]))
+            run_shell(expand(step["run"], env, context), shell_env, step.get("name", step["run"].split("\n")[0]))
             paths = [line for line in open(github_path).read().split("\n") if line][::-1] + paths
+            if "id" in step:
+                context["steps"][step["id"]] = outputs_of(github_output)
+        return {k: expand(v, job_env, context) for k, v in job.get("outputs", {}).items()}
+
+    conditions = {
+        "github.event_name == 'pull_request'": EVENT == "pull_request",
+        "github.event_name == 'push' || github.event_name == 'workflow_dispatch'": EVENT == "push",
+    }
+    ran = set()
+    for name, job in document["jobs"].items():
+        if job.get("if") not in conditions:
+            unsupported(f"job condition {job.get('if')!r}")
+        needs = job.get("needs", [])
+        needs = [needs] if isinstance(needs, str) else needs
+        if not conditions[job["if"]] or any(n not in ran for n in needs):
+            continue
+        matrix = job.get("strategy", {}).get("matrix")
+        if matrix is None:
+            job_outputs[name] = run_job(name, job, {})
+        else:
+            if len(matrix) != 1:
+                unsupported("a matrix of more than one key")
+            key, values = next(iter(matrix.items()))
+            values = expand(values, variables, {"matrix": {}, "steps": {}})
+            if not isinstance(values, list) or not values:
+                print(f"runner: the matrix of {name} is empty or not a list: {values!r}", flush=True)
+                sys.exit(1)
+            for value in values:
+                run_job(name, job, {key: value})
+        ran.add(name)
 
 
 def gitlab():
