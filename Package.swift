@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
-            exclude: ["pipeline_runner.py"]),
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]
 )

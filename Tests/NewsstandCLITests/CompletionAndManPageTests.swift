@@ -79,6 +79,7 @@ import Testing
         let parsed = try Shell.run("zsh", ["-n", zsh.path])
         #expect(parsed.status == 0 && parsed.stderr.isEmpty, "\(parsed.stderr)")
         #expect(try String(contentsOf: zsh, encoding: .utf8).hasPrefix("#compdef newsstand\n"))
+        // (What zsh offers is checked through its completion system in zshCompletesThroughItsCompletionSystem.)
         let fish = try await script("fish", named: "newsstand.fish")
         let fishParsed = try Shell.run("fish", ["--no-config", "-n", fish.path])
         #expect(fishParsed.status == 0 && fishParsed.stderr.isEmpty, "\(fishParsed.stderr)")
@@ -92,6 +93,27 @@ import Testing
         #expect(try fishCompletes("newsstand build --fo") == ["--force", "--format"])
         #expect(try fishCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
         #expect(try fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "shelf"])
+    }
+
+    @Test func zshCompletesThroughItsCompletionSystem() async throws {
+        let zsh = try await script("zsh", named: "_newsstand")
+        let probe = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandCLITests/zsh_completion_probe.zsh").path
+        let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
+        func zshCompletes(_ line: String) throws -> [String] {
+            let out = try Shell.temporaryFolder("zsh-probe").appendingPathComponent("offered")
+            try Data().write(to: out)
+            // timeout: a probe that never sees its marker fails instead of hanging the suite.
+            let result = try Shell.run("timeout", ["60", "zsh", "-f", probe, zsh.deletingLastPathComponent().path, line, out.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let offered = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map(String.init)
+            return Array(Set(offered.filter { !$0.isEmpty })).sorted()
+        }
+        #expect(try zshCompletes("newsstand bu") == ["build"])
+        #expect(try zshCompletes("newsstand build --fo") == ["--force", "--format"])
+        #expect(try zshCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
+        #expect(try zshCompletes("newsstand validate x --format ") == ["github", "json", "text"])
+        #expect(try zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "shelf"])
+        #expect(try zshCompletes("newsstand init x --ci ") == ["github", "gitlab"])
     }
 
     @Test func everyOptionOfEveryCommandIsInTheCompletionsAndTheManPage() async throws {
