@@ -22,12 +22,12 @@ import Testing
         #expect(text.contains("\(Self.someDigest)\n"))
         #expect(!text.contains("@NEWSSTAND"), "a placeholder is left")
         // yamllint's default rules, warnings included.
-        let yamllint = try Shell.run("yamllint", ["--strict", file.path])
+        let yamllint = try await Shell.runOffPool("yamllint", ["--strict", file.path])
         #expect(yamllint.status == 0, "\(yamllint.stdout)\(yamllint.stderr)")
         if kind == "github" {
             // actionlint also runs shellcheck on every run: script (shellcheck is installed).
-            #expect(try Shell.run("shellcheck", ["--version"]).status == 0)
-            let actionlint = try Shell.run("actionlint", ["-shellcheck", try Shell.locate("shellcheck"), file.path], in: folder)
+            #expect(try await Shell.runOffPool("shellcheck", ["--version"]).status == 0)
+            let actionlint = try await Shell.runOffPool("actionlint", ["-shellcheck", try Shell.locate("shellcheck"), file.path], in: folder)
             #expect(actionlint.status == 0, "\(actionlint.stdout)\(actionlint.stderr)")
         }
         let validated = await InProcess.newsstand(["validate", folder.path, "--strict"])
@@ -41,6 +41,7 @@ import Testing
         (["--ci", "gitlab", "--release-url", "https://bob:s3cret@x.example/n.tar.gz", "--release-sha256", someDigest], "newsstand init: error: --release-url must not hold credentials: a pipeline file is read by everyone with the repository"),
         (["--ci", "gitlab", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", "abc"], "newsstand init: error: --release-sha256 needs a SHA-256 digest (64 hexadecimal digits), got 'abc'"),
         (["--ci", "circle"], "newsstand init: error: unknown ci 'circle'; expected github or gitlab"),
+        (["--ci", "gitlab", "--fan-out", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", someDigest], "newsstand init: error: --fan-out is for --ci github (GitLab has no matrix built from a job's output)"),
         (["--release-url", "https://x.example/n.tar.gz"], "newsstand init: error: --release-url, --release-sha256 and --fan-out go with --ci"),
     ])
     func aBadPipelineRequestWritesNothing(options: [String], message: String) async throws {
@@ -56,9 +57,9 @@ import Testing
     @Test(arguments: kinds) func theSamplesPipelinesAreWhatInitWrites(kind: String, path: String) async throws {
         let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").appendingPathComponent(path)
         let text = try String(contentsOf: sample, encoding: .utf8)
-        let values = try Shell.python(
+        let values = try await offPool { try Shell.python(
             "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); v = d.get('env') or d['variables']; print(v['NEWSSTAND_URL']); print(v['NEWSSTAND_SHA256'])",
-            [sample.path])
+            [sample.path]) }
         let lines = values.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 2, "\(values.stderr)")
         let folder = try Shell.temporaryFolder("sample-ci").appendingPathComponent("m")
@@ -75,17 +76,17 @@ import Testing
     /// Runs the pipeline of the sample (a copy) with `pipeline_runner.py` for `event`.
     private func runPipeline(
         _ kind: String, path: String, event: String, repository: URL, cache: URL, overrides: [String: Any]
-    ) throws -> Shell.Result {
+    ) async throws -> Shell.Result {
         let file = try Shell.temporaryFolder("overrides").appendingPathComponent("overrides.json")
         try JSONSerialization.data(withJSONObject: overrides).write(to: file)
         let runner = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandCLITests/pipeline_runner.py").path
         // Debian's Python, which has python3-yaml (make deps).
-        return try Shell.run(
+        return try await Shell.runOffPool(
             "/usr/bin/python3",
             [runner, kind, repository.appendingPathComponent(path).path, event, repository.path, cache.path, file.path])
     }
 
-    @Test(arguments: kinds) func theSamplesPipelineRunsItsCommandsAndPublishes(kind: String, path: String) throws {
+    @Test(arguments: kinds) func theSamplesPipelineRunsItsCommandsAndPublishes(kind: String, path: String) async throws {
         let tarball = URL(fileURLWithPath: try ReleaseTarball.path())
         let nginx = try Nginx()
         defer { nginx.stop() }
@@ -99,7 +100,7 @@ import Testing
             .write(to: settings, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
-        let digest = try Shell.run("sha256sum", [tarball.path]).stdout.prefix(64)
+        let digest = try await Shell.runOffPool("sha256sum", [tarball.path]).stdout.prefix(64)
         let cache = try Shell.temporaryFolder("ci-cache")
         func overrides(sha: String = String(digest), destination: String, runID: String) throws -> [String: Any] {
             let temp = try Shell.temporaryFolder("runner-temp")
@@ -117,7 +118,7 @@ import Testing
 
         // A tarball that is not the pinned one is refused before it is unpacked.
         let forgedRun = try overrides(sha: Self.someDigest, destination: destination, runID: "1")
-        let forged = try runPipeline(kind, path: path, event: "push", repository: repository, cache: cache, overrides: forgedRun)
+        let forged = try await runPipeline(kind, path: path, event: "push", repository: repository, cache: cache, overrides: forgedRun)
         #expect(forged.status == 1, "\(forged.stdout)\(forged.stderr)")
         #expect(forged.stderr.contains("sha256sum: WARNING: 1 computed checksum did NOT match"), "\(forged.stderr)")
         let unpacked = ((forgedRun["RUNNER_TEMP"] as? String) ?? "") + "/newsstand/bin/newsstand"
@@ -125,7 +126,7 @@ import Testing
         #expect(!forged.stdout.contains("step: Build") && !forged.stdout.contains("published"))
 
         // A pull request: validate and build.
-        let check = try runPipeline(
+        let check = try await runPipeline(
             kind, path: path, event: "pull_request", repository: repository, cache: cache,
             overrides: try overrides(destination: "", runID: "2"))
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -134,7 +135,7 @@ import Testing
         for package in ["libarchive13", "libcurl4", "libxml2"] { #expect(check.stdout.contains("package: \(package)\n")) }
 
         // Without the destination secret, publish stops and says which secret to set.
-        let unset = try runPipeline(
+        let unset = try await runPipeline(
             kind, path: path, event: "push", repository: repository, cache: cache,
             overrides: try overrides(destination: "", runID: "3"))
         #expect(unset.status == 1, "\(unset.stdout)\(unset.stderr)")
@@ -142,7 +143,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent("aurora/issues.plist").path))
 
         // The main branch: build, publish, verify.
-        let published = try runPipeline(
+        let published = try await runPipeline(
             kind, path: path, event: "push", repository: repository, cache: cache,
             overrides: try overrides(destination: destination, runID: "4"))
         #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
@@ -150,7 +151,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent("aurora/issues.plist").path))
 
         // The next run restores the build records from the cache: nothing is rebuilt.
-        let again = try runPipeline(
+        let again = try await runPipeline(
             kind, path: path, event: "push", repository: repository, cache: cache,
             overrides: try overrides(destination: destination, runID: "5"))
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
@@ -170,7 +171,7 @@ import Testing
             .write(to: settings, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
-        let digest = String(try Shell.run("sha256sum", [tarball.path]).stdout.prefix(64))
+        let digest = String(try await Shell.runOffPool("sha256sum", [tarball.path]).stdout.prefix(64))
         let releaseURL = nginx.baseURL.appendingPathComponent("releases/\(tarball.lastPathComponent)").absoluteString
         // The pipeline init writes with --fan-out, in the sample's repository.
         let scratch = try Shell.temporaryFolder("fan-out-init").appendingPathComponent("m")
@@ -181,12 +182,12 @@ import Testing
         let workflow = ".github/workflows/newsstand.yml"
         try FileManager.default.removeItem(at: repository.appendingPathComponent(workflow))
         try FileManager.default.copyItem(at: scratch.appendingPathComponent(workflow), to: repository.appendingPathComponent(workflow))
-        let lint = try Shell.run("actionlint", [repository.appendingPathComponent(workflow).path], in: repository)
+        let lint = try await Shell.runOffPool("actionlint", [repository.appendingPathComponent(workflow).path], in: repository)
         #expect(lint.status == 0, "\(lint.stdout)")
         let cache = try Shell.temporaryFolder("fan-out-cache")
-        func run(_ runID: String) throws -> Shell.Result {
+        func run(_ runID: String) async throws -> Shell.Result {
             let temp = try Shell.temporaryFolder("runner-temp")
-            return try runPipeline(
+            return try await runPipeline(
                 "github", path: workflow, event: "push", repository: repository, cache: cache,
                 overrides: [
                     "HOME": work.path, "RUNNER_TEMP": temp.path, "github.run_id": runID,
@@ -194,7 +195,7 @@ import Testing
                     "secrets": ["NEWSSTAND_DESTINATION": nginx.baseURL.appendingPathComponent("dav/aurora/").absoluteString],
                 ])
         }
-        let first = try run("1")
+        let first = try await run("1")
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         for issue in ["a-1", "a-2", "a-3"] {
             #expect(first.stdout.contains("job: build-issue {'issue': '\(issue)'}"), "\(first.stdout)")
@@ -211,7 +212,7 @@ import Testing
             try Data(contentsOf: nginx.root.appendingPathComponent("aurora/issues.plist"))
                 == Data(contentsOf: single.appendingPathComponent("issues.plist")))
         // The next run finds each issue's records in the cache: nothing is rebuilt.
-        let second = try run("2")
+        let second = try await run("2")
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         #expect(second.stdout.components(separatedBy: "built 0 issue(s): 0 bundles, 0 bytes; 1 up to date").count == 4, "\(second.stdout)")
     }

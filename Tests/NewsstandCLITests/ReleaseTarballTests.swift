@@ -12,12 +12,12 @@ import Testing
         "libgcc_s.so.1", "libc.so.6",
     ]
 
-    @Test func theTarballHoldsTheBinaryTemplatesManPageAndCompletionsWithItsChecksum() throws {
-        let root = try ReleaseTarball.unpacked()
-        let version = try Shell.run(root.appendingPathComponent("bin/newsstand").path, ["--version"])
+    @Test func theTarballHoldsTheBinaryTemplatesManPageAndCompletionsWithItsChecksum() async throws {
+        let root = try await ReleaseTarball.unpacked()
+        let version = try await Shell.runOffPool(root.appendingPathComponent("bin/newsstand").path, ["--version"])
         let name = root.lastPathComponent
         #expect(name.hasPrefix("newsstand-") && name.contains("-linux-"), "\(name)")
-        #expect(name == "newsstand-\(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst("newsstand ".count))-linux-\(try Shell.run("uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(name == "newsstand-\(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst("newsstand ".count))-linux-\(try await Shell.runOffPool("uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))")
         for file in [
             "bin/newsstand", "share/newsstand/templates/page-classes.plist", "share/newsstand/templates/ci/github.yml",
             "share/newsstand/templates/ci/gitlab.yml", "share/newsstand/templates/preview/index.html",
@@ -27,17 +27,17 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path), "\(file) is missing")
         }
         let tarball = URL(fileURLWithPath: try ReleaseTarball.path())
-        let sums = try Shell.run("sha256sum", ["--check", "--strict", "SHA256SUMS"], in: tarball.deletingLastPathComponent())
+        let sums = try await Shell.runOffPool("sha256sum", ["--check", "--strict", "SHA256SUMS"], in: tarball.deletingLastPathComponent())
         #expect(sums.status == 0 && sums.stdout == "\(tarball.lastPathComponent): OK\n", "\(sums.stdout)\(sums.stderr)")
     }
 
-    @Test func theBinaryLinksNoSwiftLibraryAndOnlyTheListedSystemOnes() throws {
-        let binary = try ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
-        let ldd = try ReleaseTarball.runIsolated("/usr/bin/ldd", [binary], in: try Shell.temporaryFolder("ldd"))
+    @Test func theBinaryLinksNoSwiftLibraryAndOnlyTheListedSystemOnes() async throws {
+        let binary = try await ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
+        let ldd = try await ReleaseTarball.runIsolated("/usr/bin/ldd", [binary], in: try Shell.temporaryFolder("ldd"))
         #expect(ldd.status == 0, "\(ldd.stderr)")
         #expect(!ldd.stdout.contains("swift") && !ldd.stdout.contains("/opt/"), "\(ldd.stdout)")
         #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
-        let readelf = try Shell.run("readelf", ["-d", binary])
+        let readelf = try await Shell.runOffPool("readelf", ["-d", binary])
         let needed = Set(readelf.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line -> String? in
             guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
@@ -49,8 +49,8 @@ import Testing
         }
     }
 
-    @Test func initValidateBuildAndPreviewRunWithoutSwift() throws {
-        let binary = try ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
+    @Test func initValidateBuildAndPreviewRunWithoutSwift() async throws {
+        let binary = try await ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
         let work = try Shell.temporaryFolder("no-swift")
         let before = FolderSnapshot(Shell.repositoryRoot.appendingPathComponent("Samples"))
         let steps: [[String]] = [
@@ -61,14 +61,14 @@ import Testing
             ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", "sample-out", "--feed", "atom"],
         ]
         for arguments in steps {
-            let result = try ReleaseTarball.runIsolated(binary, arguments, in: work)
+            let result = try await ReleaseTarball.runIsolated(binary, arguments, in: work)
             #expect(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
         }
         for file in ["out/issues.plist", "site/index.html", "sample-out/issues.plist", "sample-out/atom.xml"] {
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) was not written")
         }
         let built = try BuiltIssue("a-1", in: work.appendingPathComponent("sample-out"))
-        let unzip = try Shell.run("unzip", ["-tq", work.appendingPathComponent("sample-out/a-1/\(built.bundle)").path])
+        let unzip = try await Shell.runOffPool("unzip", ["-tq", work.appendingPathComponent("sample-out/a-1/\(built.bundle)").path])
         #expect(unzip.status == 0, "\(unzip.stdout)")
         #expect(FolderSnapshot(Shell.repositoryRoot.appendingPathComponent("Samples")) == before, "the sample changed")
     }

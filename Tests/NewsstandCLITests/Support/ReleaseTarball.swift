@@ -14,15 +14,12 @@ enum ReleaseTarball {
     }
 
     /// The folder the tarball unpacked into (`newsstand-<version>-linux-<arch>/`).
-    static func unpacked() throws -> URL {
-        let result = unpacking
-        switch result {
-        case .success(let url): return url
-        case .failure(let error): throw error
-        }
+    static func unpacked() async throws -> URL {
+        // Unpacked once, on a BlockingWork thread (the first caller waits there, not on the pool).
+        try await offPool { try unpacking.get() }
     }
 
-    private static let unpacking: Result<URL, Error> = Result {
+    private static let unpacking: Result<URL, any Error> = Result {
         let tarball = try path()
         let folder = try Shell.temporaryFolder("dist")
         let untar = try Shell.run("tar", ["-xzf", tarball, "-C", folder.path])
@@ -34,10 +31,10 @@ enum ReleaseTarball {
 
     /// Runs `program` with only `environment` (`env -i`): no Swift on PATH, no library path.
     static func runIsolated(_ program: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL)
-        throws -> Shell.Result
+        async throws -> Shell.Result
     {
         var variables = ["PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "", "HOME": folder.path, "LANG": "C.UTF-8"]
         variables.merge(environment) { _, new in new }
-        return try Shell.run("env", ["-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [program] + arguments, in: folder)
+        return try await Shell.runOffPool("env", ["-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [program] + arguments, in: folder)
     }
 }
