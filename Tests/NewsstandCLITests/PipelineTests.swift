@@ -5,7 +5,9 @@ import Testing
 /// `newsstand init --ci`: the pipelines pass the real linters, and every command they hold runs,
 /// in order, against the sample magazine and a WebDAV nginx, with newsstand installed from the
 /// release tarball as the pipeline installs it.
-@Suite struct PipelineTests {
+/// Serialized: each case runs a whole pipeline (builds, an nginx, a Python runner); one at a
+/// time keeps two cores free for the rest of the suite.
+@Suite(.serialized) struct PipelineTests {
     static let kinds = [("github", ".github/workflows/newsstand.yml"), ("gitlab", ".gitlab-ci.yml")]
     static let someDigest = String(repeating: "ab", count: 32)
 
