@@ -102,6 +102,7 @@ install: generated
 # name, reproducible (sorted names, fixed owner and times, gzip without a name or time), and
 # dist/SHA256SUMS. Runs without Swift: the runtime is linked in (see README, "Release tarball").
 dist: build-deps
+	rm -rf .build/dist-root
 	$(MAKE) install DESTDIR=$(CURDIR)/.build/dist-root PREFIX=/$(DIST_NAME)
 	mkdir -p dist
 	rm -f dist/$(DIST_NAME).tar.gz
