@@ -7,7 +7,7 @@ import NewsstandFormat
 enum BuildCommand: Command {
     static let declaration = CommandDeclaration(
         name: "build", summary: "validate, then build the normal and @2x bundles and the catalogs",
-        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        operands: [OperandDeclaration("magazine", .magazine, help: "the magazine folder")],
         options: [
             .value("--output", alias: "-o", .folder, isRequired: true, help: "the output folder (created if missing)"),
             .value("--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(Int32.max)), help: "bundles built at once (default: the number of cores)"),

@@ -9,7 +9,7 @@ enum CatalogCommand: Command {
         name: "catalog", summary: "write issues.plist (and feeds) from every issue built into an output folder",
         operands: [OperandDeclaration("output", .folder, help: "the output folder holding the built issues")],
         options: [
-            .value("--magazine", .folder, isRequired: true, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
+            .value("--magazine", .magazine, isRequired: true, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
             .value(
                 "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
                 help: "also write shelf.json (shelf) or atom.xml (atom)"),

@@ -4,7 +4,7 @@ import Foundation
 enum ValidateCommand: Command {
     static let declaration = CommandDeclaration(
         name: "validate", summary: "check a magazine and report every problem with file, line and code",
-        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        operands: [OperandDeclaration("magazine", .magazine, help: "the magazine folder")],
         options: ValidationSession.options(issueHelp: "validate only this issue"),
         description: [
             "Checks magazine.plist, the page-class schemas and every issue (issue.plist, pages.plist, assets/) and reports every problem at once."
