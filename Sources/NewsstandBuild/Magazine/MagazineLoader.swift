@@ -15,7 +15,7 @@ public enum MagazineLoader {
                 Diagnostic(.fileMissing, "magazine folder '\(folder.path)' does not exist or is not a folder", at: nil))
             return Magazine(folder: folder, schema: PageClassSchema(layers: [], diagnostics: &diagnostics), issueNames: [])
         }
-        let (title, baseURL) = readSettings(folder, diagnostics: &diagnostics)
+        let (title, baseURL, publisher) = readSettings(folder, diagnostics: &diagnostics)
         var layers = [PageClassSchema.classes(in: builtInSchema, displayPath: builtInSchema.path, diagnostics: &diagnostics)]
         let own = folder.appendingPathComponent("page-classes.plist")
         if FileStatus.kind(of: own) != nil {
@@ -23,24 +23,25 @@ public enum MagazineLoader {
         }
         let schema = PageClassSchema(layers: layers, diagnostics: &diagnostics)
         let names = issueNames(folder, diagnostics: &diagnostics)
-        return Magazine(folder: folder, title: title, baseURL: baseURL, schema: schema, issueNames: names)
+        return Magazine(
+            folder: folder, title: title, baseURL: baseURL, publisher: publisher, schema: schema, issueNames: names)
     }
 
-    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?) {
+    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?, String?) {
         let file = "magazine.plist"
         let root: PlistNode
         do {
             root = try PlistReader.read(contentsOf: folder.appendingPathComponent(file), displayPath: file)
         } catch {
             diagnostics += error.diagnostics
-            return (nil, nil)
+            return (nil, nil, nil)
         }
         guard root.entries != nil else {
             diagnostics.append(
                 Diagnostic(
                     .magazineNotDict, "magazine.plist must be a dict, found \(root.kindName)",
                     at: .init(file: file, line: root.line)))
-            return (nil, nil)
+            return (nil, nil, nil)
         }
         var title: String?
         if let node = root["Title"], let value = node.string, !value.isEmpty {
@@ -70,7 +71,19 @@ public enum MagazineLoader {
                     .magazineBaseURL, "BaseURL must be an absolute http(s) URL such as 'https://example.com/magazine/'; \(found)",
                     at: .init(file: file, line: baseNode?.line ?? root.line)))
         }
-        return (title, baseURL)
+        var publisher: String?
+        if let node = root["Publisher"] {
+            if let value = node.string, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                publisher = value
+            } else {
+                let found = node.string != nil ? "it is empty" : "found \(node.kindName)"
+                diagnostics.append(
+                    Diagnostic(
+                        .magazinePublisher, "Publisher, when given, must be a non-empty string; \(found)",
+                        at: .init(file: file, line: node.line)))
+            }
+        }
+        return (title, baseURL, publisher)
     }
 
     /// The issue folders in `issues/`, read by raw name: a name that is not UTF-8 is reported,
