@@ -23,30 +23,23 @@ public struct BookPages: BookPageRenderer {
         stylesheet = String(decoding: data, as: UTF8.self)
     }
 
-    public func pages(of config: PlistNode, title: String, imageFolder: String) throws -> [String] {
-        let renderer = PreviewPageRenderer(schema: schema, templates: templates, imageFolder: imageFolder)
-        var documents: [String] = []
-        for (a, article) in (config.array ?? []).enumerated() {
-            for (p, page) in (article.array ?? []).enumerated() {
-                let body = try renderer.render(page, article: a + 1, page: p + 1)
-                documents.append(
-                    """
-                    <!DOCTYPE html>
-                    <html>
-                    <head>
-                    <meta charset="utf-8">
-                    <meta name="viewport" content="width=device-width, initial-scale=1">
-                    <title>\(Markup.escape(title)): article \(a + 1), page \(p + 1)</title>
-                    <link rel="stylesheet" href="book.css">
-                    </head>
-                    <body class="reader-page book-page">
-                    \(body)
-                    </body>
-                    </html>
+    public func page(_ page: PlistNode, article: Int, number: Int, title: String, imageFolder: String) throws -> String {
+        let body = try PreviewPageRenderer(schema: schema, templates: templates, imageFolder: imageFolder)
+            .render(page, article: article, page: number)
+        return """
+            <!DOCTYPE html>
+            <html>
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(Markup.escape(title)): article \(article), page \(number)</title>
+            <link rel="stylesheet" href="book.css">
+            </head>
+            <body class="reader-page book-page">
+            \(body)
+            </body>
+            </html>
 
-                    """)
-            }
-        }
-        return documents
+            """
     }
 }

@@ -36,20 +36,6 @@ struct HPubBuilder {
     func build() throws(BuildError) -> OutputRecord {
         let source = try IssueSource(plan)
         let assets = try source.assets()
-        let config = try source.config("pages.plist")
-        let pages: [String]
-        do {
-            pages = try renderer.pages(of: config.root, title: plan.metadata.title, imageFolder: Self.assetFolder)
-        } catch {
-            throw .bookPage(issue: plan.name, path: config.file.path, reason: "\(error)")
-        }
-        let pageNames = Self.pageNames(config.root)
-        guard pageNames.count == pages.count else {
-            throw .bookPage(
-                issue: plan.name, path: config.file.path,
-                reason: "the renderer gave \(pages.count) pages for a config of \(pageNames.count)")
-        }
-        let book = bookJSON(contents: pageNames)
         var files: [(file: OpenFile, entry: String)] = []
         for name in assetNames() {
             files.append((try source.file(name, in: assets), "\(Self.assetFolder)/\(name)"))
@@ -65,21 +51,19 @@ struct HPubBuilder {
         let size: Int64
         do {
             let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }
-            let date = plan.metadata.date
-            try writer.addData(book, as: "book.json", modified: date, compression: .deflate)
-            try writer.addData(Data(renderer.stylesheet.utf8), as: "book.css", modified: date, compression: .deflate)
-            for (page, html) in zip(pageNames, pages) {
-                try writer.addData(Data(html.utf8), as: page, modified: date, compression: .deflate)
-            }
+            try writePages(to: writer, source: source)
             for item in files {
                 try writer.addFile(
-                    reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry, modified: date,
-                    compression: .suited(toFileName: item.entry))
+                    reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
+                    modified: plan.metadata.date, compression: .suited(toFileName: item.entry))
             }
             size = try writer.close()
+        } catch let error as BuildError {
+            pending.discard()
+            throw error
         } catch {
             pending.discard()
-            throw .archive(issue: plan.name, error)
+            throw .archive(issue: plan.name, error as? ArchiveError ?? ArchiveError(path: pending.temporaryPath, reason: "\(error)"))
         }
         do {
             // Best effort: the book is made again from its sources, like the bundles.
@@ -88,6 +72,30 @@ struct HPubBuilder {
             throw .output(issue: plan.name, error)
         }
         return OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
+    }
+
+    /// `book.json`, `book.css` and the pages, each page rendered and written before the next.
+    /// The page config's tree is held under the bundles' config gate: one config in memory at a
+    /// time in the whole process, whatever `--jobs` is.
+    private func writePages(to writer: ZipWriter, source: IssueSource) throws {
+        BundleBuilder.configGate.lock()
+        defer { BundleBuilder.configGate.unlock() }
+        let config = try source.config("pages.plist")
+        let date = plan.metadata.date
+        try writer.addData(bookJSON(contents: Self.pageNames(config.root)), as: "book.json", modified: date, compression: .deflate)
+        try writer.addData(Data(renderer.stylesheet.utf8), as: "book.css", modified: date, compression: .deflate)
+        for (a, article) in (config.root.array ?? []).enumerated() {
+            for (p, page) in (article.array ?? []).enumerated() {
+                let html: String
+                do {
+                    html = try renderer.page(
+                        page, article: a + 1, number: p + 1, title: plan.metadata.title, imageFolder: Self.assetFolder)
+                } catch {
+                    throw BuildError.bookPage(issue: plan.name, path: config.file.path, reason: "\(error)")
+                }
+                try writer.addData(Data(html.utf8), as: "\(a + 1)-\(p + 1).html", modified: date, compression: .deflate)
+            }
+        }
     }
 
     /// `<article>-<page>.html` for every page of the config, in reading order.
