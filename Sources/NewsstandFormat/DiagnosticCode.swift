@@ -16,6 +16,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case magazineBaseURL = "NS-103"
     case noIssues = "NS-104"
     case magazinePublisher = "NS-105"
+    case magazinePreviewURL = "NS-106"
 
     // The page config (pages.plist).
     case unknownPageClass = "NS-201"
@@ -92,6 +93,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
         case .noIssues: return "the magazine has no issues folder or no issues"
         case .magazinePublisher: return "magazine.plist Publisher is not a non-empty string"
+        case .magazinePreviewURL: return "magazine.plist PreviewURL is not an absolute http(s) URL"
         case .unknownPageClass: return "a page names a class that no schema defines"
         case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
         case .articleNotArray: return "an article is not an array of pages"

@@ -169,6 +169,42 @@ import Testing
         #expect(found.first?.severity == .error)
     }
 
+    @Test func entriesLinkTheirPreviewPageWhenThePreviewIsPublished() throws {
+        let fixture = try MagazineFixture()
+        let output = try Shell.temporaryFolder()
+        let links = """
+            import sys, xml.etree.ElementTree as ET
+            A = '{http://www.w3.org/2005/Atom}'
+            for l in ET.parse(sys.argv[1]).getroot().find(A + 'entry').findall(A + 'link'):
+                print(l.get('rel'), l.get('type'), l.get('href'), l.get('length'))
+            """
+        _ = try build(fixture, into: output, now: t1)
+        let atom = output.appendingPathComponent("atom.xml").path
+        let size = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("f-1/f-1.zip").path)[.size] as? Int
+        #expect(try Shell.python(links, [atom]).stdout == "alternate application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)\n")
+        let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
+        try fixture.write(
+            "magazine.plist",
+            settings.replacingOccurrences(
+                of: "<key>Title</key>", with: "<key>PreviewURL</key>\n    <string>https://example.com/preview</string>\n    <key>Title</key>"))
+        _ = try build(fixture, into: output, now: t1)
+        #expect(
+            try Shell.python(links, [atom]).stdout == """
+                alternate text/html https://example.com/preview/f-1/ None
+                enclosure application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)
+
+                """)
+        try fixture.write(
+            "magazine.plist",
+            settings.replacingOccurrences(of: "<key>Title</key>", with: "<key>PreviewURL</key>\n    <string>/preview/</string>\n    <key>Title</key>"))
+        let found = fixture.validate().with(.magazinePreviewURL)
+        #expect(found.map(\.location) == [SourceLocation(file: "magazine.plist", line: 6)])
+        #expect(
+            found.map(\.message) == [
+                "PreviewURL, when given, must be an absolute http(s) URL such as 'https://example.com/magazine/preview/'; found '/preview/'"
+            ])
+    }
+
     // MARK: The Newsstand feed's rules, while validating
 
     private func issuePlist(summary: String?) -> String {

@@ -7,7 +7,9 @@ import NewsstandFormat
 ///
 /// The RFC's own assertions hold: the feed has an `id`, `title`, `updated`, an `author` (the
 /// magazine's Publisher, else its Title) and a `self` link; every entry has an `id`, `title`,
-/// `updated` and a `link rel="alternate"` (its normal bundle, with its type and length). Every
+/// `updated` and a `link rel="alternate"`: its page in the web preview when the magazine says
+/// where that is published (`PreviewURL`), with the normal bundle as `rel="enclosure"`; else
+/// the normal bundle itself (with its type and length). Every
 /// `id` is an absolute IRI that never changes: a `tag:` URI (RFC 4151) from the BaseURL's host,
 /// a fixed date and the BaseURL's path (plus the issue name for an entry). An entry's `updated`
 /// is when its metadata last changed (`EntryUpdateRecord`); `published` is its Date; the
@@ -17,6 +19,8 @@ struct AtomFeed {
     var magazineTitle: String
     var author: String
     var baseURL: URL
+    /// Where the web preview is published, when it is: entries link their page there.
+    var previewURL: URL? = nil
 
     /// The tag date of every id. Fixed, so that an id never changes (an entry whose id changed
     /// would be a new issue to a store): the day this form of id was introduced.
@@ -51,6 +55,14 @@ struct AtomFeed {
         for entry in entries {
             let catalog = entry.catalog
             let length = catalog.contentSize.map { " length=\"\($0)\"" } ?? ""
+            let bundle = "type=\"application/zip\" href=\"\(Markup.escape(catalog.content))\"\(length)/>"
+            let links: String
+            if let previewURL {
+                let page = previewURL.absoluteString + (catalog.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? catalog.name) + "/"
+                links = "<link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(page))\"/>\n        <link rel=\"enclosure\" " + bundle
+            } else {
+                links = "<link rel=\"alternate\" " + bundle
+            }
             xml += """
                   <entry>
                     <id>\(Markup.escape(entryID(catalog.name)))</id>
@@ -58,7 +70,7 @@ struct AtomFeed {
                     <updated>\(PlistDate.format(entry.updated))</updated>
                     <published>\(PlistDate.format(catalog.date))</published>
                     <summary>\(Markup.escape(catalog.summary ?? catalog.title))</summary>
-                    <link rel="alternate" type="application/zip" href="\(Markup.escape(catalog.content))"\(length)/>
+                    \(links)
                     <news:cover_art_icons>
                       <news:cover_art_icon size="SOURCE" src="\(Markup.escape(catalog.coverURL(retina: true)))"/>
                     </news:cover_art_icons>

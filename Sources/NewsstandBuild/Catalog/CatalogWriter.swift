@@ -74,7 +74,8 @@ public struct CatalogWriter {
                 guard let manifest = byName[entry.name] else { continue }
                 feedEntries.append(AtomFeed.Entry(catalog: entry, updated: updated(of: manifest, warnings: &warnings)))
             }
-            let atom = AtomFeed(magazineTitle: magazine.title ?? "", author: magazine.author, baseURL: baseURL)
+            let atom = AtomFeed(
+                magazineTitle: magazine.title ?? "", author: magazine.author, baseURL: baseURL, previewURL: magazine.previewURL)
             if checksFeedRules {
                 diagnostics = checkRules(manifests)
             }

@@ -14,6 +14,9 @@ public struct Magazine: Sendable {
     /// `magazine.plist` Publisher, when given: the Atom feed's author (the Title otherwise)
     /// and the `publisher` of every Baker book.
     public var publisher: String?
+    /// `magazine.plist` PreviewURL, ending in `/`, when given: where `newsstand preview`'s
+    /// output is published, so the Atom feed links each issue's web page.
+    public var previewURL: URL?
     /// The page classes pages may use.
     public var schema: PageClassSchema
     /// The issue folder names in `issues/`, sorted.
