@@ -13,16 +13,23 @@ import Testing
     private let t2 = Date(timeIntervalSince1970: 1_790_086_400)  // a day later
     private let t3 = Date(timeIntervalSince1970: 1_790_172_800)  // two days later
 
-    private func build(_ fixture: MagazineFixture, into output: URL, now: Date) throws -> BuildReport {
+    private func build(_ fixture: MagazineFixture, into output: URL, now: Date, force: Bool = false) async throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
-        return try MagazineBuilder(
-            magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.atom], versioned: false, now: now)
-        ).build(plans)
+        return try await offPool {
+            try MagazineBuilder(
+                magazine: magazine,
+                options: BuildOptions(output: output, jobs: 1, force: force, feeds: [.atom], versioned: false, now: now)
+            ).build(plans)
+        }
+    }
+
+    private func python(_ script: String, _ arguments: [String]) async throws -> Shell.Result {
+        try await offPool { try Shell.python(script, arguments) }
     }
 
     /// `name updated` per entry, then `feed updated`, read with Python's xml.etree.
-    private func times(_ output: URL) throws -> [String] {
-        let result = try Shell.python(
+    private func times(_ output: URL) async throws -> [String] {
+        let result = try await python(
             """
             import sys, xml.etree.ElementTree as ET
             A = '{http://www.w3.org/2005/Atom}'
@@ -39,42 +46,39 @@ import Testing
         output.appendingPathComponent("\(issue)/.newsstand/feed-updated.json")
     }
 
-    @Test func anEntryIsUpdatedOnlyWhenWhatTheFeedShowsChanges() throws {
+    @Test func anEntryIsUpdatedOnlyWhenWhatTheFeedShowsChanges() async throws {
         let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
         let output = try Shell.temporaryFolder()
-        _ = try build(fixture, into: output, now: t1)
-        #expect(try times(output) == ["f-2 2026-09-21T14:13:20Z", "f-1 2026-09-21T14:13:20Z", "feed 2026-09-21T14:13:20Z"])
+        _ = try await build(fixture, into: output, now: t1)
+        #expect(try await times(output) == ["f-2 2026-09-21T14:13:20Z", "f-1 2026-09-21T14:13:20Z", "feed 2026-09-21T14:13:20Z"])
         let first = try Data(contentsOf: output.appendingPathComponent("atom.xml"))
 
         // Nothing changed, a day later, forced rebuild included: byte-identical feed.
-        _ = try build(fixture, into: output, now: t2)
+        _ = try await build(fixture, into: output, now: t2)
         #expect(try Data(contentsOf: output.appendingPathComponent("atom.xml")) == first)
-        let (magazine, plans) = try fixture.plans()
-        _ = try MagazineBuilder(
-            magazine: magazine, options: BuildOptions(output: output, jobs: 1, force: true, feeds: [.atom], versioned: false, now: t2)
-        ).build(plans)
+        _ = try await build(fixture, into: output, now: t2, force: true)
         #expect(try Data(contentsOf: output.appendingPathComponent("atom.xml")) == first)
 
         // An edited summary moves that entry (and the feed) only.
         let issue = try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
         try fixture.write("issues/f-1/issue.plist", issue.replacingOccurrences(of: "The f-1 issue.", with: "The f-1 issue, corrected."))
-        _ = try build(fixture, into: output, now: t3)
-        #expect(try times(output) == ["f-2 2026-09-21T14:13:20Z", "f-1 2026-09-23T14:13:20Z", "feed 2026-09-23T14:13:20Z"])
+        _ = try await build(fixture, into: output, now: t3)
+        #expect(try await times(output) == ["f-2 2026-09-21T14:13:20Z", "f-1 2026-09-23T14:13:20Z", "feed 2026-09-23T14:13:20Z"])
 
         // A new cover image under the same name is an edit too.
         try fixture.write("issues/f-2/assets/cover@2x.png", MagazineFixture.png(width: 20, height: 40, seed: "new cover"))
-        _ = try build(fixture, into: output, now: t3.addingTimeInterval(60))
-        #expect(try times(output).prefix(1) == ["f-2 2026-09-23T14:14:20Z"])
+        _ = try await build(fixture, into: output, now: t3.addingTimeInterval(60))
+        #expect(try await times(output).prefix(1) == ["f-2 2026-09-23T14:14:20Z"])
     }
 
-    @Test func aTimeNeverGoesBackWhenTheClockDoes() throws {
+    @Test func aTimeNeverGoesBackWhenTheClockDoes() async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()
-        _ = try build(fixture, into: output, now: t2)
+        _ = try await build(fixture, into: output, now: t2)
         let issue = try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
         try fixture.write("issues/f-1/issue.plist", issue.replacingOccurrences(of: "Issue f-1", with: "Issue f-1, renamed"))
-        _ = try build(fixture, into: output, now: t1)  // a machine whose clock is a day behind
-        #expect(try times(output).first == "f-1 2026-09-22T14:13:21Z")
+        _ = try await build(fixture, into: output, now: t1)  // a machine whose clock is a day behind
+        #expect(try await times(output).first == "f-1 2026-09-22T14:13:21Z")
     }
 
     @Test(arguments: [
@@ -86,32 +90,32 @@ import Testing
          "gives the time 'yesterday', which is not a UTC date no later than a day from now"),
         (String(repeating: " ", count: 5000), "is larger than 4096 bytes; newsstand never writes one that large"),
     ])
-    func aRecordThatLiesIsNotTrusted(content: String, problem: String) throws {
+    func aRecordThatLiesIsNotTrusted(content: String, problem: String) async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         try Data(content.utf8).write(to: record(output, "f-1"))
-        let report = try build(fixture, into: output, now: t2)
+        let report = try await build(fixture, into: output, now: t2)
         #expect(
             report.warnings == [
                 "issue 'f-1': \(record(output, "f-1").path) \(problem); the feed's updated time starts again from now"
             ])
-        #expect(try times(output).first == "f-1 2026-09-22T14:13:20Z")
+        #expect(try await times(output).first == "f-1 2026-09-22T14:13:20Z")
         // Replaced by a good one: the next build trusts it.
-        #expect(try build(fixture, into: output, now: t3).warnings.isEmpty)
-        #expect(try times(output).first == "f-1 2026-09-22T14:13:20Z")
+        #expect(try await build(fixture, into: output, now: t3).warnings.isEmpty)
+        #expect(try await times(output).first == "f-1 2026-09-22T14:13:20Z")
     }
 
-    @Test func aRecordThatIsALinkIsNeitherReadNorWrittenThrough() throws {
+    @Test func aRecordThatIsALinkIsNeitherReadNorWrittenThrough() async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         let elsewhere = try Shell.temporaryFolder().appendingPathComponent("victim.json")
         let good = try Data(contentsOf: record(output, "f-1"))
         try good.write(to: elsewhere)
         try FileManager.default.removeItem(at: record(output, "f-1"))
         try FileManager.default.createSymbolicLink(at: record(output, "f-1"), withDestinationURL: elsewhere)
-        let report = try build(fixture, into: output, now: t2)
+        let report = try await build(fixture, into: output, now: t2)
         #expect(report.warnings.count == 1)
         #expect(report.warnings.first?.hasPrefix("issue 'f-1': \(record(output, "f-1").path) cannot be read: ") == true)
         #expect(try Data(contentsOf: elsewhere) == good, "the link's target is untouched")
@@ -119,27 +123,27 @@ import Testing
         #expect(kind == .typeRegular, "the link was replaced by a record of our own, not written through")
     }
 
-    @Test func anAbsentRecordGivesNowNotTheIssueDate() throws {
+    @Test func anAbsentRecordGivesNowNotTheIssueDate() async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         try FileManager.default.removeItem(at: record(output, "f-1"))
-        let report = try build(fixture, into: output, now: t2)
+        let report = try await build(fixture, into: output, now: t2)
         #expect(report.warnings.isEmpty)
-        #expect(try times(output).first == "f-1 2026-09-22T14:13:20Z")
+        #expect(try await times(output).first == "f-1 2026-09-22T14:13:20Z")
     }
 
-    @Test func anIssueThatLeftTheMagazineLeavesNoFolderBehind() throws {
+    @Test func anIssueThatLeftTheMagazineLeavesNoFolderBehind() async throws {
         let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
         let output = try Shell.temporaryFolder()
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         try fixture.remove("issues/f-2")
-        let report = try build(fixture, into: output, now: t2)
+        let report = try await build(fixture, into: output, now: t2)
         #expect(report.removed == ["f-2"])
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("f-2").path))
     }
 
-    @Test func theAuthorIsThePublisherElseTheTitle() throws {
+    @Test func theAuthorIsThePublisherElseTheTitle() async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()
         let authorAndIDs = """
@@ -148,17 +152,17 @@ import Testing
             root = ET.parse(sys.argv[1]).getroot()
             print(root.find(A + 'author/' + A + 'name').text, root.find(A + 'id').text, root.find(A + 'entry/' + A + 'id').text)
             """
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         let atom = output.appendingPathComponent("atom.xml").path
-        #expect(try Shell.python(authorAndIDs, [atom]).stdout == "Fixture tag:example.com,2026-11-30:/mag/ tag:example.com,2026-11-30:/mag/f-1\n")
+        #expect(try await python(authorAndIDs, [atom]).stdout == "Fixture tag:example.com,2026-11-30:/mag/ tag:example.com,2026-11-30:/mag/f-1\n")
         let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
         try fixture.write(
             "magazine.plist", settings.replacingOccurrences(of: "<key>Title</key>", with: "<key>Publisher</key>\n    <string>Fixture &amp; Sons</string>\n    <key>Title</key>"))
-        _ = try build(fixture, into: output, now: t1)
-        #expect(try Shell.python(authorAndIDs, [atom]).stdout.hasPrefix("Fixture & Sons tag:example.com,"))
+        _ = try await build(fixture, into: output, now: t1)
+        #expect(try await python(authorAndIDs, [atom]).stdout.hasPrefix("Fixture & Sons tag:example.com,"))
     }
 
-    @Test func aPublisherThatIsNotAStringIsAnError() throws {
+    @Test func aPublisherThatIsNotAStringIsAnError() async throws {
         let fixture = try MagazineFixture()
         let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
         try fixture.write(
@@ -169,7 +173,7 @@ import Testing
         #expect(found.first?.severity == .error)
     }
 
-    @Test func entriesLinkTheirPreviewPageWhenThePreviewIsPublished() throws {
+    @Test func entriesLinkTheirPreviewPageWhenThePreviewIsPublished() async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()
         let links = """
@@ -178,18 +182,18 @@ import Testing
             for l in ET.parse(sys.argv[1]).getroot().find(A + 'entry').findall(A + 'link'):
                 print(l.get('rel'), l.get('type'), l.get('href'), l.get('length'))
             """
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         let atom = output.appendingPathComponent("atom.xml").path
         let size = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("f-1/f-1.zip").path)[.size] as? Int
-        #expect(try Shell.python(links, [atom]).stdout == "alternate application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)\n")
+        #expect(try await python(links, [atom]).stdout == "alternate application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)\n")
         let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
         try fixture.write(
             "magazine.plist",
             settings.replacingOccurrences(
                 of: "<key>Title</key>", with: "<key>PreviewURL</key>\n    <string>https://example.com/preview</string>\n    <key>Title</key>"))
-        _ = try build(fixture, into: output, now: t1)
+        _ = try await build(fixture, into: output, now: t1)
         #expect(
-            try Shell.python(links, [atom]).stdout == """
+            try await python(links, [atom]).stdout == """
                 alternate text/html https://example.com/preview/f-1/ None
                 enclosure application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)
 
@@ -228,7 +232,7 @@ import Testing
         (String(repeating: "ж", count: 1001), "issue 'f-1' Summary is 2002 bytes of UTF-8; the Newsstand feed needs 10 to 2,000"),
         (String(repeating: "a", count: 2001), "issue 'f-1' Summary is 2001 bytes of UTF-8; the Newsstand feed needs 10 to 2,000"),
     ])
-    func aSummaryOutsideTheBoundsIsReportedWhereItIs(summary: String, message: String) throws {
+    func aSummaryOutsideTheBoundsIsReportedWhereItIs(summary: String, message: String) async throws {
         let fixture = try MagazineFixture()
         try fixture.image("f-1", "cover.png", width: 512, height: 768)
         try fixture.write("issues/f-1/issue.plist", issuePlist(summary: summary))
@@ -240,7 +244,7 @@ import Testing
         #expect(fixture.validate().isEmpty, "without --feed atom the feed's rules are not checked")
     }
 
-    @Test func summariesAtTheBoundsPass() throws {
+    @Test func summariesAtTheBoundsPass() async throws {
         let fixture = try MagazineFixture()
         try fixture.image("f-1", "cover.png", width: 512, height: 768)
         for summary in ["ten bytes!", String(repeating: "ж", count: 1000)] {
@@ -249,7 +253,7 @@ import Testing
         }
     }
 
-    @Test func aMissingSummaryIsReportedOnTheDict() throws {
+    @Test func aMissingSummaryIsReportedOnTheDict() async throws {
         let fixture = try MagazineFixture()
         try fixture.image("f-1", "cover.png", width: 512, height: 768)
         try fixture.write("issues/f-1/issue.plist", issuePlist(summary: nil))
@@ -268,7 +272,7 @@ import Testing
         (1025, 256, "2050×512"),  // wider than 2:1
         (256, 1025, "512×2050"),  // taller than 1:2
     ])
-    func aCoverOutsideTheRulesIsReportedOnTheCoverKey(width: Int, height: Int, size: String) throws {
+    func aCoverOutsideTheRulesIsReportedOnTheCoverKey(width: Int, height: Int, size: String) async throws {
         let fixture = try MagazineFixture()
         try fixture.image("f-1", "cover.png", width: width, height: height)
         let found = fixture.validate(feeds: [.atom])
@@ -286,7 +290,7 @@ import Testing
         }
     }
 
-    @Test func coversAtTheBoundsPass() throws {
+    @Test func coversAtTheBoundsPass() async throws {
         let fixture = try MagazineFixture()
         for (width, height) in [(512, 256), (256, 512), (512, 512), (600, 400)] {
             try fixture.image("f-1", "cover.png", width: width, height: height)
@@ -294,7 +298,7 @@ import Testing
         }
     }
 
-    @Test func aCoverThatIsNotPNGIsReported() throws {
+    @Test func aCoverThatIsNotPNGIsReported() async throws {
         let fixture = try MagazineFixture()
         try fixture.image("f-1", "cover.png", width: 512, height: 768)
         // A GIF header under a .png name is NS-305 already; a real JPEG cover named .jpg:
