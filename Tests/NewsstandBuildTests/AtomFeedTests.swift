@@ -123,6 +123,28 @@ import Testing
         #expect(kind == .typeRegular, "the link was replaced by a record of our own, not written through")
     }
 
+    @Test func aGatheredIssueLinkedInIsReadThroughButNeverWrittenThrough() async throws {
+        let fixture = try MagazineFixture()
+        let output = try Shell.temporaryFolder()
+        _ = try await build(fixture, into: output, now: t1)
+        let gathered = try Shell.temporaryFolder()
+        try FileManager.default.createSymbolicLink(
+            at: gathered.appendingPathComponent("f-1"), withDestinationURL: output.appendingPathComponent("f-1"))
+        let (magazine, _) = try fixture.plans()
+        var result = try CatalogWriter(magazine: magazine, output: gathered, feeds: [.atom], now: t2).write()
+        #expect(result.warnings.isEmpty)
+        #expect(try await times(gathered).first == "f-1 2026-09-21T14:13:20Z", "the record is read through the link")
+
+        try FileManager.default.removeItem(at: record(output, "f-1"))
+        result = try CatalogWriter(magazine: magazine, output: gathered, feeds: [.atom], now: t2).write()
+        #expect(
+            result.warnings == [
+                "issue 'f-1': \(gathered.path)/f-1 is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time"
+            ])
+        #expect(try await times(gathered).first == "f-1 2026-09-22T14:13:20Z")
+        #expect(!FileManager.default.fileExists(atPath: record(output, "f-1").path), "nothing written through the link")
+    }
+
     @Test func anAbsentRecordGivesNowNotTheIssueDate() async throws {
         let fixture = try MagazineFixture()
         let output = try Shell.temporaryFolder()

@@ -85,32 +85,31 @@ public struct CatalogWriter {
     }
 
     /// The entry's `updated` from its record, which is written again when it changed. An issue
-    /// folder that is a link (a gathered output) is read through by the catalog but never
-    /// written through: its record is not kept.
+    /// folder that is a link (a gathered output) is read through, like its manifest, but never
+    /// written through: a changed record there is not kept (a warning).
     private func updated(of manifest: BuildManifest, warnings: inout [String]) -> Date {
-        let folder: OpenFolder?
-        var linked = false
+        var folder: OpenFolder?
+        var linkedFolder: OpenFolder?
         do {
             folder = try OpenFolder.open(output).folder(manifest.name)
         } catch .symbolicLink {
-            folder = nil
-            linked = true
+            linkedFolder = try? OpenFolder.open(output.appendingPathComponent(manifest.name, isDirectory: true))
         } catch {
             folder = nil
         }
-        let resolution = EntryUpdateRecord.resolve(manifest, in: folder, now: now)
+        let resolution = EntryUpdateRecord.resolve(manifest, in: folder ?? linkedFolder, now: now)
         if let warning = resolution.warning { warnings.append(warning) }
-        if let record = resolution.write {
-            if let folder {
-                do {
-                    try record.write(in: folder)
-                } catch {
-                    warnings.append("issue '\(manifest.name)': its feed record cannot be written (\(error)); the next build gives its entry a new updated time")
-                }
-            } else if linked {
+        guard let record = resolution.write else { return resolution.updated }
+        if let folder {
+            do {
+                try record.write(in: folder)
+            } catch {
                 warnings.append(
-                    "issue '\(manifest.name)': \(output.appendingPathComponent(manifest.name).path) is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time")
+                    "issue '\(manifest.name)': its feed record cannot be written (\(error)); the next build gives its entry a new updated time")
             }
+        } else if linkedFolder != nil {
+            warnings.append(
+                "issue '\(manifest.name)': \(output.appendingPathComponent(manifest.name).path) is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time")
         }
         return resolution.updated
     }
