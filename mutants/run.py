@@ -16,6 +16,8 @@ LIST = os.path.join(HERE, "mutants.txt")
 SCRATCH = os.environ.get("MUTANTS_DIR", "/tmp/newsstand-mutants")
 TIMEOUT = int(os.environ.get("MUTANTS_TIMEOUT", "900"))
 ENV = dict(os.environ, TZ="Pacific/Auckland")
+# As `make test` runs them: a few tests at once, so blocking tests cannot starve the others.
+WIDTH = ["--experimental-maximum-parallelization-width", os.environ.get("TEST_WIDTH", "4")]
 
 
 class Mutant:
@@ -129,7 +131,7 @@ def main():
         print("the unmutated code does not build")
         return 2
     union = "|".join(sorted({m.tests for m in mutants}))
-    status, output, seconds = run(["swift", "test", "--skip-build", "--filter", union], timeout=TIMEOUT * 2)
+    status, output, seconds = run(["swift", "test", "--skip-build", *WIDTH, "--filter", union], timeout=TIMEOUT * 2)
     if status != 0 or tests_ran(output) == 0:
         print(output[-6000:])
         print(f"the unmutated code fails the selected tests ({', '.join(failed_tests(output)) or 'none ran'}): fix that first")
@@ -147,7 +149,7 @@ def main():
                 verdict, detail, seconds = "STILLBORN", "does not compile: " + " ".join(
                     l.strip() for l in output.splitlines() if "error:" in l)[:300], build_seconds
             else:
-                status, output, seconds = run(["swift", "test", "--skip-build", "--filter", m.tests], timeout=TIMEOUT)
+                status, output, seconds = run(["swift", "test", "--skip-build", *WIDTH, "--filter", m.tests], timeout=TIMEOUT)
                 if status is None:
                     verdict, detail = "caught", f"the tests did not finish within {TIMEOUT} s"
                 elif tests_ran(output) == 0:
