@@ -581,7 +581,7 @@ def generate_aurora(w, root):
         with open(os.path.join(mag, name), "wb") as handle:
             handle.write(data)
     w.write(os.path.join(mag, "magazine.plist"),
-            plist({"Title": "Aurora", "BaseURL": "http://localhost:8080/aurora/"}))
+            plist({"Title": "Aurora", "BaseURL": "http://localhost:8080/aurora/", "Publisher": "Aurora Press"}))
     sizes = ((384, 512), (384, 512), (360, 240), (96, 64))
     for no, spec in enumerate(AURORA_ISSUES, start=1):
         meta = {"Name": spec["name"]}

@@ -36,6 +36,10 @@ public struct CommandDeclaration: Sendable {
 
     /// Environment variables several commands read.
     static let templatesVariable = (name: "NEWSSTAND_TEMPLATES", meaning: "the templates folder (the built-in page classes)")
+    static let sourceDateEpochVariable = (
+        name: "SOURCE_DATE_EPOCH",
+        meaning: "seconds since 1970: the time an Atom entry whose metadata changed is given, instead of the clock (reproducible builds)"
+    )
     static let noColorVariable = (name: "NO_COLOR", meaning: "no colours, even on a terminal")
     /// The usage status of a command that writes beside a magazine.
     static let usageOrOverlap = (status: Int32(2), meaning: "usage error (also an output folder that overlaps the magazine)")
