@@ -3,10 +3,15 @@ import NewsstandReader
 
 /// How `newsstand library` prints issues, problems and progress.
 enum LibraryFormatting {
-    static func line(_ issue: Issue) -> String {
+    static func line(_ issue: Issue, scale: LibraryScale) -> String {
         let size = issue.contentSize.map { ByteCount.format(Int64($0)) } ?? "-"
         let update = issue.hasUpdate ? "  (update available)" : ""
-        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)"
+        // A retina library that fell back to the normal files (no @2x ones on the server) says so.
+        var fallbacks: [String] = []
+        if issue.installedScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale content") }
+        if issue.coverScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale cover") }
+        let fellBack = fallbacks.isEmpty ? "" : "  (\(fallbacks.joined(separator: ", ")))"
+        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)\(fellBack)"
     }
 
     static func json(_ issue: Issue) -> [String: Any] {
@@ -16,6 +21,8 @@ enum LibraryFormatting {
             "contentURL": issue.remoteContentURL.absoluteString,
         ]
         object["size"] = issue.contentSize
+        object["installedScale"] = issue.installedScale?.rawValue
+        object["coverScale"] = issue.coverScale?.rawValue
         if issue.status == .available { object["path"] = issue.contentURL.path }
         if case .downloading(let progress) = issue.status { object["bytesReceived"] = progress.bytesReceived }
         return object

@@ -75,7 +75,7 @@ struct LibrarySession: Sendable {
         if json {
             printJSON(issues.map(LibraryFormatting.json))
         } else {
-            for issue in issues { console.out(LibraryFormatting.line(issue)) }
+            for issue in issues { console.out(LibraryFormatting.line(issue, scale: library.scale)) }
         }
         return ExitStatus.success
     }

@@ -93,6 +93,7 @@ public actor IssueLibrary {
                 record.status = .none
                 record.installedSHA256 = nil
                 record.installedContentURL = nil
+                record.installedScale = nil
             case .downloading:
                 let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
                 record.status = .downloading(
