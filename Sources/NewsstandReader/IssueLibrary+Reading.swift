@@ -27,14 +27,14 @@ extension IssueLibrary {
 
     /// Where the reader left an issue, if anywhere.
     public func readingPosition(of name: String) -> ReadingPosition? {
-        state.readingPositions?[name]
+        state.readingPositions[name]
     }
 
     /// Remembers where the reader is in an issue (persisted with the library).
     public func setReadingPosition(_ position: ReadingPosition, of name: String) throws(LibraryError) {
         try checkOpen()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
-        state.readingPositions = (state.readingPositions ?? [:]).merging([name: position]) { _, new in new }
+        state.readingPositions[name] = position
         try save()
     }
 }

@@ -24,6 +24,8 @@ public actor IssueLibrary {
     let lock: FileLock
     var isClosed = false
     var state: LibraryState
+    /// Writes `state`'s changes to `library.sqlite`.
+    let store: StateStore
     let catalogClient: CatalogClient
     let slots: DownloadSlots
     var running: [String: Task<Result<Issue, LibraryError>, Never>] = [:]
@@ -56,20 +58,19 @@ public actor IssueLibrary {
         }
         guard let held else { throw .libraryInUse(path: layout.folder.path) }
         lock = held
-        let loaded = try StateStore.load(from: layout.stateFile)
-        var state = loaded ?? LibraryState(scale: scale)
+        let (store, loaded) = try StateStore.open(in: opened, scale: scale)
+        var state = loaded
         Self.recover(&state, in: layout)
-        if loaded == nil {
-            try StateStore.save(state, to: layout.stateFile)
-        } else if state != loaded {
+        if state.hasChanges {
             // A repair is redone on every open until it is saved, so a full disk must not keep
             // the library from opening.
             do throws(LibraryError) {
-                try StateStore.save(state, to: layout.stateFile)
+                try store.save(&state)
             } catch {
                 configuration.log?("newsstand-reader: repaired state not saved: \(error)")
             }
         }
+        self.store = store
         self.folder = layout.folder
         self.scale = state.scale
         self.configuration = configuration
@@ -181,7 +182,7 @@ public actor IssueLibrary {
     func save() throws(LibraryError) {
         // Without the lock another writer may own the folder: never write then.
         guard !lock.isReleased else { throw .libraryClosed(path: folder.path) }
-        try StateStore.save(state, to: layout.stateFile)
+        try store.save(&state)
     }
 
     func log(_ message: @autoclosure () -> String) {

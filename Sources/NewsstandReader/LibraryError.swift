@@ -9,6 +9,9 @@ public enum LibraryError: Error, Sendable, Equatable {
     case libraryInUse(path: String)
     /// The library was closed with `close()`; open it again to change it.
     case libraryClosed(path: String)
+    /// The state file cannot be used (a link, another program's file, a newer schema, damaged,
+    /// or holding values the library never writes); nothing was written.
+    case stateUnusable(StateError)
     /// The state file or a library folder cannot be written.
     case cannotSave(path: String, reason: String)
     /// No issue with this name is in the library.
@@ -63,6 +66,7 @@ extension LibraryError: CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open library '\(path)': \(reason)"
         case .libraryInUse(let path): "library '\(path)' is in use by another process or library instance"
         case .libraryClosed(let path): "library '\(path)' was closed"
+        case .stateUnusable(let reason): "cannot open library state: \(reason)"
         case .cannotSave(let path, let reason): "cannot save '\(path)': \(reason)"
         case .unknownIssue(let name): "no issue named '\(name)' in the library"
         case .noCatalogURL: "the library has no catalog URL yet: refresh it from one first"

@@ -1,12 +1,13 @@
 import Foundation
 import NewsstandCore
 
-/// Where a library keeps its files, all inside its folder (never `/tmp`): the state file, its lock,
+/// Where a library keeps its files, all inside its folder (never `/tmp`): the state
+/// (`library.sqlite` and SQLite's `-wal` and `-shm` beside it), its lock,
 /// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.
 struct LibraryLayout: Sendable {
     let folder: URL
 
-    var stateFile: URL { folder.appendingPathComponent("library.json") }
+    var stateFile: URL { folder.appendingPathComponent(StateStore.fileName) }
     /// The file `LibraryLock` locks.
     var lockFile: URL { folder.appendingPathComponent("library.lock") }
     var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }

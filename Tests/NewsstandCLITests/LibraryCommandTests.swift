@@ -190,7 +190,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["shelf"])
         #expect(
             Set(try FileManager.default.contentsOfDirectory(atPath: shelf))
-                == ["Covers", "Downloads", "Issues", "library.json", "library.lock"])
+                == ["Covers", "Downloads", "Issues", "library.lock", "library.sqlite"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: shelf + "/Issues") == ["big"])
     }
 
