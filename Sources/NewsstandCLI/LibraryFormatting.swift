@@ -23,6 +23,7 @@ enum LibraryFormatting {
         object["size"] = issue.contentSize
         object["installedScale"] = issue.installedScale?.rawValue
         object["coverScale"] = issue.coverScale?.rawValue
+        object["cover"] = issue.coverFileURL?.path
         if issue.status == .available { object["path"] = issue.contentURL.path }
         if case .downloading(let progress) = issue.status { object["bytesReceived"] = progress.bytesReceived }
         return object

@@ -140,6 +140,18 @@ struct LibrarySession: Sendable {
         return ExitStatus.success
     }
 
+    /// Prints the path of an issue's cover, fetching it first when it is not cached or out of date.
+    func cover(folder: URL, name: String) throws -> Int32 {
+        let library = try open(folder)
+        let file = try runBlocking { try await library.cover(of: name) }
+        if json {
+            printJSON(["name": name, "cover": file.path])
+        } else {
+            console.out(file.path)
+        }
+        return ExitStatus.success
+    }
+
     private func printJSON(_ value: Any) {
         guard
             let data = try? JSONSerialization.data(

@@ -30,13 +30,15 @@ struct CoverFetcher: Sendable {
 
     let client: CatalogClient
     let folder: URL
-    let concurrency = 4
+    /// The library's cover requests at once (shared by `refresh` and `cover(of:)`).
+    let slots: DownloadSlots
+    let concurrency: Int
 
     func fetch(_ jobs: [Job]) async -> [Outcome] {
         await withTaskGroup(of: Outcome.self) { group in
             var outcomes: [Outcome] = []
             var pending = jobs[...]
-            for _ in 0..<concurrency {
+            for _ in 0..<max(1, concurrency) {
                 guard let job = pending.popFirst() else { break }
                 group.addTask { await fetch(job) }
             }
@@ -49,6 +51,15 @@ struct CoverFetcher: Sendable {
     }
 
     func fetch(_ job: Job) async -> Outcome {
+        guard await slots.acquire() else {
+            return .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: "cancelled"))
+        }
+        let outcome = await fetchInSlot(job)
+        await slots.release()
+        return outcome
+    }
+
+    private func fetchInSlot(_ job: Job) async -> Outcome {
         let first = await fetch(job, from: job.url, sha256: job.sha256)
         guard case .failure(let failure) = first, let transfer = failure.transfer, NormalScaleFallback.isMissing(transfer),
             let fallback = job.fallbackURL

@@ -127,11 +127,13 @@ extension IssueLibrary {
             contentSHA256: entry.contentSHA256?.lowercased(), coverSHA256: entry.coverSHA256?.lowercased())
     }
 
-    /// Fetches covers that are missing, or whose URL or checksum changed.
+    /// Fetches the covers of the newest `coversFetchedOnRefresh` issues that are missing, or
+    /// whose URL or checksum changed; the others wait for `cover(of:)`.
     private func refreshCovers(_ result: inout RefreshResult) async {
-        let jobs = state.issues.values.compactMap(coverJob)
+        let newest = IssueOrder.sorted(state.issues.values) { ($0.date, $0.name) }.prefix(max(0, configuration.coversFetchedOnRefresh))
+        let jobs = newest.compactMap(coverJob)
         guard !jobs.isEmpty else { return }
-        let outcomes = await CoverFetcher(client: catalogClient, folder: layout.covers).fetch(jobs)
+        let outcomes = await coverFetcher.fetch(jobs)
         for outcome in outcomes {
             switch outcome {
             case .fetched(let fetched):

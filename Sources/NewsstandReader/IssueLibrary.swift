@@ -28,6 +28,10 @@ public actor IssueLibrary {
     let store: StateStore
     let catalogClient: CatalogClient
     let slots: DownloadSlots
+    /// Cover requests at once, from refresh and `cover(of:)` together.
+    let coverSlots: DownloadSlots
+    /// Covers being fetched for `cover(of:)`: a second caller joins the first fetch.
+    var coverFetches: [String: Task<Result<URL, LibraryError>, Never>] = [:]
     var running: [String: Task<Result<Issue, LibraryError>, Never>] = [:]
     var progressHandlers: [String: [@Sendable (DownloadProgress) -> Void]] = [:]
     var suspending: Set<String> = []
@@ -78,6 +82,7 @@ public actor IssueLibrary {
         self.state = state
         catalogClient = CatalogClient(configuration: configuration)
         slots = DownloadSlots(limit: configuration.maxConcurrentDownloads)
+        coverSlots = DownloadSlots(limit: configuration.maxConcurrentCoverRequests)
     }
 
     /// Brings the files and the state back in line after a crash: removes interrupted unpacks,

@@ -55,6 +55,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     case diskFull(path: String, reason: String)
     /// The bundle could not be unpacked safely; nothing of it was kept.
     case unpackFailed(name: String, reason: ZipExtractionError)
+    /// `cover(of:)` could not fetch the cover (the problem says why: unavailable or too large).
+    case coverNotFetched(RefreshProblem)
     /// A file operation on the library's own files failed.
     case fileSystem(path: String, reason: String)
 }
@@ -90,6 +92,10 @@ extension LibraryError: CustomStringConvertible {
             "not enough space for '\(name)' in '\(path)': needs \(required) bytes, \(available) free"
         case .diskFull(let path, let reason): "cannot write '\(path)': \(reason); the partial file was deleted"
         case .unpackFailed(let name, let reason): "cannot unpack '\(name)': \(reason)"
+        case .coverNotFetched(.coverTooLarge(let name, let url, let limit)):
+            "cover of '\(name)' ('\(url)') is larger than the limit of \(limit) bytes"
+        case .coverNotFetched(.coverUnavailable(let name, let url, let reason)): "cover of '\(name)' ('\(url)') not fetched: \(reason)"
+        case .coverNotFetched(let problem): "cover not fetched: \(problem)"
         case .fileSystem(let path, let reason): "file operation on '\(path)' failed: \(reason)"
         }
     }
