@@ -130,8 +130,8 @@ extension IssueLibrary {
     /// Fetches the covers of the newest `coversFetchedOnRefresh` issues that are missing, or
     /// whose URL or checksum changed; the others wait for `cover(of:)`.
     private func refreshCovers(_ result: inout RefreshResult) async {
-        let newest = IssueOrder.sorted(state.issues.values) { ($0.date, $0.name) }.prefix(max(0, configuration.coversFetchedOnRefresh))
-        let jobs = newest.compactMap(coverJob)
+        let newest = newestFirst().prefix(max(0, configuration.coversFetchedOnRefresh))
+        let jobs = newest.compactMap { state.issues[$0] }.compactMap(coverJob)
         guard !jobs.isEmpty else { return }
         let outcomes = await coverFetcher.fetch(jobs)
         for outcome in outcomes {

@@ -14,13 +14,20 @@ struct LibraryLayout: Sendable {
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }
 
-    /// The unpacked content of an issue.
-    func content(of name: String) -> URL { issues.appendingPathComponent(name, isDirectory: true) }
+    /// The unpacked content of an issue. Made from the path as text: `appendingPathComponent`
+    /// re-parses the whole URL, and the shelf makes one per issue on every listing.
+    func content(of name: String) -> URL {
+        URL(fileURLWithPath: issues.path + "/" + name, isDirectory: true)
+    }
 
     /// The partial bundle download (`<name>.zip.part` or `<name>@2x.zip.part`).
     func part(of name: String, scale: LibraryScale) -> URL {
-        let file = scale.isRetina ? RetinaName.of("\(name).zip") : "\(name).zip"
-        return downloads.appendingPathComponent(file + ".part")
+        downloads.appendingPathComponent(Self.partFileName(of: name, scale: scale))
+    }
+
+    /// The partial download's file name in `Downloads/`.
+    static func partFileName(of name: String, scale: LibraryScale) -> String {
+        (scale.isRetina ? "\(name)@2x.zip" : "\(name).zip") + ".part"
     }
 
     /// Prefix of the folders an unpack or a replacement works in, beside the content folders;
