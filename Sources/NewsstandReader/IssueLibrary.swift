@@ -184,6 +184,8 @@ public actor IssueLibrary {
     public func close() async {
         isClosed = true
         await suspendDownloads()
+        // The database before the lock: the next holder of the folder finds it closed.
+        store.close()
         lock.release()
     }
 

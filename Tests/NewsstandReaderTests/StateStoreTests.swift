@@ -146,6 +146,18 @@ struct StateStoreTests {
         }
     }
 
+    @Test func aStateFileOverTheSizeLimitIsNotRead() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            // Sparse: 300 MiB on paper, nothing on disk.
+            let grown = try Shell.run("truncate", ["-s", "300M", path + "-wal"])
+            #expect(grown.status == 0)
+            #expect(throws: LibraryError.stateUnusable(.tooLarge(path: path, limit: 256 << 20))) { try bed.library() }
+            #expect(FileStatus.size(of: URL(fileURLWithPath: path + "-wal")) == 300 << 20)
+        }
+    }
+
     @Test func rowsWithValuesTheLibraryNeverWritesAreRefused() async throws {
         try await Testbed.with { bed in
             try await Self.closedLibrary(bed)

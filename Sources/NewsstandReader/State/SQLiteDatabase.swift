@@ -52,7 +52,17 @@ final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the connection (SQLite finishes it once the last statement is finalized); the
+    /// last connection to close checkpoints the write-ahead log and removes it.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        sqlite3_close_v2(handle)
+    }
 
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(SQLiteFailure) {

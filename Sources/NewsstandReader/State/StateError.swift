@@ -13,6 +13,8 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One of its rows holds a value the library would never write (an unsafe issue or file
     /// name, a malformed URL, an unknown status, an oversized text).
     case badRow(path: String, name: String, reason: String)
+    /// `library.sqlite` and its `-wal` together are larger than `StateStore.maxStateBytes`.
+    case tooLarge(path: String, limit: Int64)
     /// More issues than a library holds (`StateStore.maxIssues`).
     case tooManyIssues(path: String, limit: Int)
     /// `library.json` (an older library's state) is larger than `StateStore.maxLegacyStateBytes`,
@@ -27,6 +29,7 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(path)' was written by a newer version (schema \(found); this version reads up to \(supported))"
         case .unreadable(let path, let reason): "'\(path)' cannot be read: \(reason)"
         case .badRow(let path, let name, let reason): "'\(path)': issue '\(name)': \(reason)"
+        case .tooLarge(let path, let limit): "'\(path)' (with its -wal) is larger than \(limit) bytes"
         case .tooManyIssues(let path, let limit): "'\(path)' holds more than \(limit) issues"
         case .legacyUnreadable(let path, let reason): "'\(path)' cannot be migrated: \(reason)"
         }

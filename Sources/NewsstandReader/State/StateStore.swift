@@ -18,8 +18,12 @@ import NewsstandCore
 /// database is written under a temporary name and renamed into place, then the JSON file is
 /// renamed to `library.json.migrated`.
 final class StateStore: @unchecked Sendable {
-    /// The most issues a state file may hold (a catalog of a century of dailies is 40,000).
-    static let maxIssues = 1_000_000
+    /// The most issues a state file may hold: more than `maxCatalogBytes` admits (a century of
+    /// dailies is 40,000 issues).
+    static let maxIssues = 250_000
+    /// The largest `library.sqlite` (with its `-wal`) read: what is read is kept in memory, so
+    /// the file's size bounds it. A 100,000-issue library is about 17 MB.
+    static let maxStateBytes: Int64 = 256 << 20
     /// The largest `library.json` migrated (a 100,000-issue one is about 50 MB).
     static let maxLegacyStateBytes: Int64 = 512 << 20
     static let fileName = "library.sqlite"
@@ -79,6 +83,10 @@ final class StateStore: @unchecked Sendable {
             } catch {
                 throw .cannotSave(path: error.path, reason: error.reason)
             }
+        }
+        let bytes = [fileName, fileName + "-wal"].compactMap { folder.status(of: $0)?.size }.reduce(0, +)
+        if bytes > maxStateBytes {
+            throw .stateUnusable(.tooLarge(path: path(fileName), limit: maxStateBytes))
         }
         return try load(path(fileName))
     }
@@ -245,6 +253,9 @@ final class StateStore: @unchecked Sendable {
             if let value { try upsertSetting.run([.text(key), .text(value)]) } else { try deleteSetting.run([.text(key)]) }
         }
     }
+
+    /// Closes the database; later saves are refused by the library before they reach it.
+    func close() { database.close() }
 
     /// Removes databases left half-written by a crash during `create` (names of ours only).
     private static func removeLeftovers(in folder: OpenFolder) {
