@@ -28,6 +28,22 @@ struct RefreshTests {
         }
     }
 
+    /// nginx sends both an ETag and a Last-Modified, so a 304 could come from either: each
+    /// alone must still make an unchanged catalog cost a 304.
+    @Test(arguments: ["etag-only", "modified-only"])
+    func eachValidatorAloneMakesAnUnchangedCatalogA304(location: String) async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("f-1", day: 1)])
+            let library = try bed.library()
+            let url = bed.nginx.baseURL.appendingPathComponent("\(location)/issues.plist")
+            let first = try await library.refresh(from: url)
+            #expect(first.added == ["f-1"])
+            let second = try await library.refresh()
+            #expect(second.notModified)
+            #expect(bed.requests("\(location)/issues.plist", atLeast: 2).map(\.status) == [200, 304])
+        }
+    }
+
     @Test func refreshUpdatesDropsAndKeepsDownloadedIssues() async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3)])

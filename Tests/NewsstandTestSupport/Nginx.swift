@@ -141,6 +141,16 @@ public final class Nginx: @unchecked Sendable {
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /broken/ { return 503; }
+                # One validator each (nginx ignores If-Modified-Since, or sends no ETag): a
+                # conditional GET must work with either alone.
+                location /etag-only/ {
+                    alias \(root)/;
+                    if_modified_since off;
+                }
+                location /modified-only/ {
+                    alias \(root)/;
+                    etag off;
+                }
                 location /dav/ {
                     alias \(root)/;
                     dav_methods PUT DELETE MKCOL COPY MOVE;
