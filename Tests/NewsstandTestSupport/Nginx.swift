@@ -141,11 +141,12 @@ public final class Nginx: @unchecked Sendable {
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /broken/ { return 503; }
-                # One validator each (nginx ignores If-Modified-Since, or sends no ETag): a
-                # conditional GET must work with either alone.
+                # One validator each (no Last-Modified sent nor If-Modified-Since heeded, or no
+                # ETag): a conditional GET must work with either alone.
                 location /etag-only/ {
                     alias \(root)/;
                     if_modified_since off;
+                    add_header Last-Modified "";  # an empty value removes nginx's own header
                 }
                 location /modified-only/ {
                     alias \(root)/;
