@@ -172,6 +172,36 @@ struct HostileServerTests {
         }
     }
 
+    /// A 206 whose `Content-Range` starts elsewhere than where the partial file ends (here 7
+    /// bytes later) cannot continue it: it is refused, and the next attempt starts from zero.
+    @Test(arguments: transports)
+    func aPartialAnswerThatStartsElsewhereIsRefusedAndRestarted(transport: Transport) async throws {
+        try await Self.with { bed, liar in
+            var entries = try bed.publish([.init("f-1", day: 1)])
+            let content = liar.baseURL.absoluteString + "drip/f-1/f-1.zip?chunk=50&interval=0.25&skew=7"
+            entries[0].content = content
+            try bed.writeCatalog(entries)
+            let opener = try Self.library(bed, transport)
+            try await opener.refresh(from: bed.catalogURL)
+            await opener.close()
+            let log = LogLines()
+            let library = try Self.library(bed, transport) {
+                $0.stallTimeout = 2
+                $0.minimumSpeed = 1000
+                $0.maxAttempts = 3
+                $0.retryDelay = 0.1
+                $0.log = log.append
+            }
+            await #expect(throws: LibraryError.downloadStalled(name: "f-1", url: content)) {
+                try await library.download("f-1")
+            }
+            let requests = liar.requests(for: "/drip/f-1/f-1.zip", atLeast: 3)
+            try #require(requests.count == 3, "\(requests)")
+            #expect(requests.map { $0.range != nil } == [false, true, false], "the refused answer restarts from zero: \(requests)")
+            #expect(log.lines.contains { $0.contains("Content-Range does not continue the partial file") }, "\(log.lines)")
+        }
+    }
+
     @Test(arguments: transports)
     func unsupportedURLsFailAtOnceWithoutRetries(transport: Transport) async throws {
         try await Self.with { bed, _ in

@@ -9,7 +9,8 @@ import Foundation
 ///   prefix followed by `fill` up to N decoded bytes (default 4 GiB), about 1/1000 of that on
 ///   the wire.
 /// - `/drip/<file>?chunk=N&interval=S`: the file below `root`, N bytes (default 1) every S
-///   seconds (default 1), with `Content-Length`, a strong `ETag` and `Range`/`If-Range`.
+///   seconds (default 1), with `Content-Length`, a strong `ETag` and `Range`/`If-Range`;
+///   `skew=N` answers a range N bytes later than the one asked for (saying so in `Content-Range`).
 /// - `/endless/<name>?declared=N|none&chunk=N&interval=S`: an XML plist prefix and then spaces
 ///   without end, announced as `Content-Length: N` (or close-delimited); `chunk` bytes every
 ///   `interval` seconds (default: 64 KiB as fast as the socket takes it).
@@ -128,7 +129,7 @@ public final class LyingServer: @unchecked Sendable {
                 start = 0
                 rng = self.headers.get("Range", "")
                 if rng.startswith("bytes=") and self.headers.get("If-Range") in (None, etag):
-                    start = int(rng[6:].split("-")[0])
+                    start = int(rng[6:].split("-")[0]) + int(query.get("skew", 0))
                 if start:
                     self.head(206, {"Content-Length": str(len(data) - start), "ETag": etag,
                                     "Content-Range": "bytes %d-%d/%d" % (start, len(data) - 1, len(data))})
