@@ -15,7 +15,7 @@ TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromi
                  default-jdk-headless
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build-deps build release test sample publish-sample stop-sample install format bench clean
+.PHONY: deps build-deps build release test sample publish-sample stop-sample install format bench clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -43,6 +43,15 @@ release: build-deps
 test: deps
 	$(SWIFT) build
 	TZ=Pacific/Auckland $(SWIFT) test --parallel
+
+# libFuzzer targets (Fuzz/README.md), FUZZ_SECONDS each (default 60), one after another;
+# fails on a crash, broken invariant, leak, timeout or out-of-memory.
+fuzz: build-deps
+	scripts/fuzz.sh
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer (separate build folders).
+check-sanitizers: deps
+	scripts/check-sanitizers.sh
 
 sample: build
 	$(BIN) validate $(SAMPLE)
