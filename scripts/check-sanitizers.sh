@@ -3,6 +3,13 @@
 # ThreadSanitizer, each in its own build folder, with the narrow suppressions of known
 # toolchain false positives in scripts/sanitizers/ (each line says why). Prints each run's time.
 # SANITIZERS="address" or "thread" runs one only.
+#
+# LeakSanitizer is off in the suite's process: what it reports at exit there is the toolchain's
+# (each Foundation `Process` is kept alive by a reference cycle inside Foundation, with its
+# environment and pipes; URLSession's libcurl glue leaks a parsed URL per request
+# (CFURLSessionCurlHostIsEqual); XCTest keeps its suite runs) and cannot be suppressed narrowly,
+# since a cycle has no direct leak to name. Leaks are checked where input drives allocation:
+# `make fuzz` runs every fuzzed parser and the unpacker with LeakSanitizer on, per input.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
@@ -13,7 +20,7 @@ for sanitizer in $SANITIZERS; do
   start=$(date +%s)
   echo "check-sanitizers: $sanitizer (build path .build/$sanitizer)"
   TZ=Pacific/Auckland \
-  ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+  ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
   TSAN_OPTIONS="suppressions=$here/scripts/sanitizers/thread.supp:halt_on_error=0:${TSAN_OPTIONS:-}" \
     "$SWIFT" test --sanitize="$sanitizer" --build-path ".build/$sanitizer" --parallel ${SANITIZER_TEST_ARGS:-} \
     2>&1 | tee ".build/check-$sanitizer.log"
