@@ -30,18 +30,20 @@ enum CatalogCheck {
     /// Entries and problems as the parser gives them fed `chunks` bytes at a time.
     static func outcome(_ data: Data, chunks: [Int]) -> (Outcome, [CatalogError]) {
         var parser = CatalogStreamParser()
-        let bytes = [UInt8](data)
-        var start = 0
-        do throws(CatalogError) {
-            for size in chunks {
-                let chunk = Data(bytes[start..<start + size])
-                start += size
-                var failure: CatalogError?
-                chunk.withUnsafeBytes { buffer in
-                    do throws(CatalogError) { try parser.consume(buffer) } catch { failure = error }
+        let failure: CatalogError? = data.withUnsafeBytes { bytes in
+            var start = 0
+            do throws(CatalogError) {
+                for size in chunks {
+                    try parser.consume(UnsafeRawBufferPointer(rebasing: bytes[start..<start + size]))
+                    start += size
                 }
-                if let failure { throw failure }
+                return nil
+            } catch {
+                return error
             }
+        }
+        if let failure { return (.failure(failure), []) }
+        do throws(CatalogError) {
             let (entries, problems) = try parser.finish()
             return (.success(entries), problems)
         } catch {
