@@ -22,7 +22,7 @@ for sanitizer in $SANITIZERS; do
   TZ=Pacific/Auckland \
   ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
   TSAN_OPTIONS="suppressions=$here/scripts/sanitizers/thread.supp:halt_on_error=0:${TSAN_OPTIONS:-}" \
-    "$SWIFT" test --sanitize="$sanitizer" --build-path ".build/$sanitizer" --parallel ${SANITIZER_TEST_ARGS:-} \
+    "$SWIFT" test --sanitize="$sanitizer" --build-path ".build/$sanitizer" --parallel --experimental-maximum-parallelization-width "${TEST_WIDTH:-4}" ${SANITIZER_TEST_ARGS:-} \
     2>&1 | tee ".build/check-$sanitizer.log"
   status=${PIPESTATUS[0]}
   # A report does not always fail a test: look for one in the output as well.
