@@ -32,7 +32,7 @@ for target in $TARGETS; do
   log="$BUILD_PATH/logs/$target.log"
   mkdir -p "$work" "$crashes"
   echo "fuzz: $target for ${FUZZ_SECONDS}s (log: $log)"
-  ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" LSAN_OPTIONS="suppressions=$(pwd)/Fuzz/lsan.supp:${LSAN_OPTIONS:-}" \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" LSAN_OPTIONS="suppressions=$(pwd)/Fuzz/lsan.supp:${LSAN_OPTIONS:-}" \
     "$BUILD_PATH/debug/$target" "$work" "Fuzz/corpus/$target" \
     -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" -malloc_limit_mb="$FUZZ_RSS_MB" \
     -dict="$(dictionary "$target")" -artifact_prefix="$crashes/" -print_final_stats=1 -detect_leaks=1 ${FUZZ_ARGS:-} >"$log" 2>&1
