@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The reader's state on Linux; Apple platforms have the same library as `SQLite3`.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // What the reader and the build share: catalog model, names, plist values, SHA-256, files.
         // Foundation only; SHA-256 from CryptoKit on Apple platforms, libcrypto on Linux.
         .target(
@@ -33,7 +35,10 @@ let package = Package(
         // What an app embeds: never NewsstandFormat, NewsstandBuild or libxml2.
         .target(
             name: "NewsstandReader",
-            dependencies: ["NewsstandCore", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                "NewsstandCore", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ]
         ),
         .target(
             name: "NewsstandCLI",
@@ -85,7 +90,8 @@ let package = Package(
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(
-            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"]),
+            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,8 @@ struct ValidationSession {
     let format: DiagnosticFormat
     let strict: Bool
     let ignored: Set<String>
+    /// The feeds asked for (`--feed`), whose own rules are checked too.
+    let feeds: Set<Feed>
 
     /// The options of every command that validates (validate, build, preview), declared once.
     /// `issueHelp` says what `--issue` selects for the command.
@@ -33,6 +35,7 @@ struct ValidationSession {
         format = arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
         strict = arguments.has("--strict")
         ignored = Set(arguments.all("--ignore"))
+        feeds = Set(arguments.all("--feed").compactMap(Feed.init(rawValue:)))
     }
 
     let environment: [String: String]
@@ -61,7 +64,7 @@ struct ValidationSession {
         printer.print(filter(opening.diagnostics))
         var plans: [IssuePlan] = []
         for name in opening.issueNames {
-            let result = IssueValidator.validate(issue: name, in: opening.magazine)
+            let result = IssueValidator.validate(issue: name, in: opening.magazine, feeds: feeds)
             printer.print(filter(result.diagnostics))
             if collectPlans, let plan = result.plan { plans.append(plan) }
         }
