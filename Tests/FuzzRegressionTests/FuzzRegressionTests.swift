@@ -4,7 +4,9 @@ import Testing
 
 /// Every input the fuzzers found a problem with (`Fuzz/regressions/<Target>/`) and every seed
 /// (`Fuzz/corpus/<Target>/`), through the check the fuzzer runs: each must hold its invariants.
-@Suite struct FuzzRegressionTests {
+/// Serialized: a check works in one sandbox per process (as the single-threaded fuzzer does),
+/// which two tests run at once would share.
+@Suite(.serialized) struct FuzzRegressionTests {
     static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz")
 
