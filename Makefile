@@ -23,7 +23,7 @@ VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
 RELEASE_BIN = .build/release/newsstand
 
-.PHONY: deps build-deps build release test sample publish-sample stop-sample install dist generated format bench mutants clean
+.PHONY: deps build-deps build release test sample publish-sample stop-sample install dist generated format bench mutants clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -64,6 +64,15 @@ test: deps dist
 	$(SWIFT) build
 	NEWSSTAND_DIST=$(CURDIR)/dist/$(DIST_NAME).tar.gz TZ=Pacific/Auckland $(SWIFT) test --parallel \
 	  --experimental-maximum-parallelization-width $(TEST_WIDTH)
+
+# libFuzzer targets (Fuzz/README.md), FUZZ_SECONDS each (default 60), one after another;
+# fails on a crash, broken invariant, leak, timeout or out-of-memory.
+fuzz: build-deps
+	scripts/fuzz.sh
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer (separate build folders).
+check-sanitizers: deps
+	scripts/check-sanitizers.sh
 
 sample: build
 	$(BIN) validate $(SAMPLE)

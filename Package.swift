@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // The module graph and what each module may import are described in ARCHITECTURE.md.
@@ -48,6 +49,12 @@ let package = Package(
         // Times the reader library's operations for bench/reader; also the program that shows
         // what an app using only the reader links (ReaderOnlyLinkTests).
         .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandArchive"], path: "bench/ReaderBench"),
+        // The fuzz targets' checks: one entry point per parser, bytes in, a broken invariant out.
+        // The fuzzers (below, with NEWSSTAND_FUZZ) and FuzzRegressionTests both run them.
+        .target(
+            name: "FuzzChecks",
+            dependencies: ["NewsstandCore", "NewsstandFormat", "NewsstandArchive", "NewsstandBuild", "NewsstandPublish"],
+            path: "Fuzz/FuzzChecks"),
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .target(
             name: "NewsstandBuildTestSupport",
@@ -81,9 +88,18 @@ let package = Package(
             name: "NewsstandReaderTests",
             dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
             exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer executables (`make fuzz`), declared only when NEWSSTAND_FUZZ is set: they link
+// libFuzzer's driver, which a normal build does not have (see Fuzz/README.md).
+if ProcessInfo.processInfo.environment["NEWSSTAND_FUZZ"] != nil {
+    for name in ["FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzRecords"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzChecks"], path: "Fuzz/\(name)"))
+    }
+}

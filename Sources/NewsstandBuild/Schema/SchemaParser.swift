@@ -16,11 +16,11 @@ import NewsstandFormat
 ///   </dict>
 /// </dict>
 /// ```
-struct SchemaParser: DiagnosticReporter {
+package struct SchemaParser: DiagnosticReporter {
     let file: String
-    var problems: DiagnosticList
+    package var problems: DiagnosticList
 
-    init(file: String) {
+    package init(file: String) {
         self.file = file
         problems = DiagnosticList(file: file)
     }
@@ -31,7 +31,7 @@ struct SchemaParser: DiagnosticReporter {
         "type", "required", "items", "minCount", "maxCount", "properties", "description",
     ]
 
-    mutating func parse(_ root: PlistNode) -> [PageClass] {
+    package mutating func parse(_ root: PlistNode) -> [PageClass] {
         guard let entries = root.entries else {
             problems.add(.schemaInvalid, "the schema's root must be a dict of page classes, found \(root.kindName)", line: root.line)
             return []

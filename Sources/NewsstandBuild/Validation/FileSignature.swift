@@ -2,7 +2,7 @@ import Foundation
 
 /// What a file's first bytes say it is, to catch content that does not match the extension
 /// (a JPEG saved as `.png` works in a browser and fails in an app's image loader).
-enum FileSignature: String {
+package enum FileSignature: String {
     case png = "PNG"
     case jpeg = "JPEG"
     case gif = "GIF"
@@ -28,7 +28,7 @@ enum FileSignature: String {
     }
 
     /// Identifies the format from a file's first 16 bytes.
-    static func detect(_ head: [UInt8]) -> FileSignature {
+    package static func detect(_ head: [UInt8]) -> FileSignature {
         func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
         }

@@ -3,14 +3,14 @@ import NewsstandCore
 import NewsstandFormat
 
 /// Pixel dimensions read from PNG, JPEG and GIF headers, without decoding the image.
-struct ImageSize: Equatable, CustomStringConvertible {
-    var width: Int
-    var height: Int
+package struct ImageSize: Equatable, CustomStringConvertible {
+    package var width: Int
+    package var height: Int
 
-    var description: String { "\(width)×\(height)" }
+    package var description: String { "\(width)×\(height)" }
 
     /// Why a size could not be read.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The format is not one whose header we read.
         case unsupportedFormat
         /// The file cannot be opened, or its header is truncated or corrupt.
@@ -18,17 +18,17 @@ struct ImageSize: Equatable, CustomStringConvertible {
     }
 
     /// What one look at a file's first bytes tells: its format and, for images, its size.
-    struct Probe {
-        var signature: FileSignature
-        var size: Result<ImageSize, Failure>
+    package struct Probe {
+        package var signature: FileSignature
+        package var size: Result<ImageSize, Failure>
     }
 
     /// The largest side a PNG may have (its header holds 31-bit sizes).
-    static let pngMaximumSide = Int(Int32.max)
+    package static let pngMaximumSide = Int(Int32.max)
 
     /// Reads an open file's format and, for PNG, GIF and JPEG, its size. A size no decoder
     /// accepts (0 wide or high; a PNG side above 2³¹−1) is reported as corrupt.
-    static func probe(_ file: OpenFile) -> Probe {
+    package static func probe(_ file: OpenFile) -> Probe {
         let probe = read(file.descriptor)
         guard case .success(let size) = probe.size else { return probe }
         switch probe.signature {

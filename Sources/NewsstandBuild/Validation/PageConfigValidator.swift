@@ -9,14 +9,14 @@ import NewsstandFormat
 /// The work is linear in the config's values whatever the schema holds: properties are found
 /// by name in a table built once per class (and nested dict type), and past the diagnostic
 /// limit missing properties are counted rather than listed.
-struct PageConfigValidator: DiagnosticReporter {
+package struct PageConfigValidator: DiagnosticReporter {
     let schema: PageClassSchema
     let file: String
-    var problems: DiagnosticList
+    package var problems: DiagnosticList
     private(set) var references: [AssetReference] = []
     private var tables: [String: SpecTable] = [:]
 
-    init(schema: PageClassSchema, file: String) {
+    package init(schema: PageClassSchema, file: String) {
         self.schema = schema
         self.file = file
         problems = DiagnosticList(file: file)
@@ -43,7 +43,7 @@ struct PageConfigValidator: DiagnosticReporter {
         return table
     }
 
-    mutating func validate(_ root: PlistNode) {
+    package mutating func validate(_ root: PlistNode) {
         guard let articles = root.array else {
             problems.add(.pagesRootNotArray, "the page config must be an array of articles, found \(root.kindName)", line: root.line)
             return

@@ -13,7 +13,7 @@ public final class OpenFile: @unchecked Sendable {  // immutable: a descriptor a
     public let modified: Double
 
     /// Takes ownership of `descriptor` if it is a regular file; closes it and throws otherwise.
-    init(descriptor: Int32, path: String) throws(FileSystemError) {
+    package init(descriptor: Int32, path: String) throws(FileSystemError) {
         let status: FileStatus
         do {
             status = try FileStatus.of(descriptor: descriptor, path: path)
