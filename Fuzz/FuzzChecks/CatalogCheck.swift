@@ -70,11 +70,12 @@ enum CatalogCheck {
             guard theirs == entries else { return "Foundation reads entries \(theirs), the parser \(entries)" }
             return nil
         case (_ as [Any], .failure(let error)):
-            // Foundation stops at the end of the root element and ignores what follows; the
-            // parser refuses anything but white space, comments and instructions after it
-            // (a catalog with bytes after `</plist>` is not one our build writes).
-            if let end = data.range(of: Data("</plist>".utf8))?.upperBound, let at = failureOffset(error),
-                at >= end - data.startIndex
+            // Foundation stops at the end of the root value and ignores what follows (bytes
+            // after `</plist>`, or a `</plist>` never opened); the parser refuses anything but
+            // white space, comments and instructions there. A catalog like that is not one our
+            // build writes: a failure from the first `</plist>` on is that leniency.
+            if let close = data.range(of: Data("</plist>".utf8))?.lowerBound, let at = failureOffset(error),
+                at >= close - data.startIndex
             {
                 return nil
             }
