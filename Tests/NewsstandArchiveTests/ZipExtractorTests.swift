@@ -34,7 +34,7 @@ struct ZipExtractorTests {
     }
 
     enum Hostile: String, CaseIterable {
-        case zipSlip, absolutePath, symlink, zipBomb, truncated, notAZip, backslashSlip
+        case zipSlip, absolutePath, symlink, zipBomb, truncated, notAZip, backslashSlip, driveLetter
     }
 
     @Test(arguments: Hostile.allCases)
@@ -46,6 +46,8 @@ struct ZipExtractorTests {
             case .zipSlip: try ZipFixture.make(at: archive, entries: [.text("ok.txt", "ok"), .text("../../x", "escaped")])
             case .backslashSlip: try ZipFixture.make(at: archive, entries: [.text("..\\..\\x", "escaped")])
             case .absolutePath: try ZipFixture.make(at: archive, entries: [.text(outside.path, "escaped")])
+            // Harmless as a folder named `C:` here, absolute for a reader on Windows.
+            case .driveLetter: try ZipFixture.make(at: archive, entries: [.text("ok.txt", "ok"), .text("C:/x", "escaped")])
             case .symlink: try ZipFixture.make(at: archive, entries: [.symlink("link", target: folder.path), .text("a", "a")])
             case .zipBomb: try ZipFixture.make(at: archive, entries: [.zeros("bomb.bin", count: 50_000_000)])
             case .truncated:
@@ -65,6 +67,7 @@ struct ZipExtractorTests {
             case (.zipSlip, .unsafePath(_, let entry)?): #expect(entry == "../../x")
             case (.backslashSlip, .unsafePath?): break
             case (.absolutePath, .unsafePath(_, let entry)?): #expect(entry == outside.path)
+            case (.driveLetter, .unsafePath(_, let entry)?): #expect(entry == "C:/x")
             case (.symlink, .link(_, let entry)?): #expect(entry == "link")
             case (.zipBomb, .suspiciousCompressionRatio?): break
             case (.truncated, .corrupt?), (.notAZip, .cannotOpen?), (.notAZip, .corrupt?): break

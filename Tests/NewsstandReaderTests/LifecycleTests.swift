@@ -79,6 +79,21 @@ struct LifecycleTests {
         }
     }
 
+    /// Downloaded in an order that is not their dates' (newest, oldest, middle), so "the
+    /// oldest" and "the one downloaded first" or "the newest unprotected" name different issues.
+    @Test func storagePolicyGoesByIssueDateNotDownloadOrder() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("a", day: 1), .init("c", day: 3), .init("d", day: 4)])
+            let library = try bed.library { $0.maxDownloadedIssues = 2 }
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("d")
+            try await library.download("a")
+            try await library.download("c")
+            let available = await library.issues.filter { $0.status == .available }.map(\.name)
+            #expect(available == ["d", "c"], "the oldest issue, a, is the one removed")
+        }
+    }
+
     @Test func removeDeletesContentAndForgetsIssuesThatLeftTheCatalog() async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("a", day: 1), .init("b", day: 2)])
