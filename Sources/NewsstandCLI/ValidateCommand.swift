@@ -5,9 +5,14 @@ enum ValidateCommand: Command {
     static let declaration = CommandDeclaration(
         name: "validate", summary: "check a magazine and report every problem with file, line and code",
         operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
-        options: ValidationSession.options(issueHelp: "validate only this issue"),
+        options: ValidationSession.options(issueHelp: "validate only this issue") + [
+            .value(
+                "--output", alias: "-o", .folder,
+                help: "reuse the validation recorded by 'newsstand build' in this output folder for issues unchanged since (read only)")
+        ],
         description: [
-            "Checks magazine.plist, the page-class schemas and every issue (issue.plist, pages.plist, assets/) and reports every problem at once."
+            "Checks magazine.plist, the page-class schemas and every issue (issue.plist, pages.plist, assets/) and reports every problem at once.",
+            "With --output, an issue whose files, assets/ listing and page classes are unchanged since 'newsstand build' last built it into that folder reports that build's diagnostics again instead of being read; every other issue is validated in full. Nothing is written.",
         ],
         exitStatuses: [(0, "no errors"), (1, "errors (or warnings with --strict)"), (2, "usage error")],
         environment: [
@@ -17,8 +22,20 @@ enum ValidateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
         let session = ValidationSession(arguments, magazinePath: arguments.operands[0], environment: context.environment)
-        let outcome = try session.run(console: context.console, collectPlans: false)
-        outcome.printer.finish(issues: outcome.issueCount)
+        let output = arguments.value("--output")
+        let outcome = try session.run(
+            console: context.console, collectPlans: false, records: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        guard let output else {
+            outcome.printer.finish(issues: outcome.issueCount)
+            return outcome.failed ? ExitStatus.failure : ExitStatus.success
+        }
+        if session.format == .json {
+            outcome.printer.finish(
+                issues: outcome.issueCount, extra: ["records": ["output": output, "reused": outcome.reused, "warnings": outcome.recordNotes]])
+        } else {
+            outcome.printer.finish(issues: outcome.issueCount)
+            context.console.out("reused the recorded validation of \(outcome.reused.count) of \(outcome.issueCount) issue(s) (\(output))")
+        }
         return outcome.failed ? ExitStatus.failure : ExitStatus.success
     }
 }

@@ -93,6 +93,14 @@ extension BuildManifest {
         for input in manifest.inputs where !Self.isInputPath(input.path) {
             throw .unsafeInput(path: path, input: input.path)
         }
+        // Names a reused validation would open or write: the cover (copied beside the bundles)
+        // and every bundled asset, in both sizes.
+        let cover = manifest.metadata.cover
+        var names = [cover, RetinaName.of(cover)]
+        for asset in manifest.validation?.assets ?? [] { names += [asset.name, asset.fileName(retina: true)] }
+        for name in names where !SafeRelativePath.isSafeComponent(name) {
+            throw .unsafeName(path: path, name: name)
+        }
         return manifest
     }
 

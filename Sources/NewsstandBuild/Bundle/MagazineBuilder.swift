@@ -122,7 +122,10 @@ public struct MagazineBuilder: Sendable {
         let warnings = WarningSink(forward: warning)
         var stale: [IssuePlan] = []
         for plan in plans {
-            if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
+            if !options.force, let recorded = plan.recorded, recorded.isCurrent, recorded.isVersioned == options.versioned {
+                // Validation was taken from the record after checking every input and output.
+                report.upToDate.append(plan.name)
+            } else if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
                 let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned
             {
                 report.upToDate.append(plan.name)
@@ -202,7 +205,7 @@ public struct MagazineBuilder: Sendable {
             var manifest = BuildManifest(
                 toolVersion: ToolVersion.current, name: plan.name, metadata: plan.metadata,
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
-                cover: normal.cover, retinaCover: retina.cover, isVersioned: options.versioned)
+                cover: normal.cover, retinaCover: retina.cover, isVersioned: options.versioned, validation: plan.validation)
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
             var own = recorded[plan.name] ?? []
             do {
