@@ -67,6 +67,7 @@ format:
 bench: deps release
 	bench/validate
 	bench/build
+	bench/daily
 	bench/reader
 
 clean:

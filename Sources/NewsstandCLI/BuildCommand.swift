@@ -47,7 +47,8 @@ enum BuildCommand: Command {
         let started = Date()
         // --force trusts no record: every issue is validated and built again.
         let outcome = try session.run(
-            console: console, collectPlans: true, records: options.force ? nil : options.output, command: declaration.name)
+            console: console, collectPlans: true, records: options.force ? nil : options.output, command: declaration.name,
+            width: options.jobs)
         guard !outcome.failed else {
             if session.format != .json { console.err("newsstand build: validation failed; nothing was written") }
             outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false]])

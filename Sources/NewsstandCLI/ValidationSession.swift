@@ -58,7 +58,11 @@ struct ValidationSession {
     /// the report with `printer.finish`. With `records` (an output folder of `build`), an issue
     /// unchanged since its last build reuses that validation (`RecordedValidation`); a record
     /// that cannot be trusted is reported as `command`'s warning and the issue validated.
-    func run(console: Console, collectPlans: Bool, records: URL? = nil, command: String = "validate") throws -> Outcome {
+    /// Records are checked on `width` threads.
+    func run(
+        console: Console, collectPlans: Bool, records: URL? = nil, command: String = "validate",
+        width: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> Outcome {
         let printer = DiagnosticPrinter(format: format, console: console, magazinePath: magazinePath)
         let validator = MagazineValidator(
             folder: URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(environment: environment),
@@ -74,8 +78,8 @@ struct ValidationSession {
         }
         let recordFolder = records.flatMap { Self.openRecords($0, note: note) }
         var otherVersions: Set<String> = []
-        for name in opening.issueNames {
-            let (result, outcome) = RecordedValidation.validate(issue: name, in: opening.magazine, records: recordFolder)
+        RecordedValidation.validate(issues: opening.issueNames, in: opening.magazine, records: recordFolder, width: width) {
+            name, result, outcome in
             switch outcome {
             case .reused: reused.append(name)
             case .untrusted(let error): note("issue '\(name)': \(error); the issue is validated again")

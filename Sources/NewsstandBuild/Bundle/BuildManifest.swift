@@ -2,27 +2,6 @@ import Foundation
 import NewsstandCore
 import NewsstandFormat
 
-/// A file a build read, with what identifies its content: the size and times that say it was
-/// not touched since, and the XXH3-128 of its bytes for when the times moved but the content
-/// may not have (a checkout, a restored CI cache, `touch`).
-public struct InputRecord: Sendable, Codable, Equatable {
-    /// Path relative to the issue folder (`assets/1-0.png`).
-    public var path: String
-    public var size: Int64
-    /// Modification time in seconds since 1970 (with fractions).
-    public var modified: Double
-    /// Status-change time (`ctime`) in seconds since 1970; nil in records of earlier versions.
-    public var changed: Double?
-    /// XXH3-128 of the bytes read, 32 hex digits; nil in records of earlier versions (which
-    /// kept a SHA-256): such an input is never taken as unchanged on its times alone.
-    public var xxh3: String?
-
-    /// Whether `status` (of the file now) has the recorded size and both recorded times.
-    func hasSameStatus(_ status: FileStatus) -> Bool {
-        status.size == size && status.modified == modified && status.changed == changed && xxh3 != nil
-    }
-}
-
 /// A file a build wrote into the issue's output folder.
 public struct OutputRecord: Sendable, Codable, Equatable {
     /// File name in the issue's output folder.

@@ -40,7 +40,38 @@ public enum RecordedValidation {
         return (IssueValidator.validate(issue: name, in: magazine), outcome)
     }
 
-    private enum Attempt {
+    /// Validates the issues `names` in order, reusing records in `records` where they hold,
+    /// and hands each result to `each` in that order on the calling thread. Records are checked
+    /// on up to `width` threads (`batch` issues at a time, so results are printed as they come
+    /// and memory does not grow with the magazine); issues that must be validated in full are
+    /// validated one at a time on the calling thread, as without records (a config may take
+    /// tens of MB to read: two at once would double the peak).
+    public static func validate(
+        issues names: [String], in magazine: Magazine, records: OpenFolder?, width: Int, batch: Int = 64,
+        each: (String, IssueValidation, Outcome) -> Void
+    ) {
+        var start = 0
+        while start < names.count {
+            let slice = Array(names[start..<min(names.count, start + max(1, batch))])
+            start += slice.count
+            let attempts: [Attempt]
+            if let records {
+                // Nothing here throws: Never is the queue's failure type.
+                let queue = WorkQueue<String, Attempt, Never>(slice)
+                attempts = queue.run(width: width, perform: { name in reuse(issue: name, in: magazine, records: records) }) { _ in }
+            } else {
+                attempts = slice.map { _ in .refused(.noRecord) }
+            }
+            for (name, attempt) in zip(slice, attempts) {
+                switch attempt {
+                case .reused(let validation): each(name, validation, .reused)
+                case .refused(let outcome): each(name, IssueValidator.validate(issue: name, in: magazine), outcome)
+                }
+            }
+        }
+    }
+
+    private enum Attempt: Sendable {
         case reused(IssueValidation)
         case refused(Outcome)
     }
