@@ -382,7 +382,7 @@ import Testing
         _ = try build(fixture, into: output)
         try editManifest(output, "f-1") { object in
             guard var validation = object["validation"] as? [String: Any] else { return }
-            validation["assets"] = [["name": "../../../etc/passwd", "kind": "file"]]
+            validation["assets"] = ["file ../../../etc/passwd"]
             object["validation"] = validation
         }
         let opening = MagazineValidator(folder: fixture.root, builtInSchema: MagazineFixture.builtInSchema).open()

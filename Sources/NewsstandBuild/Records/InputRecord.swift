@@ -37,14 +37,19 @@ public struct InputRecord: Sendable, Codable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
-            let fields = text.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
+            // Split on the bytes: String's own split walks grapheme clusters (most of the time
+            // a no-change build spent on these records). A space is ASCII: it is never part of
+            // another character's bytes.
+            let fields = text.utf8.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             guard fields.count == 5, let size = Int64(fields[1]), size >= 0, let modified = Double(fields[2]),
                 let changed = Double(fields[3]), fields[0].utf8.count == 32,
                 fields[0].utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
             else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an input record"))
             }
-            self.init(path: String(fields[4]), size: size, modified: modified, changed: changed, xxh3: String(fields[0]))
+            self.init(path: fields[4], size: size, modified: modified, changed: changed, xxh3: fields[0])
             return
         }
         let keyed = try decoder.container(keyedBy: Keys.self)
