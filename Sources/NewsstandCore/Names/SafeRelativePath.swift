@@ -67,8 +67,19 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
         componentProblem(component) == nil
     }
 
+    /// As above, for a `String` (not generic: see `componentProblem(_:)`).
+    public static func isSafeComponent(_ component: String) -> Bool {
+        componentProblem(component) == nil
+    }
+
     /// Why `component` is not safe as one name, or nil.
     public static func componentProblem(_ component: some StringProtocol) -> Problem? {
+        componentProblem(String(component))
+    }
+
+    /// As above, for a `String`: the generic version runs unspecialized across modules, and
+    /// build records check thousands of names per build.
+    public static func componentProblem(_ component: String) -> Problem? {
         // A path where one name belongs: say what is wrong with it as a path first ('..' rather
         // than "hidden"), and that it is a path at all only when nothing else is.
         // On the bytes: `contains("/")` on a StringProtocol is Foundation's search (12% of a
