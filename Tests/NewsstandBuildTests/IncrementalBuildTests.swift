@@ -409,6 +409,31 @@ import Testing
         }
     }
 
+    @Test func aRecordBehindALinkOrLargerThanTheLimitIsNotRead() throws {
+        let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
+        let output = try Shell.temporaryFolder()
+        _ = try build(fixture, into: output)
+        // f-1's output folder becomes a link to a copy of itself elsewhere.
+        let elsewhere = try Shell.temporaryFolder().appendingPathComponent("f-1")
+        try FileManager.default.moveItem(at: output.appendingPathComponent("f-1"), to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: output.appendingPathComponent("f-1"), withDestinationURL: elsewhere)
+        // f-2's manifest is a sparse file past the 16 MiB limit.
+        let manifest = manifestURL(output, "f-2")
+        let handle = try FileHandle(forWritingTo: manifest)
+        try handle.truncate(atOffset: UInt64(BuildManifest.maximumBytes) + 1)
+        try handle.close()
+        let opening = MagazineValidator(folder: fixture.root, builtInSchema: MagazineFixture.builtInSchema).open()
+        let records = try OpenFolder.open(output)
+        let (linked, linkOutcome) = RecordedValidation.validate(issue: "f-1", in: opening.magazine, records: records)
+        guard case .untrusted(.unreadable(.symbolicLink)) = linkOutcome else {
+            Issue.record("a linked output folder gave \(linkOutcome)")
+            return
+        }
+        #expect(linked.plan != nil && linked.plan?.recorded == nil)
+        let (_, largeOutcome) = RecordedValidation.validate(issue: "f-2", in: opening.magazine, records: records)
+        #expect(largeOutcome == .untrusted(.tooLarge(path: manifest.path, limit: BuildManifest.maximumBytes)))
+    }
+
     @Test func forceValidatesAndRebuildsEverything() throws {
         let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
         let output = try Shell.temporaryFolder()
