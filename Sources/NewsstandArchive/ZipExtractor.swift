@@ -29,8 +29,10 @@ public enum ZipExtractor {
             throw .writeFailed(path: destination.path, reason: error.localizedDescription)
         }
         do {
-            var extraction = try Extraction(archive: archive, destination: destination, limits: limits)
-            return try extraction.run()
+            return try UTF8Locale.run { () throws(ZipExtractionError) -> ZipExtractionSummary in
+                var extraction = try Extraction(archive: archive, destination: destination, limits: limits)
+                return try extraction.run()
+            }
         } catch {
             try? fileManager.removeItem(at: destination)
             throw error
