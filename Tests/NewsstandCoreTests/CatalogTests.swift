@@ -21,6 +21,40 @@ import Testing
         }
     }
 
+    /// The keys are a format other readers parse: written literally here, not through the
+    /// constants the writer and the parser share (a renamed constant would pass every round trip).
+    @Test func anEntryWritesTheDocumentedKeys() throws {
+        var entry = CatalogEntry(name: "a-1", title: "A", date: Date(timeIntervalSince1970: 0), cover: "c.png", content: "a.zip")
+        entry.summary = "s"
+        entry.productID = "p"
+        entry.contentSize = 1
+        entry.contentSHA256 = "x"
+        entry.retinaContentSize = 2
+        entry.retinaContentSHA256 = "y"
+        entry.coverSHA256 = "z"
+        entry.retinaCoverSHA256 = "w"
+        #expect(
+            Set(entry.plist.keys) == [
+                "Name", "Title", "Date", "Cover", "Content", "Summary", "ProductID", "ContentSize", "ContentSHA256",
+                "RetinaContentSize", "RetinaContentSHA256", "CoverSHA256", "RetinaCoverSHA256",
+            ])
+        #expect(entry.plist["RetinaContentSHA256"] == .string("y"))
+        #expect(try CatalogEntry(plist: entry.plist) == entry)
+    }
+
+    /// Newest first; two issues of one date by name, so that the order is the same on every
+    /// build. Names here sort against their dates, so name order and date order differ.
+    @Test func entriesAreNewestFirstThenByName() throws {
+        let day = 86_400.0
+        let entries = [("z-old", 1.0), ("b-same", 5.0), ("a-new", 9.0), ("a-same", 5.0), ("m-mid", 3.0)].map {
+            CatalogEntry(name: $0.0, title: $0.0, date: Date(timeIntervalSince1970: $0.1 * day), cover: "c.png", content: "a.zip")
+        }
+        #expect(Catalog.sorted(entries).map(\.name) == ["a-new", "a-same", "b-same", "m-mid", "z-old"])
+        let decoded = try Catalog.decode(Catalog.encode(entries)).entries
+        #expect(decoded.map(\.name) == ["a-new", "a-same", "b-same", "m-mid", "z-old"])
+        #expect(IssueOrder.sorted(entries.reversed()) { ($0.date, $0.name) }.map(\.name) == ["a-new", "a-same", "b-same", "m-mid", "z-old"])
+    }
+
     @Test func sha256MatchesKnownVector() {
         #expect(SHA256.hex(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }

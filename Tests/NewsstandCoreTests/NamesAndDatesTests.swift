@@ -17,6 +17,9 @@ import Testing
         #expect(RetinaName.normalName(of: "1-0@2x.png") == "1-0.png")
         #expect(RetinaName.normalName(of: "1-0.png") == nil)
         #expect(RetinaName.isRetina("a@2x"))
+        // "@2x" alone is no image's @2x variant: there is no normal name to pair it with.
+        #expect(RetinaName.normalName(of: "@2x.png") == nil)
+        #expect(!RetinaName.isRetina("@2x"))
     }
 }
 

@@ -74,6 +74,13 @@ import Testing
         #expect(naming == .versioned ? clean.swapped.isEmpty : clean.swapped.count == 4)
         #expect(steps.contains { $0.hasPrefix("MOVE") } && steps.contains { $0.hasPrefix("COPY") })
         #expect(steps.count > 15)
+        // Catalogs are switched in last: once the first catalog moves into place, nothing else
+        // does, so a served catalog never names a file still on its way.
+        let moves = steps.filter { $0.hasPrefix("MOVE") && !$0.contains("/.newsstand-publish.") }  // not the state file
+        let isCatalog = { (move: String) in PublishPlan.catalogNames.contains { move.contains("/.\($0).") } }
+        let firstCatalog = try #require(moves.firstIndex(where: isCatalog), "\(moves)")
+        #expect(moves[firstCatalog...].allSatisfy(isCatalog), "\(moves)")
+        #expect(naming == .versioned || firstCatalog > 0, "\(moves)")
 
         for (index, step) in steps.enumerated() {
             try site.restore(snapshot)

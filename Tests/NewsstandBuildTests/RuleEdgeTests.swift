@@ -1,0 +1,172 @@
+import Foundation
+import NewsstandArchive
+import NewsstandBuild
+import NewsstandBuildTestSupport
+import NewsstandCore
+import NewsstandFormat
+import NewsstandTestSupport
+import Testing
+
+/// Rules whose broken form the ordinary fixtures could not tell from the working one (found by
+/// `make mutants`): a movie beside images, a media file named in capitals, a number or URL
+/// given as the wrong kind of string, a name differing only in case, an overridden property.
+@Suite struct RuleEdgeTests {
+    /// A page class with one property of each scalar kind the default fixture lacks, and a
+    /// movie; `properties` is the page's `<dict>` body.
+    private func fixture(properties: String) throws -> MagazineFixture {
+        let fixture = try MagazineFixture()
+        try fixture.write(
+            "page-classes.plist",
+            MagazineFixture.plist(
+                """
+                <dict>
+                    <key>MoviePage</key>
+                    <dict>
+                        <key>inherits</key>
+                        <string>SimplePage</string>
+                        <key>properties</key>
+                        <dict>
+                            <key>movie</key>
+                            <dict><key>type</key><string>movie</string></dict>
+                            <key>seconds</key>
+                            <dict><key>type</key><string>number</string></dict>
+                            <key>link</key>
+                            <dict><key>type</key><string>url</string></dict>
+                        </dict>
+                    </dict>
+                </dict>
+                """))
+        try fixture.write(
+            "issues/f-1/pages.plist",
+            MagazineFixture.plist(
+                """
+                <array>
+                    <array>
+                        <dict>
+                            <key>class</key>
+                            <string>MoviePage</string>
+                            <key>properties</key>
+                            <dict>
+                \(properties)
+                            </dict>
+                        </dict>
+                    </array>
+                </array>
+                """))
+        for name in ["2-0.png", "2-0@2x.png", "2-1.png", "2-1@2x.png", "2-1t.png", "2-1t@2x.png"] {
+            try fixture.remove("issues/f-1/assets/\(name)")
+        }
+        var mp4 = Data([0, 0, 0, 0x18]) + Data("ftypmp42".utf8)
+        mp4.append(Data(count: 16))
+        try fixture.write("issues/f-1/assets/clip.mp4", mp4)
+        return fixture
+    }
+
+    private static let valid = """
+                        <key>baseImage</key>
+                        <string>1-0.png</string>
+                        <key>movie</key>
+                        <string>clip.mp4</string>
+                        <key>seconds</key>
+                        <real>12.5</real>
+                        <key>link</key>
+                        <string>https://example.com/a</string>
+        """
+
+    /// A movie has one file for both scales: no @2x variant is asked for, and both bundles
+    /// carry it under its own name.
+    @Test func aMovieNeedsNoRetinaVariantAndGoesIntoBothBundlesAsItIs() throws {
+        let fixture = try fixture(properties: Self.valid)
+        #expect(fixture.validate() == [])
+        let output = try Shell.temporaryFolder()
+        let (magazine, plans) = try fixture.plans()
+        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 1, versioned: false)).build(plans)
+        for bundle in ["f-1.zip", "f-1@2x.zip"] {
+            let names = try Shell.python(
+                "import zipfile,sys; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+                [output.appendingPathComponent("f-1/\(bundle)").path]
+            ).stdout.split(separator: "\n").map(String.init)
+            #expect(names.contains("clip.mp4"), "\(bundle): \(names)")
+            #expect(!names.contains("clip@2x.mp4"), "\(bundle): \(names)")
+        }
+    }
+
+    /// A number given as a string and a URL without a scheme are the wrong type, each at its line.
+    @Test func aNumberAsAStringAndAURLWithoutASchemeAreTheWrongType() throws {
+        let fixture = try fixture(
+            properties: Self.valid.replacingOccurrences(of: "<real>12.5</real>", with: "<string>12.5</string>")
+                .replacingOccurrences(of: "https://example.com/a", with: "example.com/a"))
+        let found = fixture.validate()
+        #expect(found.map(\.code) == [.propertyWrongType, .propertyWrongType])
+        #expect(found.map(\.location?.line) == [16, 18])
+        #expect(found.first?.message.contains("must be a number") == true)
+        #expect(found.last?.message.contains("absolute URL with a scheme") == true)
+    }
+
+    /// A subclass's own property replaces the inherited one: here `baseImage`, required in
+    /// SimplePage, is redefined as optional, so a page without it is valid.
+    @Test func anOverriddenPropertyReplacesTheInheritedOne() throws {
+        let fixture = try fixture(properties: Self.valid)
+        try fixture.write(
+            "page-classes.plist",
+            MagazineFixture.plist(
+                """
+                <dict>
+                    <key>MoviePage</key>
+                    <dict>
+                        <key>inherits</key>
+                        <string>SimplePage</string>
+                        <key>properties</key>
+                        <dict>
+                            <key>baseImage</key>
+                            <dict><key>type</key><string>image</string></dict>
+                            <key>movie</key>
+                            <dict><key>type</key><string>movie</string><key>required</key><true/></dict>
+                        </dict>
+                    </dict>
+                </dict>
+                """))
+        try fixture.write(
+            "issues/f-1/pages.plist",
+            MagazineFixture.plist(
+                """
+                <array>
+                    <array>
+                        <dict>
+                            <key>class</key>
+                            <string>MoviePage</string>
+                            <key>properties</key>
+                            <dict>
+                                <key>movie</key>
+                                <string>clip.mp4</string>
+                            </dict>
+                        </dict>
+                    </array>
+                </array>
+                """))
+        try fixture.remove("issues/f-1/assets/1-0.png")
+        try fixture.remove("issues/f-1/assets/1-0@2x.png")
+        #expect(fixture.validate() == [])
+    }
+
+    /// A device's file system tells `F-1` from `f-1`: issue.plist's Name must match exactly.
+    @Test func anIssueNameDifferingOnlyInCaseIsAMismatch() throws {
+        let fixture = try MagazineFixture()
+        let issue = try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
+        try fixture.write(
+            "issues/f-1/issue.plist",
+            issue.replacingOccurrences(of: "<dict>", with: "<dict>\n    <key>Name</key>\n    <string>F-1</string>"))
+        let found = fixture.validate()
+        #expect(found.map(\.code) == [.issueNameMismatch])
+        #expect(found.first?.location?.line == 6)
+    }
+
+    /// Media is stored whatever the letter case of its extension; text is deflated.
+    @Test(arguments: [
+        ("PHOTO.JPG", ZipCompression.store), ("clip.Mp4", .store), ("a.PNG", .store), ("pages.plist", .deflate),
+        ("page.HTML", .deflate), ("README", .deflate),
+    ])
+    func mediaIsStoredWhateverTheCaseOfItsExtension(name: String, expected: ZipCompression) {
+        #expect(ZipCompression.suited(toFileName: name) == expected)
+    }
+}
