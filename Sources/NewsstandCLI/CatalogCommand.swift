@@ -9,16 +9,16 @@ enum CatalogCommand: Command {
         name: "catalog", summary: "write issues.plist (and feeds) from every issue built into an output folder",
         operands: [OperandDeclaration("output", .folder, help: "the output folder holding the built issues")],
         options: [
-            .value("--magazine", .folder, isRequired: true, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
+            .value("--magazine", .magazine, isRequired: true, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
             .value(
                 "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
-                help: "also write shelf.json (shelf) or atom.xml (atom)"),
+                help: "also write shelf.json (shelf) or atom.xml (atom, whose summary and cover rules are checked on the built issues)"),
         ],
         description: [
             "Writes <output>/issues.plist from the issues present in <output> (each issue folder's build record), with the magazine's BaseURL. Use it after gathering issues built by separate jobs ('newsstand build --issue NAME' in a CI matrix): the result is identical to a single full build. <output> must not be the magazine, be inside it or contain it."
         ],
         exitStatuses: [(0, "written"), (1, "magazine.plist errors or a failure"), (2, "usage error")],
-        environment: [CommandDeclaration.templatesVariable])
+        environment: [CommandDeclaration.templatesVariable, CommandDeclaration.sourceDateEpochVariable])
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
         let console = context.console
@@ -38,8 +38,12 @@ enum CatalogCommand: Command {
             printer.print(magazineErrors)
             return ExitStatus.failure
         }
-        let result = try CatalogWriter(magazine: magazine, output: URL(fileURLWithPath: output), feeds: feeds).write()
+        let result = try CatalogWriter(
+            magazine: magazine, output: URL(fileURLWithPath: output), feeds: feeds, now: try SourceDateEpoch.now(context.environment),
+            checksFeedRules: true
+        ).write()
         printer.print(result.diagnostics)
+        for warning in result.warnings { console.err("newsstand catalog: warning: \(warning)") }
         console.out("catalog: \((output as NSString).appendingPathComponent("issues.plist")) (\(result.entries) issue(s))")
         return ExitStatus.success
     }

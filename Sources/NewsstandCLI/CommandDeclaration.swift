@@ -1,5 +1,6 @@
-/// Everything a command says about itself, declared once: parsing, `--help`, usage errors (and,
-/// later, shell completions and a man page) are all made from it.
+/// Everything a command says about itself, declared once: parsing, `--help`, usage errors, the
+/// shell completions (`newsstand completions`) and the man page (`newsstand manpage`) are all
+/// made from it.
 public struct CommandDeclaration: Sendable {
     /// The word after `newsstand`.
     public var name: String
@@ -35,6 +36,10 @@ public struct CommandDeclaration: Sendable {
 
     /// Environment variables several commands read.
     static let templatesVariable = (name: "NEWSSTAND_TEMPLATES", meaning: "the templates folder (the built-in page classes)")
+    static let sourceDateEpochVariable = (
+        name: "SOURCE_DATE_EPOCH",
+        meaning: "seconds since 1970: the time an Atom entry whose metadata changed is given, instead of the clock (reproducible builds)"
+    )
     static let noColorVariable = (name: "NO_COLOR", meaning: "no colours, even on a terminal")
     /// The usage status of a command that writes beside a magazine.
     static let usageOrOverlap = (status: Int32(2), meaning: "usage error (also an output folder that overlaps the magazine)")
@@ -106,17 +111,21 @@ public struct OptionDeclaration: Sendable {
     }
 }
 
-/// What a value is: checked when the command line is parsed, named in help, and (later) what a
-/// shell completes.
+/// What a value is: checked when the command line is parsed, named in help, and what a shell
+/// completes (folders, files, issue names read from the magazine, choices, diagnostic codes).
 public enum ValueKind: Sendable, Equatable {
     /// Free text (a destination, a catalog URL or folder path).
     case text
     /// A folder path.
     case folder
+    /// A magazine's folder: a folder, and where a shell completes issue names from.
+    case magazine
     /// A file path.
     case file
     /// An absolute http(s) URL.
     case url
+    /// A SHA-256 digest: 64 hexadecimal digits.
+    case sha256
     /// An issue's name.
     case issueName
     /// A diagnostic code (`NS-306`): one of `DiagnosticCode`'s.
@@ -132,9 +141,10 @@ public enum ValueKind: Sendable, Equatable {
     var placeholder: String {
         switch self {
         case .text: "TEXT"
-        case .folder: "DIR"
+        case .folder, .magazine: "DIR"
         case .file: "FILE"
         case .url: "URL"
+        case .sha256: "SHA256"
         case .issueName: "NAME"
         case .diagnosticCode: "CODE"
         case .choice(let choices): choices.joined(separator: "|")

@@ -96,7 +96,7 @@ extension OptionDeclaration {
     /// The value's name in a usage line for a required option: `--output <folder>`.
     var placeholderWord: String {
         switch value {
-        case .folder?: "folder"
+        case .folder?, .magazine?: "folder"
         case .file?: "file"
         case .url?: "url"
         default: (valueText ?? "value").lowercased()

@@ -8,15 +8,18 @@ enum LibraryCommand: Command {
         name: "library", summary: "keep a shelf of issues like a reader app: refresh, list, download, remove",
         operands: [
             OperandDeclaration("folder", .folder, help: "the library's folder (created when missing)"),
-            OperandDeclaration("action", .choice(["refresh", "list", "download", "resume", "remove"]), help: "what to do"),
+            OperandDeclaration("action", .choice(["refresh", "list", "download", "resume", "remove", "cover"]), help: "what to do"),
             OperandDeclaration(
-                "operand", .text, help: "refresh: the catalog URL; download and remove: an issue's name", isRequired: false),
+                "operand", .text, help: "refresh: the catalog URL; download, remove and cover: an issue's name", isRequired: false),
         ],
         options: [
             .flag("--retina", help: "use the @2x covers and bundles (fixed when the folder is first used)"),
             .flag("--latest", help: "download the newest issue"),
             .flag("--all", help: "download every issue that is not downloaded yet"),
             .value("--format", .choice(["text", "json"]), help: "text (default) or json"),
+            .value(
+                "--covers", .wholeNumber(unit: "covers", range: 0...Int64(Int32.max)), placeholder: "N",
+                help: "refresh: fetch the covers of the newest N issues only (default 20); cover fetches any other"),
             .value(
                 "--wait", .seconds(allowsZero: true),
                 help: "how long to wait while another process uses the folder (default 10; 0: fail at once)"),
@@ -40,6 +43,7 @@ enum LibraryCommand: Command {
             "<folder> download <name> | --latest | --all",
             "<folder> resume",
             "<folder> remove <name>",
+            "<folder> cover <name>",
         ],
         description: [
             "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; resume continues downloads that were interrupted.",
@@ -84,8 +88,11 @@ enum LibraryCommand: Command {
         case "remove":
             guard operands.count == 1 else { throw UsageError("remove needs one <name>") }
             return try session.remove(folder: folder, name: operands[0])
+        case "cover":
+            guard operands.count == 1 else { throw UsageError("cover needs one <name>") }
+            return try session.cover(folder: folder, name: operands[0])
         default:
-            throw UsageError("unknown action '\(action)' (refresh, list, download, resume, remove)")
+            throw UsageError("unknown action '\(action)' (refresh, list, download, resume, remove, cover)")
         }
     }
 
@@ -97,6 +104,7 @@ enum LibraryCommand: Command {
         if let value = arguments.number("--min-speed") { configuration.minimumSpeed = value }
         if let value = arguments.number("--max-catalog-size") { configuration.maxCatalogBytes = value }
         if let value = arguments.number("--max-cover-size") { configuration.maxCoverBytes = value }
+        if let value = arguments.number("--covers") { configuration.coversFetchedOnRefresh = Int(value) }
         return configuration
     }
 }

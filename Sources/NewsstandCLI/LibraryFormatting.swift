@@ -3,10 +3,15 @@ import NewsstandReader
 
 /// How `newsstand library` prints issues, problems and progress.
 enum LibraryFormatting {
-    static func line(_ issue: Issue) -> String {
+    static func line(_ issue: Issue, scale: LibraryScale) -> String {
         let size = issue.contentSize.map { ByteCount.format(Int64($0)) } ?? "-"
         let update = issue.hasUpdate ? "  (update available)" : ""
-        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)"
+        // A retina library that fell back to the normal files (no @2x ones on the server) says so.
+        var fallbacks: [String] = []
+        if issue.installedScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale content") }
+        if issue.coverScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale cover") }
+        let fellBack = fallbacks.isEmpty ? "" : "  (\(fallbacks.joined(separator: ", ")))"
+        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)\(fellBack)"
     }
 
     static func json(_ issue: Issue) -> [String: Any] {
@@ -16,6 +21,9 @@ enum LibraryFormatting {
             "contentURL": issue.remoteContentURL.absoluteString,
         ]
         object["size"] = issue.contentSize
+        object["installedScale"] = issue.installedScale?.rawValue
+        object["coverScale"] = issue.coverScale?.rawValue
+        object["cover"] = issue.coverFileURL?.path
         if issue.status == .available { object["path"] = issue.contentURL.path }
         if case .downloading(let progress) = issue.status { object["bytesReceived"] = progress.bytesReceived }
         return object
@@ -43,11 +51,23 @@ enum LibraryFormatting {
             "\(name) [\(bar)] \(Int(fraction * 100))% \(ByteCount.format(progress.bytesReceived))/\(ByteCount.format(expected))"
     }
 
-    private static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
+    /// `yyyy-MM-dd` in UTC. Computed (days to a civil date), not with a DateFormatter: making
+    /// one per line was most of `list` on a shelf of 10,000 issues.
+    static func day(_ date: Date) -> String {
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(abs(value))
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 }

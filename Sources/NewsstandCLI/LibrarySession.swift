@@ -75,7 +75,7 @@ struct LibrarySession: Sendable {
         if json {
             printJSON(issues.map(LibraryFormatting.json))
         } else {
-            for issue in issues { console.out(LibraryFormatting.line(issue)) }
+            for issue in issues { console.out(LibraryFormatting.line(issue, scale: library.scale)) }
         }
         return ExitStatus.success
     }
@@ -136,6 +136,18 @@ struct LibrarySession: Sendable {
             printJSON(["name": name, "status": "none"])
         } else {
             console.out("\(name): removed")
+        }
+        return ExitStatus.success
+    }
+
+    /// Prints the path of an issue's cover, fetching it first when it is not cached or out of date.
+    func cover(folder: URL, name: String) throws -> Int32 {
+        let library = try open(folder)
+        let file = try runBlocking { try await library.cover(of: name) }
+        if json {
+            printJSON(["name": name, "cover": file.path])
+        } else {
+            console.out(file.path)
         }
         return ExitStatus.success
     }

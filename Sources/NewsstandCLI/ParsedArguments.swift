@@ -99,8 +99,12 @@ public struct ParsedArguments: Sendable {
     /// Checks one value against its kind; the error names the option or operand.
     static func check(_ value: String, as kind: ValueKind, for name: String) throws(UsageError) {
         switch kind {
-        case .text, .folder, .file, .issueName:
+        case .text, .folder, .magazine, .file, .issueName:
             return
+        case .sha256:
+            guard value.utf8.count == 64, value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) else {
+                throw UsageError("\(name) needs a SHA-256 digest (64 hexadecimal digits), got '\(value)'")
+            }
         case .url:
             guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 url.host?.isEmpty == false

@@ -8,7 +8,7 @@ import NewsstandFormat
 enum PreviewCommand: Command {
     static let declaration = CommandDeclaration(
         name: "preview", summary: "validate, then write a static web preview of every issue (HTML, no server needed)",
-        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        operands: [OperandDeclaration("magazine", .magazine, help: "the magazine folder")],
         options: [
             .value(
                 "--output", alias: "-o", .folder, isRequired: true,

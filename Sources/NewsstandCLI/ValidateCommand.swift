@@ -1,11 +1,15 @@
 import Foundation
+import NewsstandBuild
 
 /// `newsstand validate`: reports every problem in a magazine, with file, line and code.
 enum ValidateCommand: Command {
     static let declaration = CommandDeclaration(
         name: "validate", summary: "check a magazine and report every problem with file, line and code",
-        operands: [OperandDeclaration("magazine", .folder, help: "the magazine folder")],
+        operands: [OperandDeclaration("magazine", .magazine, help: "the magazine folder")],
         options: ValidationSession.options(issueHelp: "validate only this issue") + [
+            .value(
+                "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
+                help: "also check the rules of this feed (atom: the Newsstand feed's summary and cover rules, NS-601 and NS-602)"),
             .value(
                 "--output", alias: "-o", .folder,
                 help: "reuse the validation recorded by 'newsstand build' in this output folder for issues unchanged since (read only)")

@@ -11,6 +11,8 @@ struct ValidationSession {
     let format: DiagnosticFormat
     let strict: Bool
     let ignored: Set<String>
+    /// The feeds asked for (`--feed`), whose own rules are checked too.
+    let feeds: Set<Feed>
 
     /// The options of every command that validates (validate, build, preview), declared once.
     /// `issueHelp` says what `--issue` selects for the command.
@@ -33,6 +35,7 @@ struct ValidationSession {
         format = arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
         strict = arguments.has("--strict")
         ignored = Set(arguments.all("--ignore"))
+        feeds = Set(arguments.all("--feed").compactMap(Feed.init(rawValue:)))
     }
 
     let environment: [String: String]
@@ -78,7 +81,9 @@ struct ValidationSession {
         }
         let recordFolder = records.flatMap { Self.openRecords($0, note: note) }
         var otherVersions: Set<String> = []
-        RecordedValidation.validate(issues: opening.issueNames, in: opening.magazine, records: recordFolder, width: width) {
+        RecordedValidation.validate(
+            issues: opening.issueNames, in: opening.magazine, feeds: feeds, records: recordFolder, width: width
+        ) {
             name, result, outcome in
             switch outcome {
             case .reused: reused.append(name)

@@ -15,6 +15,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case magazineTitle = "NS-102"
     case magazineBaseURL = "NS-103"
     case noIssues = "NS-104"
+    case magazinePublisher = "NS-105"
+    case magazinePreviewURL = "NS-106"
 
     // The page config (pages.plist).
     case unknownPageClass = "NS-201"
@@ -90,6 +92,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .magazineTitle: return "magazine.plist Title is missing or not a string"
         case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
         case .noIssues: return "the magazine has no issues folder or no issues"
+        case .magazinePublisher: return "magazine.plist Publisher is not a non-empty string"
+        case .magazinePreviewURL: return "magazine.plist PreviewURL is not an absolute http(s) URL"
         case .unknownPageClass: return "a page names a class that no schema defines"
         case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
         case .articleNotArray: return "an article is not an array of pages"
@@ -127,8 +131,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named on the command line does not exist"
         case .issueNotAFolder: return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
-        case .feedSummary: return "an issue's summary is missing or too long for the Newsstand Atom feed"
-        case .feedCover: return "an issue's cover is too small or not PNG for the Newsstand Atom feed"
+        case .feedSummary: return "an issue's Summary is missing or not 10 to 2,000 bytes of UTF-8 (Newsstand Atom feed)"
+        case .feedCover: return "an issue's @2x cover is not a PNG with an aspect between 1:2 and 2:1 and a long side of at least 1,024 px (Newsstand Atom feed)"
         }
     }
 }

@@ -49,6 +49,8 @@ struct PreviewImage {
 struct PreviewPageRenderer {
     let schema: PageClassSchema
     let templates: PreviewTemplates
+    /// The folder images are linked through (`assets` in a Baker book), or empty for the page's own.
+    var imageFolder = ""
 
     /// The pages of a page config, rendered as articles; also counts the pages.
     func renderArticles(_ root: PlistNode) throws(PreviewError) -> (html: String, articles: Int, pages: Int) {
@@ -83,7 +85,7 @@ struct PreviewPageRenderer {
             "className": .text(className),
             "label": .text("Article \(article), page \(number)"),
         ]
-        let base = properties?["baseImage"]?.string.map { PreviewImage(name: $0) }
+        let base = properties?["baseImage"]?.string.map { PreviewImage(name: $0, folder: imageFolder) }
         if let base {
             values["baseImageSrc"] = .text(base.src)
             values["baseImageSrcset"] = .text(base.srcset)
@@ -115,7 +117,7 @@ struct PreviewPageRenderer {
         var html: [String] = []
         for (i, item) in items.enumerated() {
             guard let photo = item["photo"]?.string, let thumbnail = item["thumbnail"]?.string else { return nil }
-            let (full, thumb) = (PreviewImage(name: photo), PreviewImage(name: thumbnail))
+            let (full, thumb) = (PreviewImage(name: photo, folder: imageFolder), PreviewImage(name: thumbnail, folder: imageFolder))
             html.append(
                 try templates.photo.render([
                     "number": .text(String(i + 1)),
@@ -148,7 +150,7 @@ struct PreviewPageRenderer {
     private func renderValue(_ node: PlistNode, type: PropertyType?) -> String {
         switch (type, node.value) {
         case (.image?, .scalar(.string(let name))):
-            let image = PreviewImage(name: name)
+            let image = PreviewImage(name: name, folder: imageFolder)
             return "<figure class=\"props__image\"><img src=\"\(Markup.escape(image.src))\" srcset=\"\(Markup.escape(image.srcset))\""
                 + " alt=\"\(Markup.escape(name))\" loading=\"lazy\"><figcaption>\(Markup.escape(name))</figcaption></figure>"
         case (.movie?, .scalar(.string(let name))), (.file?, .scalar(.string(let name))):

@@ -114,10 +114,11 @@ struct BuiltMagazine {
                 reason: .invalid(
                     "it names the issue \(SafeRelativePath.quoted(manifest.name)), not '\(name)'; build the issue again"))
         }
-        let entries = [
-            ("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
-            ("retinaCover", manifest.retinaCover),
-        ]
+        let entries =
+            [
+                ("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
+                ("retinaCover", manifest.retinaCover),
+            ] + (manifest.hpub.map { [("hpub", $0)] } ?? [])
         for (key, record) in entries {
             if let problem = SafeRelativePath.componentProblem(record.file) {
                 throw PublishError(

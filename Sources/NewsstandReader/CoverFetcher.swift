@@ -8,22 +8,37 @@ struct CoverFetcher: Sendable {
         var name: String
         var url: URL
         var sha256: String?
+        /// The normal cover to fetch when `url` (a `@2x` one) answers 404 or 410.
+        var fallbackURL: URL?
+        var fallbackSHA256: String?
+    }
+
+    /// A cover in place under `fileName`, from `url`.
+    struct Fetched: Sendable {
+        var name: String
+        var fileName: String
+        var url: URL
+        var sha256: String?
+        /// Whether it is the normal cover, fetched because the `@2x` one was missing.
+        var isFallback: Bool
     }
 
     enum Outcome: Sendable {
-        case fetched(name: String, fileName: String, url: URL, sha256: String?)
+        case fetched(Fetched)
         case failed(RefreshProblem)
     }
 
     let client: CatalogClient
     let folder: URL
-    let concurrency = 4
+    /// The library's cover requests at once (shared by `refresh` and `cover(of:)`).
+    let slots: DownloadSlots
+    let concurrency: Int
 
     func fetch(_ jobs: [Job]) async -> [Outcome] {
         await withTaskGroup(of: Outcome.self) { group in
             var outcomes: [Outcome] = []
             var pending = jobs[...]
-            for _ in 0..<concurrency {
+            for _ in 0..<max(1, concurrency) {
                 guard let job = pending.popFirst() else { break }
                 group.addTask { await fetch(job) }
             }
@@ -35,23 +50,58 @@ struct CoverFetcher: Sendable {
         }
     }
 
-    private func fetch(_ job: Job) async -> Outcome {
-        let fileName = Self.fileName(for: job.name, url: job.url)
-        func failed(_ reason: String) -> Outcome {
-            .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: reason))
+    func fetch(_ job: Job) async -> Outcome {
+        guard await slots.acquire() else {
+            return .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: "cancelled"))
+        }
+        let outcome = await fetchInSlot(job)
+        await slots.release()
+        return outcome
+    }
+
+    private func fetchInSlot(_ job: Job) async -> Outcome {
+        let first = await fetch(job, from: job.url, sha256: job.sha256)
+        guard case .failure(let failure) = first, let transfer = failure.transfer, NormalScaleFallback.isMissing(transfer),
+            let fallback = job.fallbackURL
+        else { return Self.outcome(first, job: job) }
+        return Self.outcome(await fetch(job, from: fallback, sha256: job.fallbackSHA256, isFallback: true), job: job)
+    }
+
+    /// Why one cover request failed: the transfer's failure when there was one, and the problem
+    /// to report.
+    private struct Failure: Error {
+        var transfer: TransferFailure?
+        var problem: RefreshProblem
+    }
+
+    private static func outcome(_ result: Result<Fetched, Failure>, job: Job) -> Outcome {
+        switch result {
+        case .success(let fetched): .fetched(fetched)
+        case .failure(let failure): .failed(failure.problem)
+        }
+    }
+
+    private func fetch(_ job: Job, from url: URL, sha256 expected: String?, isFallback: Bool = false) async -> Result<
+        Fetched, Failure
+    > {
+        let fileName = Self.fileName(for: job.name, url: url)
+        func failed(_ reason: String, _ transfer: TransferFailure? = nil) -> Result<Fetched, Failure> {
+            .failure(
+                Failure(transfer: transfer, problem: .coverUnavailable(name: job.name, url: url.absoluteString, reason: reason)))
         }
         let fetched: (file: AtomicFile, sha256: String)
         do {
-            fetched = try await client.fetchCover(job.url, into: try OpenFolder.open(folder), named: fileName)
+            fetched = try await client.fetchCover(url, into: try OpenFolder.open(folder), named: fileName)
         } catch let error as TransferFailure {
             if case .tooLarge(let limit) = error {
-                return .failed(.coverTooLarge(name: job.name, url: job.url.absoluteString, limit: limit))
+                return .failure(
+                    Failure(transfer: error, problem: .coverTooLarge(name: job.name, url: url.absoluteString, limit: limit)))
             }
-            return failed(error.description)
+            return failed(error.description, error)
         } catch {
             return failed("\(error)")
         }
-        if let expected = job.sha256, expected.lowercased() != fetched.sha256 {
+        if let expected, expected.lowercased() != fetched.sha256 {
             fetched.file.discard()
             return failed("SHA-256 is \(fetched.sha256), the catalog says \(expected)")
         }
@@ -62,7 +112,7 @@ struct CoverFetcher: Sendable {
         } catch {
             return failed(error.reason)
         }
-        return .fetched(name: job.name, fileName: fileName, url: job.url, sha256: job.sha256)
+        return .success(Fetched(name: job.name, fileName: fileName, url: url, sha256: expected, isFallback: isFallback))
     }
 
     /// `<name>.<extension of the URL>`; the extension only when it is short and alphanumeric.

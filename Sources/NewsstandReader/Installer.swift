@@ -22,17 +22,24 @@ struct Installer: Sendable {
         } catch {
             return .failure(error)
         }
-        let temporary = layout.temporaryContent(of: name)
+        let unpacked = layout.temporaryContent(of: name)
         do {
-            try unpacker.unpack(part, into: temporary, limits: limits)
+            try unpacker.unpack(part, into: unpacked, limits: limits)
         } catch {
             return .failure(.unpackFailed(name: name, reason: error))
         }
         let destination = layout.content(of: name)
         let issues: OpenFolder
+        let temporary: URL
         do {
             issues = try OpenFolder.open(layout.issues)
         } catch {
+            return .failure(.fileSystem(path: error.path, reason: error.reason))
+        }
+        do {
+            temporary = try issueRoot(of: unpacked, in: issues)
+        } catch {
+            try? issues.removeTree(unpacked.lastPathComponent)
             return .failure(.fileSystem(path: error.path, reason: error.reason))
         }
         do {
@@ -51,6 +58,18 @@ struct Installer: Sendable {
             return .failure(.fileSystem(path: destination.path, reason: error.reason))
         }
         return .success(sha256)
+    }
+
+    /// The folder that holds the issue: the unpacked one, or, for a bundle zipped with its
+    /// enclosing folder, that folder lifted out beside it (a temporary name of its own) and the
+    /// rest (`__MACOSX/`) deleted. Everything was unpacked under the same safety rules either way.
+    private func issueRoot(of unpacked: URL, in issues: OpenFolder) throws(FileSystemError) -> URL {
+        let folder = try issues.folder(unpacked.lastPathComponent)
+        guard let inner = try BundleShape.normalize(folder) else { return unpacked }
+        let lifted = layout.temporaryContent(of: name)
+        try folder.rename(inner, to: lifted.lastPathComponent, in: issues)
+        try issues.removeTree(unpacked.lastPathComponent)
+        return lifted
     }
 
     private func verify(expectedSize: Int?, expectedSHA256: String?) throws(LibraryError) -> String {

@@ -32,6 +32,13 @@ public struct Issue: Sendable, Equatable, Identifiable {
     /// The cached cover image, once it has been downloaded.
     public var coverFileURL: URL?
 
+    /// The scale of the downloaded content, when available: the library's, or `.normal` in a
+    /// retina library whose catalog entry had no retina keys and whose `@2x` bundle answered 404
+    /// or 410 (the library then installed the normal bundle).
+    public var installedScale: LibraryScale?
+    /// The scale of the cached cover (`.normal` in a retina library that fell back), when cached.
+    public var coverScale: LibraryScale?
+
     /// `name`, the key the library looks issues up by.
     public var id: String { name }
 }

@@ -130,20 +130,22 @@ extension IssueLibrary {
         // Every report is delivered before the download ends either way.
         reporter.finish()
         await forwarding.value
-        if case .failure(let error) = transferred { return .failure(error) }
-        return await install(name, from: part)
+        switch transferred {
+        case .failure(let error): return .failure(error)
+        case .success(let source): return await install(name, from: part, source: source)
+        }
     }
 
     /// Downloads the bundle into its `.part` file, retrying transient failures with resume.
+    /// A retina library whose entry has no retina keys falls back to the normal bundle when the
+    /// `@2x` one answers 404 or 410 (and remembers it). Returns the bundle it downloaded.
     private func transfer(
         _ record: IssueRecord, into part: URL, progress: @escaping @Sendable (DownloadProgress) -> Void
-    ) async -> Result<Void, LibraryError> {
+    ) async -> Result<BundleSource, LibraryError> {
         let name = record.name
-        let url = record.remoteContentURL
-        let transfer = ResumableDownload(
-            url: url, part: part, limit: record.contentSize.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
-            limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
-            transport: configuration.transport)
+        var source = record.bundleSource(scale: state.scale)
+        var url = source.url
+        var transfer = download(source, into: part)
         var attempt = 0
         while true {
             attempt += 1
@@ -154,9 +156,18 @@ extension IssueLibrary {
                     progress(DownloadProgress(bytesReceived: received, bytesExpected: expected))
                 }
                 log("\(name): \(outcome.bytesTransferred) bytes transferred\(outcome.restarted ? " (restarted from zero)" : "")")
-                return .success(())
+                return .success(source)
             } catch {
                 if error == .cancelled || Task.isCancelled { return .failure(.cancelled(name: name)) }
+                if NormalScaleFallback.isMissing(error), let fallen = fallBackToNormal(name, from: source) {
+                    log("\(name): \(url.absoluteString) answered \(error); the entry has no retina keys: using \(fallen.url.absoluteString)")
+                    PartMetadata.discard(part: part)
+                    source = fallen
+                    url = source.url
+                    transfer = download(source, into: part)
+                    attempt = 0
+                    continue
+                }
                 if error.isTransient, attempt < configuration.maxAttempts {
                     let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
                     log("\(name): \(error), retrying in \(delay) s")
@@ -167,6 +178,26 @@ extension IssueLibrary {
                 return .failure(Self.libraryError(error, name: name, url: url))
             }
         }
+    }
+
+    private func download(_ source: BundleSource, into part: URL) -> ResumableDownload {
+        ResumableDownload(
+            url: source.url, part: part, limit: source.size.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
+            limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
+            transport: configuration.transport)
+    }
+
+    /// After the `@2x` bundle answered 404 or 410: the normal bundle, when the entry has no
+    /// retina keys and `source` was the `@2x` one; remembered (saved) so that a resume after a
+    /// relaunch continues the normal bundle.
+    private func fallBackToNormal(_ name: String, from source: BundleSource) -> BundleSource? {
+        guard var record = state.issues[name], record.fallback != nil, source.url == record.remoteContentURL,
+            source.scale == .retina
+        else { return nil }
+        record.missingRetinaContentURL = record.remoteContentURL
+        state.issues[name] = record
+        try? save()
+        return record.bundleSource(scale: state.scale)
     }
 
     private static func libraryError(_ failure: TransferFailure, name: String, url: URL) -> LibraryError {
@@ -184,15 +215,15 @@ extension IssueLibrary {
     }
 
     /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
-    private func install(_ name: String, from part: URL) async -> Result<Issue, LibraryError> {
-        guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+    private func install(_ name: String, from part: URL, source: BundleSource) async -> Result<Issue, LibraryError> {
+        guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
         let installer = Installer(
             name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
             unpacker: configuration.unpacker)
         // Hashing and unpacking a bundle take seconds: on a thread of their own, not the actor's
         // or the cooperative pool's.
         let installation = await BlockingWork.run {
-            installer.install(expectedSize: record.contentSize, expectedSHA256: record.contentSHA256)
+            installer.install(expectedSize: source.size, expectedSHA256: source.sha256)
         }
         PartMetadata.discard(part: part)
         switch installation {
@@ -203,7 +234,8 @@ extension IssueLibrary {
             current.status = .available
             current.hasUpdate = false
             current.installedSHA256 = sha256
-            current.installedContentURL = record.remoteContentURL
+            current.installedContentURL = source.url
+            current.installedScale = source.scale
             state.issues[name] = current
             do {
                 try save()

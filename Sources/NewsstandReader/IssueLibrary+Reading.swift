@@ -2,13 +2,15 @@ import Foundation
 import NewsstandCore
 
 extension IssueLibrary {
-    /// The content of an available issue, for the library's scale. Reading and decoding the
+    /// The content of an available issue, for the scale it was installed at (the library's, or
+    /// normal where a retina library fell back to the normal bundle). Reading and decoding the
     /// page config runs on a thread of its own, never on the library's actor or the
     /// cooperative pool (page types of the registry decode there too).
     public func content(of name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueContent {
         guard let record = state.issues[name], record.status == .available else { throw .notAvailable(issue: name) }
         let folder = layout.content(of: record.name)
-        let scale = scale
+        // The content's own scale: a retina library may have installed a normal bundle.
+        let scale = record.installedScale ?? scale
         let read = await BlockingWork.run {
             Result { () throws(ContentError) -> IssueContent in
                 try IssueContent(contentsOf: folder, scale: scale, registry: registry)
@@ -25,14 +27,14 @@ extension IssueLibrary {
 
     /// Where the reader left an issue, if anywhere.
     public func readingPosition(of name: String) -> ReadingPosition? {
-        state.readingPositions?[name]
+        state.readingPositions[name]
     }
 
     /// Remembers where the reader is in an issue (persisted with the library).
     public func setReadingPosition(_ position: ReadingPosition, of name: String) throws(LibraryError) {
         try checkOpen()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
-        state.readingPositions = (state.readingPositions ?? [:]).merging([name: position]) { _, new in new }
+        state.readingPositions[name] = position
         try save()
     }
 }

@@ -82,6 +82,7 @@ extension IssueLibrary {
             record.contentSize = entry.contentSize(retina: retina)
             record.contentSHA256 = entry.contentSHA256(retina: retina)?.lowercased()
             record.coverSHA256 = entry.coverSHA256(retina: retina)?.lowercased()
+            record.fallback = retina && !entry.hasRetinaKeys ? Self.fallback(for: entry, relativeTo: catalogURL) : nil
             record.isInCatalog = true
             guard let existing else {
                 result.added.append(entry.name)
@@ -89,12 +90,7 @@ extension IssueLibrary {
                 continue
             }
             if record.status == .available {
-                let changed: Bool
-                if let expected = record.contentSHA256, let installed = record.installedSHA256 {
-                    changed = expected != installed
-                } else {
-                    changed = record.installedContentURL != nil && record.installedContentURL != content
-                }
+                let changed = record.catalogHasNewContent
                 if changed && !record.hasUpdate { result.contentUpdates.append(entry.name) }
                 record.hasUpdate = changed
             }
@@ -120,30 +116,29 @@ extension IssueLibrary {
         result.contentUpdates.sort()
     }
 
-    /// Fetches covers that are missing, or whose URL or checksum changed.
+    /// The normal-scale files of an entry without retina keys (its URLs already proved valid
+    /// for the `@2x` form, which only renames the last path component).
+    private static func fallback(for entry: CatalogEntry, relativeTo catalogURL: URL) -> NormalScaleFallback? {
+        guard let cover = URL(string: entry.cover, relativeTo: catalogURL)?.absoluteURL,
+            let content = URL(string: entry.content, relativeTo: catalogURL)?.absoluteURL
+        else { return nil }
+        return NormalScaleFallback(
+            coverURL: cover, contentURL: content, contentSize: entry.contentSize,
+            contentSHA256: entry.contentSHA256?.lowercased(), coverSHA256: entry.coverSHA256?.lowercased())
+    }
+
+    /// Fetches the covers of the newest `coversFetchedOnRefresh` issues that are missing, or
+    /// whose URL or checksum changed; the others wait for `cover(of:)`.
     private func refreshCovers(_ result: inout RefreshResult) async {
-        let jobs = state.issues.values.compactMap { record -> CoverFetcher.Job? in
-            let file = record.coverFileName.map { layout.covers.appendingPathComponent($0).path }
-            let current =
-                file.map { FileStatus.kind(of: URL(fileURLWithPath: $0)) != nil } == true
-                && record.cachedCoverURL == record.remoteCoverURL
-                && (record.coverSHA256 == nil || record.coverSHA256 == record.cachedCoverSHA256)
-            return current ? nil : CoverFetcher.Job(name: record.name, url: record.remoteCoverURL, sha256: record.coverSHA256)
-        }
+        let newest = newestFirst().prefix(max(0, configuration.coversFetchedOnRefresh))
+        let jobs = newest.compactMap { state.issues[$0] }.compactMap(coverJob)
         guard !jobs.isEmpty else { return }
-        let outcomes = await CoverFetcher(client: catalogClient, folder: layout.covers).fetch(jobs)
+        let outcomes = await coverFetcher.fetch(jobs)
         for outcome in outcomes {
             switch outcome {
-            case .fetched(let name, let fileName, let url, let sha256):
-                guard var record = state.issues[name] else { continue }
-                if let old = record.coverFileName, old != fileName { layout.removeCover(old) }
-                let replaced = record.cachedCoverURL != nil
-                record.coverFileName = fileName
-                record.cachedCoverURL = url
-                record.cachedCoverSHA256 = sha256
-                state.issues[name] = record
-                if replaced, !result.added.contains(name), !result.updated.contains(name) {
-                    result.updated.append(name)
+            case .fetched(let fetched):
+                if keepCover(fetched), !result.added.contains(fetched.name), !result.updated.contains(fetched.name) {
+                    result.updated.append(fetched.name)
                 }
             case .failed(let problem):
                 result.problems.append(problem)
@@ -151,5 +146,40 @@ extension IssueLibrary {
         }
         result.updated.sort()
         try? save()
+    }
+
+    /// The fetch that brings an issue's cached cover up to date, or nil when it is: a cover is
+    /// current while its file exists and it came from the catalog's URL (or, for a retina
+    /// library that fell back, the normal one) with the checksum the catalog gives for it.
+    func coverJob(for record: IssueRecord) -> CoverFetcher.Job? {
+        let cached = record.coverFileName.map { FileStatus.kind(of: layout.covers.appendingPathComponent($0)) != nil } == true
+        if cached, let url = record.cachedCoverURL {
+            let expected: String??
+            if url == record.remoteCoverURL {
+                expected = .some(record.coverSHA256)
+            } else if let fallback = record.fallback, url == fallback.coverURL {
+                expected = .some(fallback.coverSHA256)
+            } else {
+                expected = .none
+            }
+            if case .some(let sha256) = expected, sha256 == nil || sha256 == record.cachedCoverSHA256 { return nil }
+        }
+        return CoverFetcher.Job(
+            name: record.name, url: record.remoteCoverURL, sha256: record.coverSHA256,
+            fallbackURL: record.fallback?.coverURL, fallbackSHA256: record.fallback?.coverSHA256)
+    }
+
+    /// Records a fetched cover (the old file replaced); returns whether it replaced one.
+    @discardableResult
+    func keepCover(_ fetched: CoverFetcher.Fetched) -> Bool {
+        guard var record = state.issues[fetched.name] else { return false }
+        if let old = record.coverFileName, old != fetched.fileName { layout.removeCover(old) }
+        let replaced = record.cachedCoverURL != nil
+        record.coverFileName = fetched.fileName
+        record.cachedCoverURL = fetched.url
+        record.cachedCoverSHA256 = fetched.sha256
+        record.cachedCoverScale = fetched.isFallback ? .normal : scale
+        state.issues[fetched.name] = record
+        return replaced
     }
 }

@@ -84,6 +84,7 @@ extension IssueLibrary {
         record.hasUpdate = false
         record.installedSHA256 = nil
         record.installedContentURL = nil
+        record.installedScale = nil
         if state.currentlyReading == name { state.currentlyReading = nil }
         if record.isInCatalog {
             state.issues[name] = record

@@ -24,8 +24,14 @@ public actor IssueLibrary {
     let lock: FileLock
     var isClosed = false
     var state: LibraryState
+    /// Writes `state`'s changes to `library.sqlite`.
+    let store: StateStore
     let catalogClient: CatalogClient
     let slots: DownloadSlots
+    /// Cover requests at once, from refresh and `cover(of:)` together.
+    let coverSlots: DownloadSlots
+    /// Covers being fetched for `cover(of:)`: a second caller joins the first fetch.
+    var coverFetches: [String: Task<Result<URL, LibraryError>, Never>] = [:]
     var running: [String: Task<Result<Issue, LibraryError>, Never>] = [:]
     var progressHandlers: [String: [@Sendable (DownloadProgress) -> Void]] = [:]
     var suspending: Set<String> = []
@@ -56,20 +62,19 @@ public actor IssueLibrary {
         }
         guard let held else { throw .libraryInUse(path: layout.folder.path) }
         lock = held
-        let loaded = try StateStore.load(from: layout.stateFile)
-        var state = loaded ?? LibraryState(scale: scale)
+        let (store, loaded) = try StateStore.open(in: opened, scale: scale)
+        var state = loaded
         Self.recover(&state, in: layout)
-        if loaded == nil {
-            try StateStore.save(state, to: layout.stateFile)
-        } else if state != loaded {
+        if state.hasChanges {
             // A repair is redone on every open until it is saved, so a full disk must not keep
             // the library from opening.
             do throws(LibraryError) {
-                try StateStore.save(state, to: layout.stateFile)
+                try store.save(&state)
             } catch {
                 configuration.log?("newsstand-reader: repaired state not saved: \(error)")
             }
         }
+        self.store = store
         self.folder = layout.folder
         self.scale = state.scale
         self.configuration = configuration
@@ -77,6 +82,7 @@ public actor IssueLibrary {
         self.state = state
         catalogClient = CatalogClient(configuration: configuration)
         slots = DownloadSlots(limit: configuration.maxConcurrentDownloads)
+        coverSlots = DownloadSlots(limit: configuration.maxConcurrentCoverRequests)
     }
 
     /// Brings the files and the state back in line after a crash: removes interrupted unpacks,
@@ -87,12 +93,17 @@ public actor IssueLibrary {
             guard let item = entry.name, item.hasPrefix(LibraryLayout.temporaryPrefix) else { continue }
             try? issues?.removeTree(item)
         }
-        for (name, var record) in state.issues {
+        // Only downloaded and downloading issues can need a repair: the rest are not touched
+        // (copying every record of a large shelf was a visible part of opening it).
+        let candidates = state.issues.values.filter { $0.status != .none }.map(\.name)
+        for name in candidates {
+            guard var record = state.issues[name] else { continue }
             switch record.status {
             case .available where issues?.kind(of: name) != .folder:
                 record.status = .none
                 record.installedSHA256 = nil
                 record.installedContentURL = nil
+                record.installedScale = nil
             case .downloading:
                 let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
                 record.status = .downloading(
@@ -102,7 +113,7 @@ public actor IssueLibrary {
             }
             state.issues[name] = record
         }
-        let parts = Set(state.issues.keys.map { layout.part(of: $0, scale: state.scale).lastPathComponent })
+        let parts = Set(state.issues.keys.map { LibraryLayout.partFileName(of: $0, scale: state.scale) })
         let downloads = try? OpenFolder.open(layout.downloads)
         for entry in (try? downloads?.entries()) ?? [] {
             guard let item = entry.name else { continue }
@@ -115,7 +126,13 @@ public actor IssueLibrary {
 
     /// Every issue, newest first.
     public var issues: [Issue] {
-        IssueOrder.sorted(state.issues.values) { ($0.date, $0.name) }.map { $0.issue(in: layout) }
+        newestFirst().compactMap { state.issues[$0]?.issue(in: layout) }
+    }
+
+    /// Every issue's name, newest first. Sorts (date, name) pairs, not records: a record is
+    /// two dozen references, and moving 10,000 of them about in a sort was most of `list`.
+    func newestFirst() -> [String] {
+        IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
     }
 
     /// The issue with this name, if the library has it.
@@ -167,6 +184,8 @@ public actor IssueLibrary {
     public func close() async {
         isClosed = true
         await suspendDownloads()
+        // The database before the lock: the next holder of the folder finds it closed.
+        store.close()
         lock.release()
     }
 
@@ -180,7 +199,7 @@ public actor IssueLibrary {
     func save() throws(LibraryError) {
         // Without the lock another writer may own the folder: never write then.
         guard !lock.isReleased else { throw .libraryClosed(path: folder.path) }
-        try StateStore.save(state, to: layout.stateFile)
+        try store.save(&state)
     }
 
     func log(_ message: @autoclosure () -> String) {

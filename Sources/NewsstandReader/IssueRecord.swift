@@ -24,6 +24,34 @@ struct IssueRecord: Codable, Equatable, Sendable {
     var installedSHA256: String?
     /// The remote URL of the bundle that was unpacked.
     var installedContentURL: URL?
+    /// The scale of the bundle that was unpacked (a retina library may have fallen back to normal).
+    var installedScale: LibraryScale?
+    /// The scale of the cached cover.
+    var cachedCoverScale: LibraryScale?
+    /// A retina library's normal-scale files for an entry without retina keys.
+    var fallback: NormalScaleFallback?
+    /// The `@2x` bundle URL that answered 404 or 410: while it is still the catalog's, downloads
+    /// fetch the fallback's bundle (a new URL tries `@2x` again).
+    var missingRetinaContentURL: URL?
+
+    /// The bundle a download fetches, with what it is checked against and its scale.
+    func bundleSource(scale: LibraryScale) -> BundleSource {
+        if let fallback, missingRetinaContentURL == remoteContentURL {
+            return BundleSource(
+                url: fallback.contentURL, size: fallback.contentSize, sha256: fallback.contentSHA256, scale: .normal)
+        }
+        return BundleSource(url: remoteContentURL, size: contentSize, sha256: contentSHA256, scale: scale)
+    }
+
+    /// Whether the catalog now lists other content than the content unpacked: by checksum when
+    /// both are known, by URL otherwise (either scale's, for a library that fell back).
+    var catalogHasNewContent: Bool {
+        guard status == .available, let installedContentURL else { return false }
+        let usedFallback = fallback != nil && installedScale == .normal && installedContentURL != remoteContentURL
+        let expected = usedFallback ? fallback?.contentSHA256 : contentSHA256
+        if let expected, let installedSHA256 { return expected != installedSHA256 }
+        return installedContentURL != (usedFallback ? fallback?.contentURL : remoteContentURL)
+    }
 
     func issue(in layout: LibraryLayout) -> Issue {
         Issue(
@@ -31,6 +59,15 @@ struct IssueRecord: Codable, Equatable, Sendable {
             remoteCoverURL: remoteCoverURL, remoteContentURL: remoteContentURL, contentSize: contentSize,
             contentSHA256: contentSHA256, status: status, hasUpdate: hasUpdate, isInCatalog: isInCatalog,
             contentURL: layout.content(of: name),
-            coverFileURL: coverFileName.map { layout.covers.appendingPathComponent($0) })
+            coverFileURL: coverFileName.map { layout.covers.appendingPathComponent($0) },
+            installedScale: status == .available ? installedScale : nil, coverScale: coverFileName == nil ? nil : cachedCoverScale)
     }
+}
+
+/// One bundle to download: where, what it is checked against, and the scale it is for.
+struct BundleSource: Equatable, Sendable {
+    var url: URL
+    var size: Int?
+    var sha256: String?
+    var scale: LibraryScale
 }

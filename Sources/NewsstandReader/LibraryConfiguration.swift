@@ -27,6 +27,12 @@ public struct LibraryConfiguration: Sendable {
     /// The most bytes a cover may have once decoded. Covers are streamed to a file, never held
     /// in memory; a larger one is not kept.
     public var maxCoverBytes: Int64 = 16 << 20
+    /// How many of the newest issues' covers `refresh` fetches (new or changed ones); any other
+    /// cover is fetched when the app asks for it with `IssueLibrary.cover(of:)`. A 10,000-issue
+    /// catalog's first refresh then makes at most this many cover requests, not 10,000.
+    public var coversFetchedOnRefresh: Int = 20
+    /// Cover requests at once, from `refresh` and `cover(of:)` together; the rest wait.
+    public var maxConcurrentCoverRequests: Int = 4
     /// Attempts per download for transient failures (connection lost, stall, 5xx); 404 and 403,
     /// an unusable URL, a body larger than the catalog states and a full disk are never retried.
     public var maxAttempts: Int = 4

@@ -9,6 +9,9 @@ public enum LibraryError: Error, Sendable, Equatable {
     case libraryInUse(path: String)
     /// The library was closed with `close()`; open it again to change it.
     case libraryClosed(path: String)
+    /// The state file cannot be used (a link, another program's file, a newer schema, damaged,
+    /// or holding values the library never writes); nothing was written.
+    case stateUnusable(StateError)
     /// The state file or a library folder cannot be written.
     case cannotSave(path: String, reason: String)
     /// No issue with this name is in the library.
@@ -52,6 +55,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     case diskFull(path: String, reason: String)
     /// The bundle could not be unpacked safely; nothing of it was kept.
     case unpackFailed(name: String, reason: ZipExtractionError)
+    /// `cover(of:)` could not fetch the cover (the problem says why: unavailable or too large).
+    case coverNotFetched(RefreshProblem)
     /// A file operation on the library's own files failed.
     case fileSystem(path: String, reason: String)
 }
@@ -63,6 +68,7 @@ extension LibraryError: CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open library '\(path)': \(reason)"
         case .libraryInUse(let path): "library '\(path)' is in use by another process or library instance"
         case .libraryClosed(let path): "library '\(path)' was closed"
+        case .stateUnusable(let reason): "cannot open library state: \(reason)"
         case .cannotSave(let path, let reason): "cannot save '\(path)': \(reason)"
         case .unknownIssue(let name): "no issue named '\(name)' in the library"
         case .noCatalogURL: "the library has no catalog URL yet: refresh it from one first"
@@ -86,6 +92,10 @@ extension LibraryError: CustomStringConvertible {
             "not enough space for '\(name)' in '\(path)': needs \(required) bytes, \(available) free"
         case .diskFull(let path, let reason): "cannot write '\(path)': \(reason); the partial file was deleted"
         case .unpackFailed(let name, let reason): "cannot unpack '\(name)': \(reason)"
+        case .coverNotFetched(.coverTooLarge(let name, let url, let limit)):
+            "cover of '\(name)' ('\(url)') is larger than the limit of \(limit) bytes"
+        case .coverNotFetched(.coverUnavailable(let name, let url, let reason)): "cover of '\(name)' ('\(url)') not fetched: \(reason)"
+        case .coverNotFetched(let problem): "cover not fetched: \(problem)"
         case .fileSystem(let path, let reason): "file operation on '\(path)' failed: \(reason)"
         }
     }

@@ -6,6 +6,8 @@ public enum LibraryEvent: Sendable, Equatable {
     case statusChanged(name: String, IssueStatus)
     /// A download failed; the issue's status is back to none.
     case downloadFailed(name: String, LibraryError)
+    /// An issue's cover was fetched on demand (`IssueLibrary.cover(of:)`).
+    case coverChanged(name: String)
     /// A refresh finished.
     case refreshed(RefreshResult)
 }

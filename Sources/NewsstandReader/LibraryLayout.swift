@@ -1,25 +1,33 @@
 import Foundation
 import NewsstandCore
 
-/// Where a library keeps its files, all inside its folder (never `/tmp`): the state file, its lock,
+/// Where a library keeps its files, all inside its folder (never `/tmp`): the state
+/// (`library.sqlite` and SQLite's `-wal` and `-shm` beside it), its lock,
 /// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.
 struct LibraryLayout: Sendable {
     let folder: URL
 
-    var stateFile: URL { folder.appendingPathComponent("library.json") }
+    var stateFile: URL { folder.appendingPathComponent(StateStore.fileName) }
     /// The file `LibraryLock` locks.
     var lockFile: URL { folder.appendingPathComponent("library.lock") }
     var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }
 
-    /// The unpacked content of an issue.
-    func content(of name: String) -> URL { issues.appendingPathComponent(name, isDirectory: true) }
+    /// The unpacked content of an issue. Made from the path as text: `appendingPathComponent`
+    /// re-parses the whole URL, and the shelf makes one per issue on every listing.
+    func content(of name: String) -> URL {
+        URL(fileURLWithPath: issues.path + "/" + name, isDirectory: true)
+    }
 
     /// The partial bundle download (`<name>.zip.part` or `<name>@2x.zip.part`).
     func part(of name: String, scale: LibraryScale) -> URL {
-        let file = scale.isRetina ? RetinaName.of("\(name).zip") : "\(name).zip"
-        return downloads.appendingPathComponent(file + ".part")
+        downloads.appendingPathComponent(Self.partFileName(of: name, scale: scale))
+    }
+
+    /// The partial download's file name in `Downloads/`.
+    static func partFileName(of name: String, scale: LibraryScale) -> String {
+        (scale.isRetina ? "\(name)@2x.zip" : "\(name).zip") + ".part"
     }
 
     /// Prefix of the folders an unpack or a replacement works in, beside the content folders;

@@ -144,12 +144,12 @@ public final class MagazineFixture {
         return data
     }
 
-    /// Validates the whole magazine; returns every diagnostic.
-    public func validate(issues: [String] = []) -> [Diagnostic] {
+    /// Validates the whole magazine (with the rules of `feeds`); returns every diagnostic.
+    public func validate(issues: [String] = [], feeds: Set<Feed> = []) -> [Diagnostic] {
         let opening = MagazineValidator(folder: root, builtInSchema: Self.builtInSchema, selectedIssues: issues).open()
         var all = opening.diagnostics
         for name in opening.issueNames {
-            all += IssueValidator.validate(issue: name, in: opening.magazine).diagnostics
+            all += IssueValidator.validate(issue: name, in: opening.magazine, feeds: feeds).diagnostics
         }
         return all
     }

@@ -28,6 +28,19 @@ import Testing
         #expect(d.message.contains("'1-0.PNG'"))
     }
 
+    /// The other way round: the reference has the capitals, the file has none.
+    @Test func referenceDifferingOnlyInCase() throws {
+        let fixture = try MagazineFixture()
+        let pages = MagazineFixture.defaultPages.replacingOccurrences(of: "<string>1-0.png</string>", with: "<string>1-0.Png</string>")
+        try fixture.write("issues/f-1/pages.plist", pages)
+        let found = fixture.validate()
+        let d = try #require(found.with(.assetCaseMismatch).first)
+        #expect(d.location?.line == 12)
+        #expect(d.message.contains("'1-0.Png' is not in"))
+        #expect(d.message.contains("but '1-0.png' is"))
+        #expect(found.with(.assetMissing).isEmpty)
+    }
+
     @Test func missingRetinaTwinIsAnError() throws {
         let fixture = try MagazineFixture()
         try fixture.remove("\(assets)/2-0@2x.png")

@@ -147,6 +147,17 @@ import Testing
         try fixture.remove("issues/f-1/assets/1-0.png")
         try fixture.remove("issues/f-1/assets/1-0@2x.png")
         #expect(fixture.validate() == [])
+
+        var diagnostics: [Diagnostic] = []
+        let layers = [
+            PageClassSchema.classes(in: MagazineFixture.builtInSchema, displayPath: "built-in", diagnostics: &diagnostics),
+            PageClassSchema.classes(in: fixture.url("page-classes.plist"), displayPath: "page-classes.plist", diagnostics: &diagnostics),
+        ]
+        let schema = PageClassSchema(layers: layers, diagnostics: &diagnostics)
+        #expect(diagnostics == [])
+        let resolved = try #require(schema.properties(of: "MoviePage"))
+        #expect(resolved.map(\.name) == ["baseImage", "movie"], "one baseImage, the subclass's")
+        #expect(resolved.map(\.isRequired) == [false, true])
     }
 
     /// A device's file system tells `F-1` from `f-1`: issue.plist's Name must match exactly.

@@ -171,7 +171,8 @@ import Testing
         let gathered = try Shell.temporaryFolder().appendingPathComponent("gathered")
         try FileManager.default.createDirectory(at: gathered, withIntermediateDirectories: true)
         for name in issues {
-            let (one, output) = try await build(["--issue", name])
+            // Each job with the same --feed as the full build: its Baker book is in its folder.
+            let (one, output) = try await build(["--issue", name, "--feed", "shelf"])
             #expect(one.status == 0)
             try FileManager.default.copyItem(at: output.appendingPathComponent(name), to: gathered.appendingPathComponent(name))
         }

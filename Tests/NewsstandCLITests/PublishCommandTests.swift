@@ -42,12 +42,12 @@ import Testing
                 environment: ["NETRC": "/nonexistent"].merging(environment) { _, new in new })
         }
 
-        /// The four files an issue's build wrote (bundles and covers in both sizes), as `a-1/<file>`.
+        /// The five files an issue's build wrote (bundles and covers in both sizes, the Baker book), as `a-1/<file>`.
         func files(of issue: String) throws -> [String] {
             let manifest =
                 try JSONSerialization.jsonObject(
                     with: Data(contentsOf: output.appendingPathComponent("\(issue)/.newsstand/manifest.json"))) as? [String: Any]
-            return ["bundle", "retinaBundle", "cover", "retinaCover"].compactMap { key in
+            return ["bundle", "retinaBundle", "cover", "retinaCover", "hpub"].compactMap { key in
                 ((manifest?[key] as? [String: Any])?["file"] as? String).map { "\(issue)/\($0)" }
             }
         }
@@ -84,7 +84,7 @@ import Testing
         defer { site.nginx.stop() }
         var result = await site.publish()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("published: 12 uploaded, 2 catalog(s) replaced"))
+        #expect(result.stdout.contains("published: 15 uploaded, 2 catalog(s) replaced"))
         #expect(result.stdout.contains("verified"))
         let catalogPuts = site.puts().filter { !$0.contains("/a-") }
         let firstCatalogPut = try #require(site.puts().firstIndex { $0.contains("issues.plist") })
@@ -99,7 +99,7 @@ import Testing
 
         let before = site.puts().count
         result = await site.publish()
-        #expect(result.stdout.contains("published: 0 uploaded, 0 catalog(s) replaced, 0 deleted, 14 unchanged"))
+        #expect(result.stdout.contains("published: 0 uploaded, 0 catalog(s) replaced, 0 deleted, 17 unchanged"))
         #expect(site.puts().count == before)
 
         // Content-versioned names (the default): a changed issue's bundles go up under new names.
@@ -107,12 +107,13 @@ import Testing
         try site.changeIssue("a-2")
         try await site.build()
         let newA2 = try site.files(of: "a-2")
-        #expect(oldA2[0] != newA2[0] && oldA2[2] == newA2[2], "new bundle names, the same cover")
+        #expect(oldA2[0] != newA2[0] && oldA2[2] == newA2[2] && oldA2[4] != newA2[4], "new bundle and book names, the same cover")
         result = await site.publish()
         #expect(result.status == 0)
         let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".new") }
-        #expect(Set(uploaded) == Set(newA2.prefix(2).map { "/dav/" + $0 }))
+        #expect(Set(uploaded) == Set([newA2[0], newA2[1], newA2[4]].map { "/dav/" + $0 }))
         #expect(try site.get(oldA2[0]).0 == 200, "the old bundle stays until --prune")
+        #expect(try site.get(oldA2[4]).0 == 200 && site.get(newA2[4]).0 == 200, "both books are served")
 
         try FileManager.default.removeItem(at: site.magazine.appendingPathComponent("issues/a-3"))
         let a3 = try site.files(of: "a-3")
@@ -123,9 +124,9 @@ import Testing
         #expect(try site.get(a3[0]).0 == 200)
         result = await site.publish("--prune")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("6 deleted"))
-        #expect(try site.get(a3[0]).0 == 404)
-        #expect(try site.get(oldA2[0]).0 == 404)
+        #expect(result.stdout.contains("8 deleted"))
+        #expect(try site.get(a3[0]).0 == 404 && site.get(a3[4]).0 == 404)
+        #expect(try site.get(oldA2[0]).0 == 404 && site.get(oldA2[4]).0 == 404)
         #expect(try Catalog.decode(site.get("issues.plist").1).entries.map(\.name) == ["a-2", "a-1"])
     }
 
@@ -133,7 +134,8 @@ import Testing
         let site = try await Site(fixedNames: true)
         defer { site.nginx.stop() }
         #expect(await site.publish().status == 0)
-        #expect(try site.files(of: "a-2") == ["a-2/a-2.zip", "a-2/a-2@2x.zip", "a-2/cover.png", "a-2/cover@2x.png"])
+        #expect(
+            try site.files(of: "a-2") == ["a-2/a-2.zip", "a-2/a-2@2x.zip", "a-2/cover.png", "a-2/cover@2x.png", "a-2/a-2.hpub"])
         try site.changeIssue("a-2")
         try await site.build()
         let dryRun = await site.publish("--dry-run")
@@ -141,7 +143,7 @@ import Testing
         let before = site.nginx.requests().count
         let result = await site.publish()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("published: 0 uploaded, 2 replaced in place, 1 catalog(s) replaced"))
+        #expect(result.stdout.contains("published: 0 uploaded, 3 replaced in place, 1 catalog(s) replaced"))
         let requests = site.nginx.requests()[before...].map { "\($0.method) \($0.uri)" }
         // Staged under hidden names, then: keep the old one aside, move the new one in; catalogs last.
         let swap = try #require(requests.firstIndex { $0.hasPrefix("MOVE /dav/a-2/.a-2.zip.") })

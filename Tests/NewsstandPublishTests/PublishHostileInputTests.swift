@@ -59,7 +59,8 @@ import Testing
             if key == "name" {
                 object["name"] = file
             } else {
-                var record = try #require(object[key] as? [String: Any])
+                // A record the build did not write (the Baker book) is made from the bundle's.
+                var record = try #require((object[key] ?? object["bundle"]) as? [String: Any])
                 record["file"] = file
                 object[key] = record
             }
@@ -79,6 +80,7 @@ import Testing
         ("retinaCover", "http://evil.example/secret.txt", .colon),
         ("cover", ".htaccess", .hidden),
         ("bundle", "sub/f-1.zip", .separator),
+        ("hpub", "../../victim/secret.txt", .parent),
     ])
     func aBuildManifestNamingAFileOutsideIsRefusedBeforeAnythingHappens(
         key: String, file: String, problem: SafeRelativePath.Problem

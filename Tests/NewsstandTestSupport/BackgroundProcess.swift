@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A program started without waiting for it (the `newsstand` executable, usually), its output
 /// going to files that a test can read while it runs.
 public final class BackgroundProcess: @unchecked Sendable {
@@ -33,6 +37,14 @@ public final class BackgroundProcess: @unchecked Sendable {
     public func wait() -> Int32 {
         exit.wait()
         return process.terminationStatus
+    }
+
+    /// Its process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Kills it at once with SIGKILL, as a crash or the system would, if it still runs.
+    public func killNow() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
 
     /// Kills it if it still runs (for cleanup after a failed expectation).

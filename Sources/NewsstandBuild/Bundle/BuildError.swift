@@ -30,6 +30,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
     case configUnwritable(issue: String, path: String, PlistWriter.Failure)
     /// Writing an archive failed (libarchive's or the system's reason).
     case archive(issue: String, ArchiveError)
+    /// A page of the issue's Baker book could not be rendered (the renderer's reason).
+    case bookPage(issue: String, path: String, reason: String)
     /// Writing, renaming or listing an output failed.
     case output(issue: String?, FileSystemError)
     /// A build record (`manifest.json`, `written.json`) cannot be trusted. `issueLeft`: the
@@ -48,7 +50,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .issueOutputIsALink(let issue, _), .issueOutputVanished(let issue, _), .inputFolder(let issue, _),
             .inputFile(let issue, _),
             .configChanged(let issue, _), .configUnreadable(let issue, _, _), .configUnwritable(let issue, _, _),
-            .archive(let issue, _), .untrustedRecord(let issue, _, _), .manifestMismatch(let issue, _):
+            .archive(let issue, _), .untrustedRecord(let issue, _, _), .manifestMismatch(let issue, _),
+            .bookPage(let issue, _, _):
             issue
         }
     }
@@ -59,7 +62,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputOverlapsMagazine(let overlap): overlap.output
         case .outputIsAFile(let path), .issueOutputIsALink(_, let path), .issueOutputVanished(_, let path),
             .configChanged(_, let path), .configUnreadable(_, let path, _), .configUnwritable(_, let path, _),
-            .manifestMismatch(_, let path):
+            .manifestMismatch(_, let path), .bookPage(_, let path, _):
             path
         case .outputFolder(_, let error), .inputFolder(_, let error), .inputFile(_, let error), .output(_, let error):
             error.path
@@ -83,6 +86,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configUnreadable(_, _, let failure): failure.diagnostics.map(\.message).joined(separator: "; ")
         case .configUnwritable(_, _, let failure): failure.reason
         case .archive(_, let error): error.reason
+        case .bookPage(_, _, let reason): "a page of the Baker book cannot be rendered: \(reason)"
         case .untrustedRecord(_, let error, let issueLeft):
             issueLeft
                 ? "\(error.reason); the issue left the magazine, but its output folder is left as it is (remove it yourself if it is not needed)"

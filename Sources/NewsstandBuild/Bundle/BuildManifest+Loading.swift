@@ -134,11 +134,12 @@ private struct Outputs: Decodable {
     var retinaBundle: OutputRecord
     var cover: OutputRecord
     var retinaCover: OutputRecord
+    var hpub: OutputRecord?
     var isVersioned: Bool
 
     var manifest: BuildManifest {
         BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, isVersioned: isVersioned, validation: nil)
+            cover: cover, retinaCover: retinaCover, hpub: hpub, isVersioned: isVersioned, validation: nil)
     }
 }

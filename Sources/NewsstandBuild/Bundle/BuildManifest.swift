@@ -23,14 +23,16 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var retinaBundle: OutputRecord
     public var cover: OutputRecord
     public var retinaCover: OutputRecord
+    /// The Baker book (`<name>.hpub`), when the build wrote one (`--feed shelf`).
+    public var hpub: OutputRecord?
     /// Whether the outputs carry content hashes in their names (`build --versioned`).
     public var isVersioned: Bool
     /// The validation when it was built, reused while its inputs stay the same; nil in
     /// records of earlier versions.
     public var validation: ValidationRecord?
 
-    /// The four outputs: bundles and covers in both sizes.
-    public var outputs: [OutputRecord] { [bundle, retinaBundle, cover, retinaCover] }
+    /// The outputs: bundles and covers in both sizes, and the Baker book when there is one.
+    public var outputs: [OutputRecord] { [bundle, retinaBundle, cover, retinaCover] + (hpub.map { [$0] } ?? []) }
 
     /// The folder, inside an issue's output folder, that holds the manifest.
     public static let folderName = ".newsstand"
@@ -59,8 +61,7 @@ public struct BuildManifest: Sendable, Codable, Equatable {
 
     /// The catalog entry for a magazine hosted at `baseURL` (ending in `/`).
     public func catalogEntry(baseURL: URL) -> CatalogEntry {
-        let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
-        let folder = base + Self.escape(name) + "/"
+        let folder = folderURL(baseURL)
         var entry = CatalogEntry(
             name: name, title: metadata.title, date: metadata.date, cover: folder + Self.escape(cover.file),
             content: folder + Self.escape(bundle.file))
@@ -73,6 +74,17 @@ public struct BuildManifest: Sendable, Codable, Equatable {
         entry.coverSHA256 = cover.sha256
         entry.retinaCoverSHA256 = retinaCover.sha256
         return entry
+    }
+
+    /// The URL of the Baker book, when there is one.
+    public func bookURL(baseURL: URL) -> String? {
+        hpub.map { folderURL(baseURL) + Self.escape($0.file) }
+    }
+
+    /// `BaseURL` + `<name>/`.
+    private func folderURL(_ baseURL: URL) -> String {
+        let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
+        return base + Self.escape(name) + "/"
     }
 
     private static func escape(_ component: String) -> String {

@@ -108,7 +108,7 @@ struct BundleBuilder {
 
     /// One config at a time in the whole process: a config may be 8 MiB and its tree several
     /// times that, so parallel jobs take turns here and memory does not grow with `--jobs`.
-    private static let configGate = NSLock()
+    static let configGate = NSLock()
 
     /// A config as `PlistWriter` writes it, and the record of its source bytes.
     private static func canonical(_ name: String, of source: IssueSource) throws(BuildError) -> (Data, InputRecord) {

@@ -18,11 +18,18 @@ public struct BuildOptions: Sendable {
     /// and a publish never replaces a served file in place: the default, as for `newsstand
     /// build`; false (`--fixed-names`) keeps the plain names (`a-1.zip`).
     public var versioned: Bool
+    /// Renders the pages of each issue's Baker book: with `--feed shelf` and a renderer, every
+    /// issue also gets `<name>.hpub` (without one, `shelf.json` points at the normal bundles).
+    public var bookRenderer: (any BookPageRenderer)?
+    /// The time given to an Atom entry whose metadata changed (whole seconds are kept).
+    public var now: Date
 
     public init(
         output: URL, jobs: Int, force: Bool = false, feeds: Set<Feed> = [], removesStaleIssues: Bool = true,
-        versioned: Bool = true
+        versioned: Bool = true, bookRenderer: (any BookPageRenderer)? = nil, now: Date = Date()
     ) {
+        self.bookRenderer = bookRenderer
+        self.now = now
         self.output = output
         self.jobs = jobs
         self.force = force
@@ -52,19 +59,40 @@ public struct BuildReport: Sendable {
     public var warnings: [String] = []
 }
 
-/// One scale of one issue to build, on a thread of the work queue.
-private struct ScaleJob: Sendable {
+/// One output of one issue to build, on a thread of the work queue: a scale's bundle and
+/// cover, or the Baker book.
+private struct IssueJob: Sendable {
+    enum Kind: Sendable {
+        case scale(retina: Bool)
+        case book(any BookPageRenderer, author: String, baseURL: URL?)
+    }
+
+    enum Output: Sendable {
+        case scale(ScaleOutput)
+        case book(OutputRecord)
+    }
+
     let plan: IssuePlan
-    let retina: Bool
+    let kind: Kind
     let root: OpenFolder
     let temporaryNames: [String: String]
 
-    func build() throws(BuildError) -> ScaleOutput {
+    func build() throws(BuildError) -> Output {
         // Each job opens the folder itself: descriptors stay few however many issues there are.
         guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else {
             throw .issueOutputVanished(issue: plan.name, path: root.path(of: plan.name))
         }
-        return try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder, temporaryNames: temporaryNames).build()
+        switch kind {
+        case .scale(let retina):
+            return .scale(
+                try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder, temporaryNames: temporaryNames).build())
+        case .book(let renderer, let author, let baseURL):
+            return .book(
+                try HPubBuilder(
+                    plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, renderer: renderer, author: author,
+                    baseURL: baseURL
+                ).build())
+        }
     }
 }
 
@@ -92,6 +120,9 @@ private final class WarningSink {
 public struct MagazineBuilder: Sendable {
     public var magazine: Magazine
     public var options: BuildOptions
+
+    /// The renderer of Baker books, when this build writes them (`--feed shelf`).
+    private var bookRenderer: (any BookPageRenderer)? { options.feeds.contains(.shelf) ? options.bookRenderer : nil }
 
     public init(magazine: Magazine, options: BuildOptions) {
         self.magazine = magazine
@@ -122,11 +153,14 @@ public struct MagazineBuilder: Sendable {
         let warnings = WarningSink(forward: warning)
         var stale: [IssuePlan] = []
         for plan in plans {
-            if !options.force, let recorded = plan.recorded, recorded.isCurrent, recorded.isVersioned == options.versioned {
+            if !options.force, let recorded = plan.recorded, recorded.isCurrent, recorded.isVersioned == options.versioned,
+                recorded.hasBook == (bookRenderer != nil)
+            {
                 // Validation was taken from the record after checking every input and output.
                 report.upToDate.append(plan.name)
             } else if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
-                let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned
+                let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned,
+                (manifest.hpub != nil) == (bookRenderer != nil)
             {
                 report.upToDate.append(plan.name)
             } else {
@@ -137,8 +171,9 @@ public struct MagazineBuilder: Sendable {
         if options.removesStaleIssues {
             try removeStaleIssues(keeping: Set(magazine.issueNames), in: root, report: &report, warnings: warnings)
         }
+        let catalog = try CatalogWriter(magazine: magazine, output: options.output, feeds: options.feeds, now: options.now).write()
+        warnings.warn(catalog.warnings)
         report.warnings = warnings.messages
-        let catalog = try CatalogWriter(magazine: magazine, output: options.output, feeds: options.feeds).write()
         report.catalogEntries = catalog.entries
         report.feedDiagnostics = catalog.diagnostics
         return report
@@ -195,7 +230,7 @@ public struct MagazineBuilder: Sendable {
                 own = []
             }
             var temporary: [String: String] = [:]
-            for name in BundleBuilder.outputNames(of: plan) {
+            for name in BundleBuilder.outputNames(of: plan) + (bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : []) {
                 temporary[name] = AtomicFile.temporaryName(for: name)
                 own.insert(name)
                 own.insert(temporary[name] ?? name)
@@ -209,21 +244,32 @@ public struct MagazineBuilder: Sendable {
             recorded[plan.name] = own
             temporaryNames[plan.name] = temporary
         }
+        let book = bookRenderer.map { IssueJob.Kind.book($0, author: magazine.author, baseURL: magazine.baseURL) }
+        let kinds = [IssueJob.Kind.scale(retina: false), .scale(retina: true)] + (book.map { [$0] } ?? [])
         let jobs = plans.flatMap { plan in
-            [false, true].map { ScaleJob(plan: plan, retina: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:]) }
+            kinds.map { IssueJob(plan: plan, kind: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:]) }
         }
         let results = try WorkQueue(jobs).run(width: options.jobs, perform: { job throws(BuildError) in try job.build() }) {
             progress($0)
         }
         for (index, plan) in plans.enumerated() {
-            let normal = results[2 * index]
-            let retina = results[2 * index + 1]
+            let outputs = results[(kinds.count * index)..<(kinds.count * (index + 1))]
+            var scales: [ScaleOutput] = []
+            var bookRecord: OutputRecord?
+            for output in outputs {
+                switch output {
+                case .scale(let scale): scales.append(scale)
+                case .book(let record): bookRecord = record
+                }
+            }
+            guard scales.count == 2 else { continue }  // two scale jobs per issue, in order
+            let (normal, retina) = (scales[0], scales[1])
             var inputs: [String: InputRecord] = [:]
             for input in normal.inputs + retina.inputs { inputs[input.path] = input }
             var manifest = BuildManifest(
                 toolVersion: ToolVersion.current, name: plan.name, metadata: plan.metadata,
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
-                cover: normal.cover, retinaCover: retina.cover, isVersioned: options.versioned, validation: plan.validation)
+                cover: normal.cover, retinaCover: retina.cover, hpub: bookRecord, isVersioned: options.versioned, validation: plan.validation)
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
             var own = recorded[plan.name] ?? []
             do {

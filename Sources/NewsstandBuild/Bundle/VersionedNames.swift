@@ -17,11 +17,13 @@ enum VersionedNames {
         String(SHA256.hex(of: Data((normal.sha256 + retina.sha256).utf8)).prefix(8))
     }
 
-    /// The versioned names of the four outputs, in the manifest's order.
+    /// The versioned names of the outputs, in the manifest's order (the Baker book's tag is
+    /// its own SHA-256's first 8 hex digits).
     static func names(for manifest: BuildManifest) -> [String] {
         let bundleName = name("\(manifest.name).zip", tag: tag(manifest.bundle, manifest.retinaBundle))
         let coverName = name(manifest.metadata.cover, tag: tag(manifest.cover, manifest.retinaCover))
-        return [bundleName, RetinaName.of(bundleName), coverName, RetinaName.of(coverName)]
+        let book = manifest.hpub.map { [name($0.file, tag: String($0.sha256.prefix(8)))] } ?? []
+        return [bundleName, RetinaName.of(bundleName), coverName, RetinaName.of(coverName)] + book
     }
 
     /// Renames the outputs in `folder` to their versioned names and records them.
@@ -31,6 +33,10 @@ enum VersionedNames {
         try rename(&manifest.retinaBundle, to: names[1], in: folder)
         try rename(&manifest.cover, to: names[2], in: folder)
         try rename(&manifest.retinaCover, to: names[3], in: folder)
+        if var book = manifest.hpub, names.count > 4 {
+            try rename(&book, to: names[4], in: folder)
+            manifest.hpub = book
+        }
     }
 
     private static func rename(_ record: inout OutputRecord, to name: String, in folder: OpenFolder) throws(FileSystemError) {

@@ -9,18 +9,27 @@ public struct CatalogWriter {
     public var magazine: Magazine
     public var output: URL
     public var feeds: Set<Feed>
+    /// The time an Atom entry whose metadata changed (or whose record is missing) is given.
+    public var now: Date
+    /// Whether to check the Newsstand feed's rules on the built issues (`newsstand catalog`,
+    /// which validates nothing; a build has checked them while validating).
+    public var checksFeedRules: Bool
 
-    public init(magazine: Magazine, output: URL, feeds: Set<Feed>) {
+    public init(magazine: Magazine, output: URL, feeds: Set<Feed>, now: Date = Date(), checksFeedRules: Bool = false) {
         self.magazine = magazine
         self.output = output
         self.feeds = feeds
+        self.now = now
+        self.checksFeedRules = checksFeedRules
     }
 
     /// What was written.
     public struct Result: Sendable {
         public var entries: Int
-        /// Warnings about the feeds' own rules.
+        /// Warnings about the feeds' own rules (when `checksFeedRules`).
         public var diagnostics: [Diagnostic]
+        /// Feed records that could not be trusted or kept, and why.
+        public var warnings: [String]
     }
 
     /// The issue output folders in `output` that hold a build manifest, by issue name, sorted.
@@ -52,16 +61,75 @@ public struct CatalogWriter {
         }
         let entries = Catalog.sorted(manifests.map { $0.catalogEntry(baseURL: baseURL) })
         var diagnostics: [Diagnostic] = []
+        var warnings: [String] = []
         try writeFile("issues.plist", Catalog.encode(entries))
         if feeds.contains(.shelf) {
-            try writeFile(Feed.shelf.fileName, ShelfFeed.encode(entries))
+            let books = Dictionary(uniqueKeysWithValues: manifests.compactMap { m in m.bookURL(baseURL: baseURL).map { (m.name, $0) } })
+            try writeFile(Feed.shelf.fileName, ShelfFeed.encode(entries, books: books))
         }
         if feeds.contains(.atom) {
-            let atom = AtomFeed(magazineTitle: magazine.title ?? "", baseURL: baseURL, output: output)
-            diagnostics = atom.check(entries, manifests: manifests)
-            try writeFile(Feed.atom.fileName, Data(atom.render(entries).utf8))
+            let byName = Dictionary(uniqueKeysWithValues: manifests.map { ($0.name, $0) })
+            var feedEntries: [AtomFeed.Entry] = []
+            for entry in entries {
+                guard let manifest = byName[entry.name] else { continue }
+                feedEntries.append(AtomFeed.Entry(catalog: entry, updated: updated(of: manifest, warnings: &warnings)))
+            }
+            let atom = AtomFeed(
+                magazineTitle: magazine.title ?? "", author: magazine.author, baseURL: baseURL, previewURL: magazine.previewURL)
+            if checksFeedRules {
+                diagnostics = checkRules(manifests)
+            }
+            try writeFile(Feed.atom.fileName, Data(atom.render(feedEntries).utf8))
         }
-        return Result(entries: entries.count, diagnostics: diagnostics)
+        return Result(entries: entries.count, diagnostics: diagnostics, warnings: warnings)
+    }
+
+    /// The entry's `updated` from its record, which is written again when it changed. An issue
+    /// folder that is a link (a gathered output) is read through, like its manifest, but never
+    /// written through: a changed record there is not kept (a warning).
+    private func updated(of manifest: BuildManifest, warnings: inout [String]) -> Date {
+        var folder: OpenFolder?
+        var linkedFolder: OpenFolder?
+        do {
+            folder = try OpenFolder.open(output).folder(manifest.name)
+        } catch .symbolicLink {
+            linkedFolder = try? OpenFolder.open(output.appendingPathComponent(manifest.name, isDirectory: true))
+        } catch {
+            folder = nil
+        }
+        let resolution = EntryUpdateRecord.resolve(manifest, in: folder ?? linkedFolder, now: now)
+        if let warning = resolution.warning { warnings.append(warning) }
+        guard let record = resolution.write else { return resolution.updated }
+        if let folder {
+            do {
+                try record.write(in: folder)
+            } catch {
+                warnings.append(
+                    "issue '\(manifest.name)': its feed record cannot be written (\(error)); the next build gives its entry a new updated time")
+            }
+        } else if linkedFolder != nil {
+            warnings.append(
+                "issue '\(manifest.name)': \(output.appendingPathComponent(manifest.name).path) is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time")
+        }
+        return resolution.updated
+    }
+
+    /// The Newsstand feed's rules on built issues: the manifest's summary and the `@2x` cover in
+    /// the output (read through links, like the manifests: a gathered output may link them).
+    private func checkRules(_ manifests: [BuildManifest]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for manifest in manifests {
+            let at = SourceLocation(file: Magazine.displayPath(issue: manifest.name, "issue.plist"))
+            if let message = AtomFeedRules.summaryProblem(manifest.metadata.summary, issue: manifest.name) {
+                diagnostics.append(Diagnostic(.feedSummary, message, at: at))
+            }
+            let cover = output.appendingPathComponent(manifest.name).appendingPathComponent(manifest.retinaCover.file)
+            let probe = (try? OpenFile.open(cover)).map(ImageSize.probe)
+            if let message = AtomFeedRules.coverProblem(probe, file: manifest.retinaCover.file, issue: manifest.name) {
+                diagnostics.append(Diagnostic(.feedCover, message, at: at))
+            }
+        }
+        return diagnostics
     }
 
     private func writeFile(_ name: String, _ contents: Data) throws(BuildError) {

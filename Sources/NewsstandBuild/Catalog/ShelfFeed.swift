@@ -4,12 +4,15 @@ import NewsstandFormat
 
 /// `shelf.json` in the Baker framework's format, so Baker-based apps can read our catalogs:
 /// an array of `{name, title, info, date ("yyyy-MM-dd HH:mm:ss", UTC), cover, url, product_id?}`.
+/// `url` is the issue's Baker book (`<name>.hpub`, which a Baker app unzips and opens by its
+/// `book.json`), or its normal bundle for an issue built without one.
 enum ShelfFeed {
-    static func encode(_ entries: [CatalogEntry]) -> Data {
+    /// `books`: the `.hpub` URL of each issue that has one.
+    static func encode(_ entries: [CatalogEntry], books: [String: String] = [:]) -> Data {
         let items: [[String: Any]] = entries.map { entry in
             var item: [String: Any] = [
                 "name": entry.name, "title": entry.title, "info": entry.summary ?? "",
-                "date": date(entry.date), "cover": entry.cover, "url": entry.content,
+                "date": date(entry.date), "cover": entry.cover, "url": books[entry.name] ?? entry.content,
             ]
             item["product_id"] = entry.productID
             return item

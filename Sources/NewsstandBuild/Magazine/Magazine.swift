@@ -11,6 +11,12 @@ public struct Magazine: Sendable {
     public var title: String?
     /// `magazine.plist` BaseURL, ending in `/`, when valid.
     public var baseURL: URL?
+    /// `magazine.plist` Publisher, when given: the Atom feed's author (the Title otherwise)
+    /// and the `publisher` of every Baker book.
+    public var publisher: String?
+    /// `magazine.plist` PreviewURL, ending in `/`, when given: where `newsstand preview`'s
+    /// output is published, so the Atom feed links each issue's web page.
+    public var previewURL: URL?
     /// The page classes pages may use.
     public var schema: PageClassSchema
     /// The issue folder names in `issues/`, sorted.
@@ -24,6 +30,9 @@ public struct Magazine: Sendable {
     public func issueFolder(_ name: String) -> URL {
         folder.appendingPathComponent("issues").appendingPathComponent(name, isDirectory: true)
     }
+
+    /// Who the feeds name as the magazine's author: its Publisher, else its Title.
+    public var author: String { publisher ?? title ?? "" }
 
     /// A path as diagnostics show it: relative to the magazine folder.
     public static func displayPath(issue: String, _ components: String...) -> String {

@@ -19,7 +19,7 @@ public enum MagazineLoader {
         }
         // Before the schemas are read: see `RecordKey.make`.
         let recordKey = RecordKey.make(magazine: folder, builtInSchema: builtInSchema)
-        let (title, baseURL) = readSettings(folder, diagnostics: &diagnostics)
+        let (title, baseURL, publisher, previewURL) = readSettings(folder, diagnostics: &diagnostics)
         var layers = [PageClassSchema.classes(in: builtInSchema, displayPath: builtInSchema.path, diagnostics: &diagnostics)]
         let own = folder.appendingPathComponent("page-classes.plist")
         if FileStatus.kind(of: own) != nil {
@@ -28,24 +28,25 @@ public enum MagazineLoader {
         let schema = PageClassSchema(layers: layers, diagnostics: &diagnostics)
         let names = issueNames(folder, diagnostics: &diagnostics)
         return Magazine(
-            folder: folder, title: title, baseURL: baseURL, schema: schema, issueNames: names, recordKey: recordKey)
+            folder: folder, title: title, baseURL: baseURL, publisher: publisher, previewURL: previewURL, schema: schema,
+            issueNames: names, recordKey: recordKey)
     }
 
-    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?) {
+    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?, String?, URL?) {
         let file = "magazine.plist"
         let root: PlistNode
         do {
             root = try PlistReader.read(contentsOf: folder.appendingPathComponent(file), displayPath: file)
         } catch {
             diagnostics += error.diagnostics
-            return (nil, nil)
+            return (nil, nil, nil, nil)
         }
         guard root.entries != nil else {
             diagnostics.append(
                 Diagnostic(
                     .magazineNotDict, "magazine.plist must be a dict, found \(root.kindName)",
                     at: .init(file: file, line: root.line)))
-            return (nil, nil)
+            return (nil, nil, nil, nil)
         }
         var title: String?
         if let node = root["Title"], let value = node.string, !value.isEmpty {
@@ -59,10 +60,8 @@ public enum MagazineLoader {
         }
         var baseURL: URL?
         let baseNode = root["BaseURL"]
-        if let text = baseNode?.string, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), url.host?.isEmpty == false
-        {
-            baseURL = text.hasSuffix("/") ? url : URL(string: text + "/")
+        if let text = baseNode?.string, let url = httpURL(text) {
+            baseURL = url
         } else {
             let found: String
             if let baseNode {
@@ -75,7 +74,40 @@ public enum MagazineLoader {
                     .magazineBaseURL, "BaseURL must be an absolute http(s) URL such as 'https://example.com/magazine/'; \(found)",
                     at: .init(file: file, line: baseNode?.line ?? root.line)))
         }
-        return (title, baseURL)
+        var publisher: String?
+        if let node = root["Publisher"] {
+            if let value = node.string, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                publisher = value
+            } else {
+                let found = node.string != nil ? "it is empty" : "found \(node.kindName)"
+                diagnostics.append(
+                    Diagnostic(
+                        .magazinePublisher, "Publisher, when given, must be a non-empty string; \(found)",
+                        at: .init(file: file, line: node.line)))
+            }
+        }
+        var previewURL: URL?
+        if let node = root["PreviewURL"] {
+            if let text = node.string, let url = httpURL(text) {
+                previewURL = url
+            } else {
+                let found = node.string.map { "found '\($0)'" } ?? "found \(node.kindName)"
+                diagnostics.append(
+                    Diagnostic(
+                        .magazinePreviewURL,
+                        "PreviewURL, when given, must be an absolute http(s) URL such as 'https://example.com/magazine/preview/'; \(found)",
+                        at: .init(file: file, line: node.line)))
+            }
+        }
+        return (title, baseURL, publisher, previewURL)
+    }
+
+    /// An absolute http(s) URL with a host, ending in `/`; nil for anything else.
+    private static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false
+        else { return nil }
+        return text.hasSuffix("/") ? url : URL(string: text + "/")
     }
 
     /// The issue folders in `issues/`, read by raw name: a name that is not UTF-8 is reported,

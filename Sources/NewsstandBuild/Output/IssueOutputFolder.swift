@@ -116,6 +116,7 @@ struct IssueOutputFolder {
         var notes = removeRecorded(recorded, keeping: [])
         if let records = try? folder.folder(BuildManifest.folderName) {
             try? records.removeFile(Self.writtenFileName)
+            try? records.removeFile(EntryUpdateRecord.fileName)
         }
         folder.removeFolderIfEmpty(BuildManifest.folderName)
         if !output.removeFolderIfEmpty(name) {

@@ -30,14 +30,16 @@ public enum RecordedValidation {
 
     /// Validates the issue `name`, reusing its record in the build output `records` (the
     /// output folder, opened; nil to validate in full).
-    public static func validate(issue name: String, in magazine: Magazine, records: OpenFolder?) -> (IssueValidation, Outcome) {
-        guard let records else { return (IssueValidator.validate(issue: name, in: magazine), .noRecord) }
+    public static func validate(
+        issue name: String, in magazine: Magazine, feeds: Set<Feed> = [], records: OpenFolder?
+    ) -> (IssueValidation, Outcome) {
+        guard let records else { return (IssueValidator.validate(issue: name, in: magazine, feeds: feeds), .noRecord) }
         let outcome: Outcome
-        switch reuse(issue: name, in: magazine, records: records) {
+        switch reuse(issue: name, in: magazine, feeds: feeds, records: records) {
         case .reused(let validation): return (validation, .reused)
         case .refused(let why): outcome = why
         }
-        return (IssueValidator.validate(issue: name, in: magazine), outcome)
+        return (IssueValidator.validate(issue: name, in: magazine, feeds: feeds), outcome)
     }
 
     /// Validates the issues `names` in order, reusing records in `records` where they hold,
@@ -47,7 +49,7 @@ public enum RecordedValidation {
     /// validated one at a time on the calling thread, as without records (a config may take
     /// tens of MB to read: two at once would double the peak).
     public static func validate(
-        issues names: [String], in magazine: Magazine, records: OpenFolder?, width: Int, batch: Int = 64,
+        issues names: [String], in magazine: Magazine, feeds: Set<Feed> = [], records: OpenFolder?, width: Int, batch: Int = 64,
         each: (String, IssueValidation, Outcome) -> Void
     ) {
         var start = 0
@@ -58,14 +60,14 @@ public enum RecordedValidation {
             if let records {
                 // Nothing here throws: Never is the queue's failure type.
                 let queue = WorkQueue<String, Attempt, Never>(slice)
-                attempts = queue.run(width: width, perform: { name in reuse(issue: name, in: magazine, records: records) }) { _ in }
+                attempts = queue.run(width: width, perform: { name in reuse(issue: name, in: magazine, feeds: feeds, records: records) }) { _ in }
             } else {
                 attempts = slice.map { _ in .refused(.noRecord) }
             }
             for (name, attempt) in zip(slice, attempts) {
                 switch attempt {
                 case .reused(let validation): each(name, validation, .reused)
-                case .refused(let outcome): each(name, IssueValidator.validate(issue: name, in: magazine), outcome)
+                case .refused(let outcome): each(name, IssueValidator.validate(issue: name, in: magazine, feeds: feeds), outcome)
                 }
             }
         }
@@ -76,7 +78,7 @@ public enum RecordedValidation {
         case refused(Outcome)
     }
 
-    private static func reuse(issue name: String, in magazine: Magazine, records: OpenFolder) -> Attempt {
+    private static func reuse(issue name: String, in magazine: Magazine, feeds: Set<Feed>, records: OpenFolder) -> Attempt {
         let output: OpenFolder
         let manifest: BuildManifest?
         do throws(FileSystemError) {
@@ -93,7 +95,7 @@ public enum RecordedValidation {
         }
         guard let manifest else { return .refused(.noRecord) }
         guard manifest.toolVersion == ToolVersion.current else { return .refused(.otherVersion(manifest.toolVersion)) }
-        guard let recorded = manifest.validation, manifest.name == name, recorded.key == magazine.recordKey,
+        guard let recorded = manifest.validation, manifest.name == name, recorded.key == ValidationRecord.key(magazine, feeds: feeds),
             !recorded.diagnostics.hasErrors, recorded.diagnostics.allSatisfy(isPrintable),
             Set(recorded.configDigests.keys) == ["issue.plist", "pages.plist"]
         else { return .refused(.changed) }
@@ -124,7 +126,7 @@ public enum RecordedValidation {
         }
         var reused = plan
         reused.recorded = RecordedBuild(
-            isVersioned: manifest.isVersioned, isCurrent: !touched && BuildCache.outputsPresent(manifest, in: output))
+            isVersioned: manifest.isVersioned, hasBook: manifest.hpub != nil, isCurrent: !touched && BuildCache.outputsPresent(manifest, in: output))
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 

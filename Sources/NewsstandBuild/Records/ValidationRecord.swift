@@ -30,6 +30,12 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
         self.diagnostics = diagnostics
     }
 
+    /// The key of a validation of `magazine` with `feeds`: `--feed atom` adds the Newsstand
+    /// feed's rules (NS-601, NS-602) to every issue, so a record made without them is not reused with them.
+    public static func key(_ magazine: Magazine, feeds: Set<Feed>) -> String {
+        feeds.contains(.atom) ? magazine.recordKey + "+atom" : magazine.recordKey
+    }
+
     private enum Keys: String, CodingKey { case key, listing, configDigests, assets, diagnostics }
 
     // Assets are kept as "<kind> <name>" strings ("image 1-0.png"): every record of a
@@ -63,6 +69,8 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
 public struct RecordedBuild: Sendable, Equatable {
     /// Whether the outputs were named by content (`build --versioned`).
     public var isVersioned: Bool
+    /// Whether the outputs include a Baker book (`--feed shelf`).
+    public var hasBook: Bool
     /// Every input had its recorded size and times (none needed hashing) and every output is
     /// present with its recorded size: the build may take the issue as up to date at once.
     public var isCurrent: Bool

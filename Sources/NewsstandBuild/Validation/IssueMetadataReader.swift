@@ -10,6 +10,8 @@ struct IssueMetadataReader: DiagnosticReporter {
     var problems: DiagnosticList
     /// The cover reference, for the asset checks.
     private(set) var coverReference: AssetReference?
+    /// Where the Summary is (the dict's line when there is none), for the feed's rules.
+    private(set) var summaryLine: Int?
 
     private static let knownKeys: Set<String> = ["Name", "Title", "Date", "Cover", "Summary", "ProductID"]
 
@@ -47,6 +49,7 @@ struct IssueMetadataReader: DiagnosticReporter {
             }
         }
         let summary = optionalString("Summary", root)
+        summaryLine = root["Summary"]?.line ?? root.line
         let productID = optionalString("ProductID", root)
         if let cover, let node = root["Cover"] {
             coverReference = AssetReference(name: cover, kind: .image, location: SourceLocation(file: file, line: node.line))

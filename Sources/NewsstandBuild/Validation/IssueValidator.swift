@@ -15,8 +15,9 @@ public struct IssueValidation: Sendable {
 /// The issue's folder, its configs and `assets/` are opened without following links: a link
 /// there could make the bundles carry files from anywhere on the machine.
 public enum IssueValidator {
-    /// Validates the issue named `name` (a folder in the magazine's `issues/`).
-    public static func validate(issue name: String, in magazine: Magazine) -> IssueValidation {
+    /// Validates the issue named `name` (a folder in the magazine's `issues/`); with `.atom` in
+    /// `feeds`, also against the Newsstand feed's rules (`AtomFeedRules`).
+    public static func validate(issue name: String, in magazine: Magazine, feeds: Set<Feed> = []) -> IssueValidation {
         var diagnostics: [Diagnostic] = []
         let folder = magazine.issueFolder(name)
         let display = Magazine.displayPath(issue: name)
@@ -70,6 +71,14 @@ public enum IssueValidator {
         var assets = AssetValidator(folder: assetsFolder, displayFolder: assetsDisplay)
         let planned = assetsUsable ? assets.validate(references) : []
         diagnostics += assets.diagnostics
+        if feeds.contains(.atom), let metadata {
+            var feedProblems = DiagnosticList(file: issueFile)
+            AtomFeedRules.check(
+                issue: name, metadata: metadata, summaryLine: metadataReader.summaryLine,
+                coverLine: metadataReader.coverReference?.location.line, assets: assetsUsable ? assetsFolder : nil,
+                into: &feedProblems)
+            diagnostics += feedProblems.diagnostics
+        }
 
         diagnostics.sort()
         guard !diagnostics.hasErrors, let metadata else { return IssueValidation(diagnostics: diagnostics, plan: nil) }
@@ -77,7 +86,7 @@ public enum IssueValidator {
         let pageNames = Set(pages.references.map(\.name))
         let bundled = planned.filter { pageNames.contains($0.name) }
         let record = ValidationRecord(
-            key: magazine.recordKey, listing: assets.listing, configDigests: digests, assets: bundled, diagnostics: diagnostics)
+            key: ValidationRecord.key(magazine, feeds: feeds), listing: assets.listing, configDigests: digests, assets: bundled, diagnostics: diagnostics)
         let plan = IssuePlan(
             name: name, folder: folder, magazineFolder: magazine.folder, metadata: metadata, assets: bundled,
             configDigests: digests, validation: record)

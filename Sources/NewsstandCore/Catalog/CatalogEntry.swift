@@ -64,6 +64,14 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     /// The cover's SHA-256 for a scale, when the catalog gives it.
     public func coverSHA256(retina: Bool) -> String? { retina ? retinaCoverSHA256 : coverSHA256 }
 
+    /// Whether the entry says it has `@2x` files: any of `RetinaContentSize`,
+    /// `RetinaContentSHA256` or `RetinaCoverSHA256`. A catalog in the seed's minimal form (or
+    /// from a tool that makes one scale only) has none; a retina reader then tries the `@2x`
+    /// files and falls back to the normal ones.
+    public var hasRetinaKeys: Bool {
+        retinaContentSize != nil || retinaContentSHA256 != nil || retinaCoverSHA256 != nil
+    }
+
     /// The entry as property-list values (optional keys only when set).
     public var plist: [String: PlistValue] {
         var d: [String: PlistValue] = [

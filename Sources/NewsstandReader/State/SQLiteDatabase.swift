@@ -1,0 +1,193 @@
+import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
+/// What SQLite said when a call failed: its result code and message.
+public struct SQLiteFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The primary result code (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, `SQLITE_FULL`…).
+    public var code: Int32
+    /// SQLite's message.
+    public var message: String
+
+    /// A failure with SQLite's code and message.
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// "message (SQLite code N)".
+    public var description: String { "\(message) (SQLite code \(code))" }
+
+    /// Whether SQLite says the file is damaged or not a database at all.
+    public var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+}
+
+/// One connection to a SQLite database file, opened without following links. Not thread-safe
+/// by itself: its owner (the library's actor) uses it from one task at a time.
+final class SQLiteDatabase: @unchecked Sendable {
+    private let handle: OpaquePointer
+    let path: String
+
+    /// Opens `path` (creating it only when `create`); a link anywhere in the path is refused by
+    /// SQLite itself (`SQLITE_OPEN_NOFOLLOW`).
+    init(path: String, create: Bool) throws(SQLiteFailure) {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard status == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(opened)
+            throw SQLiteFailure(code: status & 0xFF, message: message)
+        }
+        handle = opened
+        self.path = path
+        // Another process of ours never writes while we hold the folder's lock; a stranger that
+        // locks the file makes us fail after this long rather than hang.
+        sqlite3_busy_timeout(handle, 2000)
+        // No extension loading, no attached files: nothing but this file.
+        sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+    }
+
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the connection (SQLite finishes it once the last statement is finalized); the
+    /// last connection to close checkpoints the write-ahead log and removes it.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs statements that return no rows.
+    func execute(_ sql: String) throws(SQLiteFailure) {
+        var error: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        if status != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_free(error)
+            throw SQLiteFailure(code: status & 0xFF, message: message)
+        }
+    }
+
+    /// A prepared statement; prepare once and reuse it for every row.
+    func prepare(_ sql: String) throws(SQLiteFailure) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status) }
+        return SQLiteStatement(statement: statement, database: self)
+    }
+
+    /// The integer a query's first row gives (a pragma), or nil when it gives no row.
+    func integer(_ sql: String) throws(SQLiteFailure) -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.int64(0)
+    }
+
+    /// The text a query's first row gives, or nil.
+    func text(_ sql: String) throws(SQLiteFailure) -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.text(0, limit: 1 << 16)
+    }
+
+    /// Runs `body` in one transaction: all of it is written, or none of it.
+    func transaction(_ body: () throws(SQLiteFailure) -> Void) throws(SQLiteFailure) {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func failure(_ status: Int32) -> SQLiteFailure {
+        SQLiteFailure(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// A prepared statement: bind, step, read columns, reset.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+
+    init(statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// Binds values to `?1`, `?2`… in order (nil binds NULL) after a reset.
+    func bind(_ values: [SQLiteValue?]) throws(SQLiteFailure) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case nil: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .real(let number): status = sqlite3_bind_double(statement, index, number)
+            case .text(let text):
+                status = text.utf8CString.withUnsafeBufferPointer { buffer in
+                    csqlite_bind_text(statement, index, buffer.baseAddress, Int32(buffer.count - 1))
+                }
+            }
+            guard status == SQLITE_OK else { throw database.failure(status) }
+        }
+    }
+
+    /// Steps once: true when a row is there to read, false when done.
+    func step() throws(SQLiteFailure) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let status: throw database.failure(status)
+        }
+    }
+
+    /// Binds and runs a statement that returns no rows.
+    func run(_ values: [SQLiteValue?]) throws(SQLiteFailure) {
+        try bind(values)
+        _ = try step()
+        sqlite3_reset(statement)
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64? {
+        sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+    }
+
+    func double(_ column: Int32) -> Double? {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_FLOAT, SQLITE_INTEGER: sqlite3_column_double(statement, column)
+        default: nil
+        }
+    }
+
+    /// The column as text, or nil when it is not text, not UTF-8, or longer than `limit` bytes
+    /// (a database is a file from outside: one row must not take the memory of the device).
+    func text(_ column: Int32, limit: Int) -> String? {
+        guard sqlite3_column_type(statement, column) == SQLITE_TEXT else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count <= limit, let bytes = sqlite3_column_text(statement, column) else { return nil }
+        return String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
+
+/// A value bound to a statement.
+enum SQLiteValue {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}

@@ -1,0 +1,37 @@
+/// Why the library's state file (`library.sqlite`, or a `library.json` being migrated) cannot
+/// be used. The file is left as it is: nothing is written to it or anywhere else.
+public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// It is a symbolic link, a folder or another kind of entry, not a regular file (also for
+    /// its `-wal`, `-shm` and `-journal` companions).
+    case notARegularFile(path: String, kind: String)
+    /// It is a SQLite database, but not a library's (another application's, or empty).
+    case notALibrary(path: String)
+    /// A newer version of the library wrote it (`found`); this one reads up to `supported`.
+    case newerSchema(path: String, found: Int64, supported: Int64)
+    /// SQLite cannot read it: damaged, or not a database at all.
+    case unreadable(path: String, reason: SQLiteFailure)
+    /// One of its rows holds a value the library would never write (an unsafe issue or file
+    /// name, a malformed URL, an unknown status, an oversized text).
+    case badRow(path: String, name: String, reason: String)
+    /// `library.sqlite` and its `-wal` together are larger than `StateStore.maxStateBytes`.
+    case tooLarge(path: String, limit: Int64)
+    /// More issues than a library holds (`StateStore.maxIssues`).
+    case tooManyIssues(path: String, limit: Int)
+    /// `library.json` (an older library's state) is larger than `StateStore.maxLegacyStateBytes`,
+    /// or not the JSON an older library wrote.
+    case legacyUnreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notARegularFile(let path, let kind): "'\(path)' is \(kind), not a regular file"
+        case .notALibrary(let path): "'\(path)' is not a Newsstand library database"
+        case .newerSchema(let path, let found, let supported):
+            "'\(path)' was written by a newer version (schema \(found); this version reads up to \(supported))"
+        case .unreadable(let path, let reason): "'\(path)' cannot be read: \(reason)"
+        case .badRow(let path, let name, let reason): "'\(path)': issue '\(name)': \(reason)"
+        case .tooLarge(let path, let limit): "'\(path)' (with its -wal) is larger than \(limit) bytes"
+        case .tooManyIssues(let path, let limit): "'\(path)' holds more than \(limit) issues"
+        case .legacyUnreadable(let path, let reason): "'\(path)' cannot be migrated: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// The tables of `library.sqlite`, version 1. `PRAGMA application_id` marks the file as a
+/// library's; `PRAGMA user_version` is the schema version (a later version that changes the
+/// tables adds a migration step from each earlier one and raises it).
+enum StateSchema {
+    /// "NSRD": Newsstand reader.
+    static let applicationID: Int64 = 0x4E53_5244
+    /// The version this library writes and reads.
+    static let version: Int64 = 1
+
+    static let create = """
+        CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE issues (
+            name TEXT PRIMARY KEY NOT NULL,
+            title TEXT NOT NULL,
+            date REAL NOT NULL,
+            summary TEXT,
+            product_id TEXT,
+            remote_cover_url TEXT NOT NULL,
+            remote_content_url TEXT NOT NULL,
+            content_size INTEGER,
+            content_sha256 TEXT,
+            cover_sha256 TEXT,
+            status TEXT NOT NULL,
+            bytes_received INTEGER,
+            bytes_expected INTEGER,
+            has_update INTEGER NOT NULL,
+            in_catalog INTEGER NOT NULL,
+            cover_file TEXT,
+            cached_cover_url TEXT,
+            cached_cover_sha256 TEXT,
+            cached_cover_scale TEXT,
+            installed_sha256 TEXT,
+            installed_content_url TEXT,
+            installed_scale TEXT,
+            fallback_cover_url TEXT,
+            fallback_content_url TEXT,
+            fallback_content_size INTEGER,
+            fallback_content_sha256 TEXT,
+            fallback_cover_sha256 TEXT,
+            missing_retina_content_url TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE reading_positions (
+            name TEXT PRIMARY KEY NOT NULL, article INTEGER NOT NULL, page INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(version);
+        """
+
+    /// The issue columns in the order `IssueRow` binds and reads them.
+    static let issueColumns = """
+        name, title, date, summary, product_id, remote_cover_url, remote_content_url, content_size, content_sha256, \
+        cover_sha256, status, bytes_received, bytes_expected, has_update, in_catalog, cover_file, cached_cover_url, \
+        cached_cover_sha256, cached_cover_scale, installed_sha256, installed_content_url, installed_scale, \
+        fallback_cover_url, fallback_content_url, fallback_content_size, fallback_content_sha256, fallback_cover_sha256, \
+        missing_retina_content_url
+        """
+    static let issueColumnCount = 28
+
+    static let upsertIssue =
+        "INSERT OR REPLACE INTO issues (\(issueColumns)) VALUES (\((1...issueColumnCount).map { "?\($0)" }.joined(separator: ", ")))"
+    static let deleteIssue = "DELETE FROM issues WHERE name = ?1"
+    static let selectIssues = "SELECT \(issueColumns) FROM issues"
+    static let upsertPosition = "INSERT OR REPLACE INTO reading_positions (name, article, page) VALUES (?1, ?2, ?3)"
+    static let deletePosition = "DELETE FROM reading_positions WHERE name = ?1"
+    static let selectPositions = "SELECT name, article, page FROM reading_positions"
+    static let upsertSetting = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)"
+    static let deleteSetting = "DELETE FROM settings WHERE key = ?1"
+    static let selectSettings = "SELECT key, value FROM settings"
+}

@@ -1,0 +1,75 @@
+import Foundation
+import NewsstandTestSupport
+import Testing
+
+/// `make dist`'s tarball, unpacked into an empty folder, runs where Swift is not installed:
+/// `env -i`, no Swift on PATH, LD_LIBRARY_PATH empty, and no Swift library it links.
+@Suite struct ReleaseTarballTests {
+    /// The system libraries the binary names (`readelf -d`), as the README lists them (and the
+    /// dynamic loader, `ld-linux-<arch>`, also from libc6).
+    static let neededLibraries: Set<String> = [
+        "libarchive.so.13", "libxml2.so.2", "libcurl.so.4", "libcrypto.so.3", "libstdc++.so.6", "libm.so.6",
+        "libgcc_s.so.1", "libc.so.6",
+    ]
+
+    @Test func theTarballHoldsTheBinaryTemplatesManPageAndCompletionsWithItsChecksum() async throws {
+        let root = try await ReleaseTarball.unpacked()
+        let version = try await Shell.runOffPool(root.appendingPathComponent("bin/newsstand").path, ["--version"])
+        let name = root.lastPathComponent
+        #expect(name.hasPrefix("newsstand-") && name.contains("-linux-"), "\(name)")
+        #expect(name == "newsstand-\(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst("newsstand ".count))-linux-\(try await Shell.runOffPool("uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))")
+        for file in [
+            "bin/newsstand", "share/newsstand/templates/page-classes.plist", "share/newsstand/templates/ci/github.yml",
+            "share/newsstand/templates/ci/gitlab.yml", "share/newsstand/templates/preview/index.html",
+            "share/man/man1/newsstand.1", "share/bash-completion/completions/newsstand",
+            "share/zsh/site-functions/_newsstand", "share/fish/vendor_completions.d/newsstand.fish",
+        ] {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path), "\(file) is missing")
+        }
+        let tarball = URL(fileURLWithPath: try ReleaseTarball.path())
+        let sums = try await Shell.runOffPool("sha256sum", ["--check", "--strict", "SHA256SUMS"], in: tarball.deletingLastPathComponent())
+        #expect(sums.status == 0 && sums.stdout == "\(tarball.lastPathComponent): OK\n", "\(sums.stdout)\(sums.stderr)")
+    }
+
+    @Test func theBinaryLinksNoSwiftLibraryAndOnlyTheListedSystemOnes() async throws {
+        let binary = try await ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
+        let ldd = try await ReleaseTarball.runIsolated("/usr/bin/ldd", [binary], in: try Shell.temporaryFolder("ldd"))
+        #expect(ldd.status == 0, "\(ldd.stderr)")
+        #expect(!ldd.stdout.contains("swift") && !ldd.stdout.contains("/opt/"), "\(ldd.stdout)")
+        #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
+        let readelf = try await Shell.runOffPool("readelf", ["-d", binary])
+        let needed = Set(readelf.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line -> String? in
+            guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        })
+        #expect(needed.filter { !$0.hasPrefix("ld-linux") } == Self.neededLibraries, "NEEDED: \(needed.sorted())")
+        let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for library in Self.neededLibraries {
+            #expect(readme.contains("`\(library)`"), "the README does not list \(library)")
+        }
+    }
+
+    @Test func initValidateBuildAndPreviewRunWithoutSwift() async throws {
+        let binary = try await ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
+        let work = try Shell.temporaryFolder("no-swift")
+        let before = FolderSnapshot(Shell.repositoryRoot.appendingPathComponent("Samples"))
+        let steps: [[String]] = [
+            ["init", "magazine"],
+            ["validate", "magazine"],
+            ["build", "magazine", "--output", "out"],
+            ["preview", "magazine", "--output", "site"],
+            ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", "sample-out", "--feed", "atom"],
+        ]
+        for arguments in steps {
+            let result = try await ReleaseTarball.runIsolated(binary, arguments, in: work)
+            #expect(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
+        }
+        for file in ["out/issues.plist", "site/index.html", "sample-out/issues.plist", "sample-out/atom.xml"] {
+            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) was not written")
+        }
+        let built = try BuiltIssue("a-1", in: work.appendingPathComponent("sample-out"))
+        let unzip = try await Shell.runOffPool("unzip", ["-tq", work.appendingPathComponent("sample-out/a-1/\(built.bundle)").path])
+        #expect(unzip.status == 0, "\(unzip.stdout)")
+        #expect(FolderSnapshot(Shell.repositoryRoot.appendingPathComponent("Samples")) == before, "the sample changed")
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import NewsstandCore
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// The library's state in SQLite: the migration from `library.json`, and the database as a file
+/// from outside (damaged, another program's, newer, linked, holding values we never write).
+@Suite("Library state", .timeLimit(.minutes(1)))
+struct StateStoreTests {
+    /// The folder's path as SQLite is given it (links resolved).
+    static func databasePath(_ bed: Testbed) -> String {
+        URL(fileURLWithPath: bed.libraryFolder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
+    }
+
+    static func sqlite(_ database: String, _ sql: String) throws {
+        let result = try Shell.run("sqlite3", [database, sql])
+        guard result.status == 0 else { throw TestFailure("sqlite3: \(result.stderr)") }
+    }
+
+    /// A library with two issues, closed, for a test to tamper with.
+    static func closedLibrary(_ bed: Testbed) async throws {
+        try bed.publish([.init("a", day: 1), .init("b", day: 2)])
+        let library = try bed.library()
+        try await library.refresh(from: bed.catalogURL)
+        await library.close()
+    }
+
+    @Test func aLibraryJSONIsMigratedWithEveryIssueStatusPositionCoverAndValidator() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3)])
+            let head = try Shell.run("curl", ["-sI", bed.catalogURL.absoluteString])
+            let etag = try #require(
+                head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5)
+                    .trimmingCharacters(in: .whitespaces))
+            let base = bed.nginx.baseURL.absoluteString
+            // What the library wrote before SQLite (format 1), as it wrote it.
+            func issue(_ name: String, day: Int, status: Any) -> [String: Any] {
+                [
+                    "name": name, "title": "Issue \(name)", "date": day * 86_400, "hasUpdate": false, "isInCatalog": true,
+                    "remoteCoverURL": "\(base)\(name)/cover@2x.png", "remoteContentURL": "\(base)\(name)/\(name)@2x.zip",
+                    "status": status,
+                ]
+            }
+            var a = issue("a", day: 1, status: ["available": [:] as [String: Any]])
+            a["installedSHA256"] = String(repeating: "ab", count: 32)
+            a["installedContentURL"] = "\(base)a/a@2x.zip"
+            a["coverFileName"] = "a.png"
+            a["cachedCoverURL"] = "\(base)a/cover@2x.png"
+            a["summary"] = "Spring"
+            let b = issue("b", day: 2, status: ["downloading": ["_0": ["bytesReceived": 0, "bytesExpected": 4096]]])
+            let c = issue("c", day: 3, status: ["none": [:] as [String: Any]])
+            let state: [String: Any] = [
+                "formatVersion": 1, "scale": "retina", "catalogURL": bed.catalogURL.absoluteString, "catalogETag": etag,
+                "currentlyReading": "a", "readingPositions": ["a": ["article": 2, "page": 1]],
+                "issues": ["a": a, "b": b, "c": c],
+            ]
+            let folder = bed.libraryFolder
+            for sub in ["Issues/a", "Covers", "Downloads"] {
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+            }
+            try Data("page".utf8).write(to: folder.appendingPathComponent("Issues/a/pages.plist"))
+            try Data("cover".utf8).write(to: folder.appendingPathComponent("Covers/a.png"))
+            try JSONSerialization.data(withJSONObject: state).write(to: folder.appendingPathComponent("library.json"))
+
+            let library = try bed.library(scale: .normal)
+            #expect(library.scale == .retina)
+            let issues = await library.issues
+            #expect(issues.map(\.name) == ["c", "b", "a"])
+            #expect(issues.map(\.status.label) == ["none", "downloading", "available"])
+            let first = try #require(issues.last)
+            #expect(first.summary == "Spring")
+            #expect(first.installedScale == .retina)
+            #expect(first.coverFileURL == folder.appendingPathComponent("Covers/a.png"))
+            #expect(await library.readingPosition(of: "a") == ReadingPosition(article: 2, page: 1))
+            #expect(await library.currentlyReadingIssue?.name == "a")
+            #expect(await library.catalogURL == bed.catalogURL)
+            let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            #expect(files.contains("library.sqlite") && files.contains("library.json.migrated") && !files.contains("library.json"))
+            // The validators came along: an unchanged catalog costs a 304.
+            #expect(try await library.refresh().notModified)
+            #expect(bed.requests("issues.plist", atLeast: 2).filter { $0.method == "GET" }.map(\.status) == [304])
+            // And the pending download continues.
+            #expect(try await library.download("b").status == .available)
+
+            await library.close()
+            let reopened = try bed.library()
+            #expect(await reopened.issues.map(\.status.label) == ["none", "available", "available"])
+            #expect(await reopened.readingPosition(of: "a") == ReadingPosition(article: 2, page: 1))
+        }
+    }
+
+    @Test func aDamagedDatabaseIsAClearErrorAndStaysAsItWas() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            let garbage = try ZipFixture.randomBytes(count: 8192, seed: 3)
+            try garbage.write(to: URL(fileURLWithPath: path))
+            #expect(throws: LibraryError.stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 26, message: "file is not a database")))) {
+                try bed.library()
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+            let cli = try Shell.run(Shell.newsstand, ["library", bed.libraryFolder.path, "list"])
+            #expect(cli.status == 1)
+            #expect(cli.stderr == "newsstand library: error: cannot open library state: '\(path)' cannot be read: file is not a database (SQLite code 26)\n")
+        }
+    }
+
+    @Test func aNewerSchemaOrAnotherProgramsDatabaseIsRefused() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            try Self.sqlite(path, "PRAGMA user_version = 2")
+            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 2, supported: 1))) { try bed.library() }
+            try FileManager.default.removeItem(atPath: path)
+            try Self.sqlite(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+            #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }
+            let left = try Shell.run("sqlite3", [path, "SELECT text FROM notes"])
+            #expect(left.stdout == "mine\n", "another program's database is not touched")
+        }
+    }
+
+    @Test func aLinkedDatabaseOrJournalIsRefusedAndItsTargetUntouched() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            let elsewhere = try Shell.temporaryFolder("elsewhere")
+            let target = elsewhere.appendingPathComponent("other.sqlite")
+            try FileManager.default.moveItem(atPath: path, toPath: target.path)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
+            let before = try Data(contentsOf: target)
+            #expect(throws: LibraryError.stateUnusable(.notARegularFile(path: path, kind: "a symbolic link"))) { try bed.library() }
+            #expect(try Data(contentsOf: target) == before)
+
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.moveItem(atPath: target.path, toPath: path)
+            let victim = elsewhere.appendingPathComponent("victim")
+            try Data("victim".utf8).write(to: victim)
+            try FileManager.default.createSymbolicLink(atPath: path + "-wal", withDestinationPath: victim.path)
+            #expect(throws: LibraryError.stateUnusable(.notARegularFile(path: path + "-wal", kind: "a symbolic link"))) {
+                try bed.library()
+            }
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "victim")
+            try FileManager.default.removeItem(atPath: path + "-wal")
+            #expect(try await bed.library().issues.count == 2, "usable again once the link is gone")
+        }
+    }
+
+    @Test func aStateFileOverTheSizeLimitIsNotRead() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            // Sparse: 300 MiB on paper, nothing on disk.
+            let grown = try Shell.run("truncate", ["-s", "300M", path + "-wal"])
+            #expect(grown.status == 0)
+            #expect(throws: LibraryError.stateUnusable(.tooLarge(path: path, limit: 256 << 20))) { try bed.library() }
+            #expect(FileStatus.size(of: URL(fileURLWithPath: path + "-wal")) == 300 << 20)
+        }
+    }
+
+    @Test func rowsWithValuesTheLibraryNeverWritesAreRefused() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            try Self.sqlite(path, "UPDATE issues SET cover_file = '../../../etc/passwd' WHERE name = 'a'")
+            #expect(
+                throws: LibraryError.stateUnusable(
+                    .badRow(path: path, name: "a", reason: "cover_file '../../../etc/passwd' is not a plain file name"))
+            ) { try bed.library() }
+            try Self.sqlite(path, "UPDATE issues SET cover_file = NULL, name = '../evil' WHERE name = 'a'")
+            #expect(
+                throws: LibraryError.stateUnusable(.badRow(path: path, name: "../evil", reason: "the name is not safe as a file name"))
+            ) { try bed.library() }
+            try Self.sqlite(path, "UPDATE issues SET name = 'a', status = 'exploded' WHERE name = '../evil'")
+            #expect(
+                throws: LibraryError.stateUnusable(
+                    .badRow(path: path, name: "a", reason: "status 'exploded' is not none, downloading or available"))
+            ) { try bed.library() }
+            try Self.sqlite(path, "UPDATE issues SET status = 'none', title = zeroblob(100000) WHERE name = 'a'")
+            #expect(
+                throws: LibraryError.stateUnusable(
+                    .badRow(path: path, name: "a", reason: "title is not UTF-8 text of at most 65536 bytes"))
+            ) { try bed.library() }
+        }
+    }
+
+    @Test func aHostileLibraryJSONIsNotMigrated() async throws {
+        try await Testbed.with { bed in
+            let folder = bed.libraryFolder
+            let record: [String: Any] = [
+                "name": "../x", "title": "X", "date": 0, "hasUpdate": false, "isInCatalog": true,
+                "remoteCoverURL": "http://h/x.png", "remoteContentURL": "http://h/x.zip", "status": ["none": [:] as [String: Any]],
+            ]
+            let state: [String: Any] = ["formatVersion": 1, "scale": "normal", "issues": ["../x": record]]
+            try JSONSerialization.data(withJSONObject: state).write(to: folder.appendingPathComponent("library.json"))
+            let json = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.json").path
+            #expect(
+                throws: LibraryError.stateUnusable(
+                    .badRow(path: json, name: "../x", reason: "the name or cover file is not a safe file name"))
+            ) { try bed.library() }
+            let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            #expect(files.contains("library.json") && !files.contains("library.sqlite"))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import NewsstandCore
+import NewsstandReader
+import NewsstandTestSupport
+
+/// What must hold of a library folder whatever happened to it (a crash at any moment, downloads
+/// started, cancelled and removed from many tasks): checked with tools we did not write.
+enum LibraryInvariants {
+    /// Every violation found, as sentences; empty when the library is sound.
+    /// - Parameters:
+    ///   - allowsDownloading: whether an issue may still be downloading (after a crash it is
+    ///     pending; after every task ended, none may be).
+    static func violations(
+        of library: IssueLibrary, in bed: Testbed, allowsDownloading: Bool
+    ) async throws -> [String] {
+        var problems: [String] = []
+        let issues = await library.issues
+        let names = Set(issues.map(\.name))
+        // Every available issue holds exactly what its bundle on the server holds.
+        var comparisons: [String: String] = [:]
+        for issue in issues {
+            switch issue.status {
+            case .available:
+                let bundle = bed.nginx.root.appendingPathComponent("\(issue.name)/\(issue.remoteContentURL.lastPathComponent)")
+                comparisons[issue.contentURL.path] = bundle.path
+                if let sha = issue.contentSHA256, try SHA256.hex(ofFileAt: bundle) != sha {
+                    problems.append("\(issue.name): the served bundle no longer matches the catalog")
+                }
+            case .downloading where !allowsDownloading:
+                problems.append("\(issue.name) is stuck downloading")
+            default:
+                break
+            }
+        }
+        let compare = try Shell.python(
+            """
+            import json, os, sys, zipfile
+            problems = []
+            for folder, bundle in json.loads(sys.argv[1]).items():
+                with zipfile.ZipFile(bundle) as z:
+                    names = set()
+                    for info in z.infolist():
+                        if info.is_dir():
+                            continue
+                        names.add(info.filename)
+                        path = os.path.join(folder, info.filename)
+                        if not os.path.isfile(path) or open(path, "rb").read() != z.read(info):
+                            problems.append(folder + ": " + info.filename + " differs from the bundle")
+                    for root, dirs, files in os.walk(folder):
+                        for f in files:
+                            rel = os.path.relpath(os.path.join(root, f), folder)
+                            if rel not in names:
+                                problems.append(folder + ": " + rel + " is not in the bundle")
+            print("\\n".join(problems))
+            """, [String(decoding: try JSONSerialization.data(withJSONObject: comparisons), as: UTF8.self)])
+        problems += compare.stdout.split(separator: "\n").map(String.init)
+        if compare.status != 0 { problems.append("comparison failed: \(compare.stderr)") }
+
+        // No stray files: Issues/ holds the available issues only, Downloads/ only the partial
+        // files of known issues, Covers/ only the covers of known issues.
+        let folder = bed.libraryFolder
+        let available = Set(issues.filter { $0.status == .available }.map(\.name))
+        let inIssues = Set(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Issues").path))
+        if inIssues != available { problems.append("Issues/ holds \(inIssues.sorted()), expected \(available.sorted())") }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Downloads").path) {
+            let owner = file.replacingOccurrences(of: ".part.json", with: "").replacingOccurrences(of: ".part", with: "")
+                .replacingOccurrences(of: "@2x.zip", with: "").replacingOccurrences(of: ".zip", with: "")
+            if !names.contains(owner) || !(file.hasSuffix(".part") || file.hasSuffix(".part.json")) {
+                problems.append("Downloads/\(file) is a stray file")
+            }
+        }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Covers").path) {
+            let owner = (file as NSString).deletingPathExtension
+            if !names.contains(owner) || file.hasPrefix(".") { problems.append("Covers/\(file) is a stray file") }
+        }
+        let expected: Set<String> = ["Covers", "Downloads", "Issues", "library.lock", "library.sqlite"]
+        let top = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
+        if top != expected { problems.append("the library folder holds \(top.sorted())") }
+
+        // SQLite's own check of the database.
+        let path = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
+        let check = try Shell.run("sqlite3", [path, "PRAGMA integrity_check"])
+        if check.stdout != "ok\n" { problems.append("integrity_check: \(check.stdout) \(check.stderr)") }
+        return problems
+    }
+}
