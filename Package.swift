@@ -19,6 +19,9 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // XXH3-128: the build records' change detector for inputs (not a cryptographic hash; the
+        // catalog keeps SHA-256).
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // The reader's state on Linux; Apple platforms have the same library as `SQLite3`.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // What the reader and the build share: catalog model, names, plist values, SHA-256, files.
@@ -28,7 +31,7 @@ let package = Package(
             dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
-        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore"]),
+        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash"]),
         // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
         .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "CCurl"]),
         .target(name: "NewsstandPreview", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),

@@ -24,7 +24,7 @@ enum BuildCommand: Command {
             + ValidationSession.options(
                 issueHelp: "build only this issue; the catalog still lists every issue already built in the output folder"),
         description: [
-            "Validates the magazine (as 'newsstand validate'); on any error prints the diagnostics, writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/ with the normal and @2x bundles and the cover in both sizes, named by their content (a-1.3fa9c1e2.zip, a-1.3fa9c1e2@2x.zip, cover.28580f68.png), then <output>/issues.plist listing every issue in the output folder. Issues whose sources did not change since the last build are not rebuilt.",
+            "Validates the magazine (as 'newsstand validate', reusing the validation recorded in the output folder for issues unchanged since their last build; --force validates every issue); on any error prints the diagnostics, writes nothing and exits 1. Otherwise writes, per issue, <output>/<name>/ with the normal and @2x bundles and the cover in both sizes, named by their content (a-1.3fa9c1e2.zip, a-1.3fa9c1e2@2x.zip, cover.28580f68.png), then <output>/issues.plist listing every issue in the output folder. Issues whose sources did not change since the last build are not rebuilt.",
             "The output folder must not be the magazine, be inside it or contain it (exit 2). In an issue's output folder, only files an earlier build recorded as its own are removed; anything else is left, with a warning.",
         ],
         exitStatuses: [
@@ -48,7 +48,10 @@ enum BuildCommand: Command {
         }
         let session = ValidationSession(arguments, magazinePath: magazinePath, environment: context.environment)
         let started = Date()
-        let outcome = try session.run(console: console, collectPlans: true)
+        // --force trusts no record: every issue is validated and built again.
+        let outcome = try session.run(
+            console: console, collectPlans: true, records: options.force ? nil : options.output, command: declaration.name,
+            width: options.jobs)
         guard !outcome.failed else {
             if session.format != .json { console.err("newsstand build: validation failed; nothing was written") }
             outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false]])
@@ -82,11 +85,13 @@ enum BuildCommand: Command {
         outcome.printer.print(report.feedDiagnostics)
         let seconds = Date().timeIntervalSince(started)
         if session.format == .json {
-            outcome.printer.finish(
-                issues: outcome.issueCount, extra: ["build": json(report, output: outputPath, seconds: seconds)])
+            var build = json(report, output: outputPath, seconds: seconds)
+            build["validationReused"] = outcome.reused
+            build["recordWarnings"] = outcome.recordNotes
+            outcome.printer.finish(issues: outcome.issueCount, extra: ["build": build])
         } else {
             outcome.printer.finish(issues: outcome.issueCount)
-            console.out(text(report, output: outputPath, seconds: seconds))
+            console.out(text(report, output: outputPath, seconds: seconds, reused: outcome.reused.count))
         }
         return ExitStatus.success
     }
@@ -104,11 +109,12 @@ enum BuildCommand: Command {
             feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty, versioned: !arguments.has("--fixed-names"))
     }
 
-    private static func text(_ report: BuildReport, output: String, seconds: Double) -> String {
+    private static func text(_ report: BuildReport, output: String, seconds: Double, reused: Int) -> String {
         var parts = [
             "built \(report.built.count) issue(s): \(report.bundlesWritten) bundles, \(ByteCount.format(report.bytesWritten))"
         ]
         if !report.upToDate.isEmpty { parts.append("\(report.upToDate.count) up to date") }
+        if reused > 0 { parts.append("\(reused) validation(s) reused from build records") }
         if !report.removed.isEmpty { parts.append("removed \(report.removed.joined(separator: ", "))") }
         parts.append(String(format: "%.2f s", seconds))
         let catalog = (output as NSString).appendingPathComponent("issues.plist")

@@ -9,10 +9,14 @@ enum ValidateCommand: Command {
         options: ValidationSession.options(issueHelp: "validate only this issue") + [
             .value(
                 "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
-                help: "also check the rules of this feed (atom: the Newsstand feed's summary and cover rules, NS-601 and NS-602)")
+                help: "also check the rules of this feed (atom: the Newsstand feed's summary and cover rules, NS-601 and NS-602)"),
+            .value(
+                "--output", alias: "-o", .folder,
+                help: "reuse the validation recorded by 'newsstand build' in this output folder for issues unchanged since (read only)")
         ],
         description: [
-            "Checks magazine.plist, the page-class schemas and every issue (issue.plist, pages.plist, assets/) and reports every problem at once."
+            "Checks magazine.plist, the page-class schemas and every issue (issue.plist, pages.plist, assets/) and reports every problem at once.",
+            "With --output, an issue whose files, assets/ listing and page classes are unchanged since 'newsstand build' last built it into that folder reports that build's diagnostics again instead of being read; every other issue is validated in full. Nothing is written.",
         ],
         exitStatuses: [(0, "no errors"), (1, "errors (or warnings with --strict)"), (2, "usage error")],
         environment: [
@@ -22,8 +26,20 @@ enum ValidateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
         let session = ValidationSession(arguments, magazinePath: arguments.operands[0], environment: context.environment)
-        let outcome = try session.run(console: context.console, collectPlans: false)
-        outcome.printer.finish(issues: outcome.issueCount)
+        let output = arguments.value("--output")
+        let outcome = try session.run(
+            console: context.console, collectPlans: false, records: output.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        guard let output else {
+            outcome.printer.finish(issues: outcome.issueCount)
+            return outcome.failed ? ExitStatus.failure : ExitStatus.success
+        }
+        if session.format == .json {
+            outcome.printer.finish(
+                issues: outcome.issueCount, extra: ["records": ["output": output, "reused": outcome.reused, "warnings": outcome.recordNotes]])
+        } else {
+            outcome.printer.finish(issues: outcome.issueCount)
+            context.console.out("reused the recorded validation of \(outcome.reused.count) of \(outcome.issueCount) issue(s) (\(output))")
+        }
         return outcome.failed ? ExitStatus.failure : ExitStatus.success
     }
 }

@@ -51,11 +51,21 @@ struct ValidationSession {
         var failed: Bool
         /// The printer, to print more and finish the report.
         var printer: DiagnosticPrinter
+        /// Issues whose validation was taken from their build record.
+        var reused: [String] = []
+        /// Build records that were not used, and why (already printed unless the format is JSON).
+        var recordNotes: [String] = []
     }
 
     /// Validates every selected issue, printing diagnostics as it goes; the caller finishes
-    /// the report with `printer.finish`.
-    func run(console: Console, collectPlans: Bool) throws -> Outcome {
+    /// the report with `printer.finish`. With `records` (an output folder of `build`), an issue
+    /// unchanged since its last build reuses that validation (`RecordedValidation`); a record
+    /// that cannot be trusted is reported as `command`'s warning and the issue validated.
+    /// Records are checked on `width` threads.
+    func run(
+        console: Console, collectPlans: Bool, records: URL? = nil, command: String = "validate",
+        width: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> Outcome {
         let printer = DiagnosticPrinter(format: format, console: console, magazinePath: magazinePath)
         let validator = MagazineValidator(
             folder: URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(environment: environment),
@@ -63,14 +73,47 @@ struct ValidationSession {
         let opening = validator.open()
         printer.print(filter(opening.diagnostics))
         var plans: [IssuePlan] = []
-        for name in opening.issueNames {
-            let result = IssueValidator.validate(issue: name, in: opening.magazine, feeds: feeds)
+        var reused: [String] = []
+        var notes: [String] = []
+        let note = { (text: String) in
+            notes.append(text)
+            if format != .json { console.err("newsstand \(command): warning: \(text)") }
+        }
+        let recordFolder = records.flatMap { Self.openRecords($0, note: note) }
+        var otherVersions: Set<String> = []
+        RecordedValidation.validate(
+            issues: opening.issueNames, in: opening.magazine, feeds: feeds, records: recordFolder, width: width
+        ) {
+            name, result, outcome in
+            switch outcome {
+            case .reused: reused.append(name)
+            case .untrusted(let error): note("issue '\(name)': \(error); the issue is validated again")
+            case .otherVersion(let version): otherVersions.insert(version)
+            case .noRecord, .changed: break
+            }
             printer.print(filter(result.diagnostics))
             if collectPlans, let plan = result.plan { plans.append(plan) }
         }
+        for version in otherVersions.sorted() {
+            note("build records made by newsstand \(SourceText.quoted(version)), not \(ToolVersion.current): their issues are validated again")
+        }
         let failed = printer.errors > 0 || (strict && printer.warnings > 0)
         return Outcome(
-            magazine: opening.magazine, plans: plans, issueCount: opening.issueNames.count, failed: failed, printer: printer)
+            magazine: opening.magazine, plans: plans, issueCount: opening.issueNames.count, failed: failed, printer: printer,
+            reused: reused, recordNotes: notes)
+    }
+
+    /// The output folder whose records are read, or nil (with a note) when it cannot be opened;
+    /// nil without a note when there is none yet (a first build).
+    private static func openRecords(_ url: URL, note: (String) -> Void) -> OpenFolder? {
+        do {
+            return try OpenFolder.open(url)
+        } catch .missing {
+            return nil
+        } catch {
+            note("no build records are used: \(error.path): \(error.reason)")
+            return nil
+        }
     }
 
     private func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {

@@ -8,8 +8,8 @@ import Testing
     /// The system libraries the binary names (`readelf -d`), as the README lists them (and the
     /// dynamic loader, `ld-linux-<arch>`, also from libc6).
     static let neededLibraries: Set<String> = [
-        "libarchive.so.13", "libxml2.so.2", "libcurl.so.4", "libcrypto.so.3", "libsqlite3.so.0", "libstdc++.so.6", "libm.so.6",
-        "libgcc_s.so.1", "libc.so.6",
+        "libarchive.so.13", "libxml2.so.2", "libcurl.so.4", "libcrypto.so.3", "libstdc++.so.6", "libm.so.6",
+        "libgcc_s.so.1", "libc.so.6", "libxxhash.so.0", "libsqlite3.so.0",
     ]
 
     @Test func theTarballHoldsTheBinaryTemplatesManPageAndCompletionsWithItsChecksum() async throws {

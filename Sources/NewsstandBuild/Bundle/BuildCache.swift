@@ -4,9 +4,9 @@ import NewsstandFormat
 
 /// Decides whether an issue's output is up to date with its sources, from the manifest of
 /// its last build: same tool version, same set of input files, configs with the SHA-256 just
-/// validated, every other input with the same size and modification time (or, when only the
-/// time differs, the same SHA-256), and every output still present with its recorded size.
-/// Inputs and outputs are opened without following links, as the build opens them.
+/// validated, every input with the same size and times (or, when a time differs, the same
+/// XXH3), and every output still present with its recorded size. Inputs and outputs are
+/// opened without following links, as the build opens them.
 enum BuildCache {
     /// The relative paths of every file the plan's build reads.
     static func inputPaths(of plan: IssuePlan) -> Set<String> {
@@ -18,33 +18,78 @@ enum BuildCache {
         return paths
     }
 
-    /// The manifest of the last build when the output is up to date (with modification times
-    /// refreshed where only they changed), or nil when the issue must be built.
+    /// An input compared with its record.
+    enum InputState {
+        /// Same size and times.
+        case same
+        /// Same size and bytes, other times: the record, with the times of now.
+        case touched(InputRecord)
+        /// Missing, not a regular file, or other bytes.
+        case changed
+    }
+
+    /// Compares the input `record` with the file now, in the issue's folder (`source`) or its
+    /// `assets/`. The size and times decide when they match (the assumption make and rsync
+    /// make, with `ctime`, which `touch` cannot set back, as git's index does); otherwise the
+    /// bytes are read and their XXH3 decides.
+    static func check(_ record: InputRecord, source: OpenFolder, assets: OpenFolder?) -> InputState {
+        let folder: OpenFolder?
+        let name: String
+        if record.path.hasPrefix("assets/") {
+            (folder, name) = (assets, String(record.path.dropFirst("assets/".count)))
+        } else {
+            (folder, name) = (source, record.path)
+        }
+        guard let folder, let status = folder.status(of: name), status.kind == .regularFile, status.size == record.size else {
+            return .changed
+        }
+        if record.hasSameStatus(status) { return .same }
+        guard let recorded = record.xxh3, let file = try? folder.file(name), file.size == record.size else { return .changed }
+        let hasher = XXH3()
+        guard (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == record.size, hasher.finalizeHex() == recorded else {
+            return .changed
+        }
+        var fresh = record
+        fresh.modified = file.modified
+        fresh.changed = file.changed
+        return .touched(fresh)
+    }
+
+    /// Whether every output the manifest lists is in the folder with its recorded size.
+    static func outputsPresent(_ manifest: BuildManifest, in folder: OpenFolder) -> Bool {
+        manifest.outputs.allSatisfy { record in
+            guard let status = folder.status(of: record.file) else { return false }
+            return status.kind == .regularFile && status.size == record.size
+        }
+    }
+
+    /// The manifest of the last build when the output is up to date, or nil when the issue
+    /// must be built. The manifest is brought up to date on the way (written again) where only
+    /// input times moved or the validation differs (a new warning for an unreferenced file
+    /// changes no bundle).
     static func upToDateManifest(for plan: IssuePlan, output: IssueOutputFolder) -> BuildManifest? {
         guard var manifest = try? BuildManifest.load(from: output.folder), manifest.toolVersion == ToolVersion.current,
             manifest.name == plan.name, manifest.metadata == plan.metadata,
             Set(manifest.inputs.map(\.path)) == inputPaths(of: plan),
-            let source = try? IssueSource(plan), let assets = try? source.assets()
+            let recordedDigests = manifest.validation?.configDigests, recordedDigests == plan.configDigests,
+            let source = try? IssueSource(plan)
         else { return nil }
+        let assets = try? source.assets()
         var touched = false
         for index in manifest.inputs.indices {
-            let input = manifest.inputs[index]
-            if let validated = plan.configDigests[input.path] {
-                guard validated == input.sha256 else { return nil }
-                continue
-            }
-            let name = String(input.path.dropFirst("assets/".count))
-            guard let file = try? source.file(name, in: assets), file.size == input.size else { return nil }
-            if file.modified != input.modified {
-                guard (try? file.sha256()) == input.sha256 else { return nil }
-                manifest.inputs[index].modified = file.modified
+            switch check(manifest.inputs[index], source: source.folder, assets: assets) {
+            case .same: continue
+            case .touched(let fresh):
+                manifest.inputs[index] = fresh
                 touched = true
+            case .changed: return nil
             }
         }
-        for record in manifest.outputs {
-            guard (try? output.folder.file(record.file))?.size == record.size else { return nil }
+        guard outputsPresent(manifest, in: output.folder) else { return nil }
+        if touched || manifest.validation != plan.validation {
+            manifest.validation = plan.validation
+            try? manifest.write(in: output.folder)
         }
-        if touched { try? manifest.write(in: output.folder) }
         return manifest
     }
 }

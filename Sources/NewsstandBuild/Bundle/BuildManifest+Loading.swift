@@ -50,6 +50,13 @@ extension BuildManifest {
     /// all, so nothing is ever read, written or deleted on its word. Links on the way are
     /// followed: this is for reading (the catalog); removal goes through `load(from:)`.
     public static func load(in issueOutput: URL) throws(BuildRecordError) -> BuildManifest? {
+        try load(in: issueOutput, omittingInputs: false)
+    }
+
+    /// As `load(in:)`; with `omittingInputs`, without decoding `inputs` and `validation` (left
+    /// empty and nil): what the catalog needs, at a fraction of the cost (decoding every
+    /// input record of every issue twice was 40% of a no-change build of 500 issues).
+    public static func load(in issueOutput: URL, omittingInputs: Bool) throws(BuildRecordError) -> BuildManifest? {
         let url = url(in: issueOutput)
         let file: OpenFile
         do {
@@ -59,7 +66,7 @@ extension BuildManifest {
         } catch {
             throw .unreadable(error)
         }
-        return try decode(file, path: url.path)
+        return try decode(file, path: url.path, omittingInputs: omittingInputs)
     }
 
     /// Reads the manifest in an open issue output folder, links not followed.
@@ -76,7 +83,7 @@ extension BuildManifest {
         return try decode(file, path: path)
     }
 
-    private static func decode(_ file: OpenFile, path: String) throws(BuildRecordError) -> BuildManifest {
+    private static func decode(_ file: OpenFile, path: String, omittingInputs: Bool = false) throws(BuildRecordError) -> BuildManifest {
         let data: Data?
         do {
             data = try file.readAll(limit: maximumBytes)
@@ -84,7 +91,13 @@ extension BuildManifest {
             throw .unreadable(error)
         }
         guard let data else { throw .tooLarge(path: path, limit: maximumBytes) }
-        guard let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data) else {
+        let decoded: BuildManifest?
+        if omittingInputs {
+            decoded = (try? JSONDecoder().decode(Outputs.self, from: data))?.manifest
+        } else {
+            decoded = try? JSONDecoder().decode(BuildManifest.self, from: data)
+        }
+        guard let manifest = decoded else {
             throw .undecodable(path: path, kind: "build manifest")
         }
         for name in manifest.outputs.map(\.file) where !SafeRelativePath.isSafeComponent(name) {
@@ -92,6 +105,14 @@ extension BuildManifest {
         }
         for input in manifest.inputs where !Self.isInputPath(input.path) {
             throw .unsafeInput(path: path, input: input.path)
+        }
+        // Names a reused validation would open or write: the cover (copied beside the bundles)
+        // and every bundled asset, in both sizes.
+        let cover = manifest.metadata.cover
+        var names = [cover, RetinaName.of(cover)]
+        for asset in manifest.validation?.assets ?? [] { names += [asset.name, asset.fileName(retina: true)] }
+        for name in names where !SafeRelativePath.isSafeComponent(name) {
+            throw .unsafeName(path: path, name: name)
         }
         return manifest
     }
@@ -101,5 +122,24 @@ extension BuildManifest {
         if path == "issue.plist" || path == "pages.plist" { return true }
         guard path.hasPrefix("assets/") else { return false }
         return SafeRelativePath.isSafeComponent(String(path.dropFirst("assets/".count)))
+    }
+}
+
+/// A manifest's members but `inputs` and `validation` (see `BuildManifest.load(in:omittingInputs:)`).
+private struct Outputs: Decodable {
+    var toolVersion: String
+    var name: String
+    var metadata: IssueMetadata
+    var bundle: OutputRecord
+    var retinaBundle: OutputRecord
+    var cover: OutputRecord
+    var retinaCover: OutputRecord
+    var hpub: OutputRecord?
+    var isVersioned: Bool
+
+    var manifest: BuildManifest {
+        BuildManifest(
+            toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
+            cover: cover, retinaCover: retinaCover, hpub: hpub, isVersioned: isVersioned, validation: nil)
     }
 }

@@ -2,16 +2,6 @@ import Foundation
 import NewsstandCore
 import NewsstandFormat
 
-/// A file a build read, with what identifies its content.
-public struct InputRecord: Sendable, Codable, Equatable {
-    /// Path relative to the issue folder (`assets/1-0.png`).
-    public var path: String
-    public var size: Int64
-    /// Modification time in seconds since 1970 (with fractions).
-    public var modified: Double
-    public var sha256: String
-}
-
 /// A file a build wrote into the issue's output folder.
 public struct OutputRecord: Sendable, Codable, Equatable {
     /// File name in the issue's output folder.
@@ -37,6 +27,9 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var hpub: OutputRecord?
     /// Whether the outputs carry content hashes in their names (`build --versioned`).
     public var isVersioned: Bool
+    /// The issue's validation when it was built, reused while its inputs stay the same; nil in
+    /// records of earlier versions.
+    public var validation: ValidationRecord?
 
     /// The outputs: bundles and covers in both sizes, and the Baker book when there is one.
     public var outputs: [OutputRecord] { [bundle, retinaBundle, cover, retinaCover] + (hpub.map { [$0] } ?? []) }

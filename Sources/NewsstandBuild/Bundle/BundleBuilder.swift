@@ -15,7 +15,8 @@ struct ScaleOutput: Sendable {
 ///
 /// The archive holds `issue.plist`, `pages.plist` and every referenced asset at its root, in a
 /// fixed order, with the issue's date as every entry's time and fixed permissions, so the
-/// same inputs give the same bytes. Inputs and the archive are hashed while they stream through.
+/// same inputs give the same bytes. Inputs (XXH3, for the record) and the archive (SHA-256, from
+/// the bytes as they are written, for the catalog) are hashed while they stream through.
 ///
 /// Inputs are opened through the issue's folder without following links and packed from the
 /// descriptors that were checked (`IssueSource`). The configs go in as `PlistWriter` writes
@@ -69,7 +70,7 @@ struct BundleBuilder {
             }
             var recorders: [InputRecorder] = []
             for item in files {
-                var recorder = InputRecorder(relative: item.relative, modified: item.file.modified)
+                var recorder = InputRecorder(relative: item.relative, file: item.file)
                 try writer.addFile(
                     reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
                     modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
@@ -114,7 +115,7 @@ struct BundleBuilder {
         configGate.lock()
         defer { configGate.unlock() }
         let read = try source.config(name)
-        var recorder = InputRecorder(relative: name, modified: read.file.modified)
+        var recorder = InputRecorder(relative: name, file: read.file)
         read.data.withUnsafeBytes { recorder.observe($0) }
         do {
             return (try PlistWriter.xml(read.root), recorder.finish())
@@ -128,9 +129,14 @@ struct BundleBuilder {
     ) throws(BuildError) -> OutputRecord {
         let file = try source.file(name, in: assets)
         let pending = try create(name)
-        var recorder = InputRecorder(relative: "assets/\(name)", modified: file.modified)
+        var recorder = InputRecorder(relative: "assets/\(name)", file: file)
+        // The cover is published as it is: the catalog gives its SHA-256, the record its XXH3.
+        let sha256 = SHA256()
         do {
-            try FileCopy.copy(file, to: pending.file) { recorder.observe($0) }
+            try FileCopy.copy(file, to: pending.file) { chunk in
+                recorder.observe(chunk)
+                sha256.update(chunk)
+            }
         } catch {
             pending.discard()
             throw error.path == file.path ? .inputFile(issue: plan.name, error) : .output(issue: plan.name, error)
@@ -138,6 +144,6 @@ struct BundleBuilder {
         try commit(pending)
         let record = recorder.finish()
         inputs.append(record)
-        return OutputRecord(file: name, size: record.size, sha256: record.sha256)
+        return OutputRecord(file: name, size: record.size, sha256: sha256.finalizeHex())
     }
 }

@@ -50,7 +50,7 @@ public struct CatalogWriter {
         for (name, folder) in Self.builtIssueFolders(in: output) {
             let manifest: BuildManifest?
             do {
-                manifest = try BuildManifest.load(in: folder)
+                manifest = try BuildManifest.load(in: folder, omittingInputs: true)
             } catch {
                 throw .untrustedRecord(issue: name, error, issueLeft: false)
             }

@@ -40,6 +40,11 @@ public struct IssuePlan: Sendable {
     /// SHA-256 of `issue.plist` and `pages.plist` as validated, by file name: the build packs
     /// them only if they are still those bytes.
     public var configDigests: [String: String]
+    /// The validation that made this plan, as the build records it.
+    public var validation: ValidationRecord
+    /// What the build record said when the validation was reused from it; nil when the issue
+    /// was validated in this run.
+    public var recorded: RecordedBuild?
 
     /// The source folder of assets.
     public var assetsFolder: URL { folder.appendingPathComponent("assets", isDirectory: true) }

@@ -21,6 +21,10 @@ public struct Magazine: Sendable {
     public var schema: PageClassSchema
     /// The issue folder names in `issues/`, sorted.
     public var issueNames: [String]
+    /// What every issue's validation depends on outside the issue (the tool's version, the
+    /// page-class schemas' bytes), as a digest: a build record made under another key is not
+    /// reused (`ValidationRecord.key`).
+    public var recordKey: String
 
     /// The folder of an issue.
     public func issueFolder(_ name: String) -> URL {

@@ -13,8 +13,12 @@ public enum MagazineLoader {
         guard FileStatus.kind(of: folder) == .folder else {
             diagnostics.append(
                 Diagnostic(.fileMissing, "magazine folder '\(folder.path)' does not exist or is not a folder", at: nil))
-            return Magazine(folder: folder, schema: PageClassSchema(layers: [], diagnostics: &diagnostics), issueNames: [])
+            return Magazine(
+                folder: folder, schema: PageClassSchema(layers: [], diagnostics: &diagnostics), issueNames: [],
+                recordKey: RecordKey.make(magazine: folder, builtInSchema: builtInSchema))
         }
+        // Before the schemas are read: see `RecordKey.make`.
+        let recordKey = RecordKey.make(magazine: folder, builtInSchema: builtInSchema)
         let (title, baseURL, publisher, previewURL) = readSettings(folder, diagnostics: &diagnostics)
         var layers = [PageClassSchema.classes(in: builtInSchema, displayPath: builtInSchema.path, diagnostics: &diagnostics)]
         let own = folder.appendingPathComponent("page-classes.plist")
@@ -25,7 +29,7 @@ public enum MagazineLoader {
         let names = issueNames(folder, diagnostics: &diagnostics)
         return Magazine(
             folder: folder, title: title, baseURL: baseURL, publisher: publisher, previewURL: previewURL, schema: schema,
-            issueNames: names)
+            issueNames: names, recordKey: recordKey)
     }
 
     private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?, String?, URL?) {

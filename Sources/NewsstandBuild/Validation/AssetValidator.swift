@@ -16,6 +16,9 @@ struct AssetValidator: DiagnosticReporter {
     /// How the folder is shown in diagnostics (`issues/f-2/assets`).
     let displayFolder: String
     var problems: DiagnosticList
+    /// The digest of the folder's listing as checked (`AssetListing`); that of an absent folder
+    /// until `validate` has read it.
+    private(set) var listing = AssetListing.digest(nil)
 
     init(folder: OpenFolder?, displayFolder: String) {
         self.folder = folder
@@ -38,6 +41,7 @@ struct AssetValidator: DiagnosticReporter {
             problems.add(.fileUnreadable, "\(displayFolder)/ cannot be read: \(error.reason)", at: SourceLocation(file: displayFolder))
             return []
         }
+        listing = AssetListing.digest(entries)
         var files: Set<String> = []
         var refused: Set<String> = []
         var unreferencedOthers: [String] = []

@@ -84,9 +84,12 @@ public enum IssueValidator {
         guard !diagnostics.hasErrors, let metadata else { return IssueValidation(diagnostics: diagnostics, plan: nil) }
         // The cover ships beside the bundles; it goes inside them only when a page uses it too.
         let pageNames = Set(pages.references.map(\.name))
+        let bundled = planned.filter { pageNames.contains($0.name) }
+        let record = ValidationRecord(
+            key: ValidationRecord.key(magazine, feeds: feeds), listing: assets.listing, configDigests: digests, assets: bundled, diagnostics: diagnostics)
         let plan = IssuePlan(
-            name: name, folder: folder, magazineFolder: magazine.folder, metadata: metadata,
-            assets: planned.filter { pageNames.contains($0.name) }, configDigests: digests)
+            name: name, folder: folder, magazineFolder: magazine.folder, metadata: metadata, assets: bundled,
+            configDigests: digests, validation: record)
         return IssueValidation(diagnostics: diagnostics, plan: plan)
     }
 

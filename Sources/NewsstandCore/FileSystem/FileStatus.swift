@@ -1,17 +1,22 @@
 import Foundation
 
-/// What one `stat` says about an entry: its kind, size and modification time.
+/// What one `stat` says about an entry: its kind, size, modification and status-change times.
 public struct FileStatus: Equatable, Sendable {
     public var kind: EntryKind
     /// Size in bytes.
     public var size: Int64
     /// Modification time in seconds since 1970 (with fractions).
     public var modified: Double
+    /// Status-change time (`ctime`) in seconds since 1970: set by the kernel on every write,
+    /// rename or `chmod`, and unlike `modified` not settable by `touch` or `cp -p`, so a build
+    /// record that matches it, the size and the modification time describes unchanged content.
+    public var changed: Double
 
     init(_ info: stat) {
         kind = EntryKind(mode: info.st_mode)
         size = Int64(info.st_size)
         modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
     }
 
     /// The status of the entry at `path`: of the link itself unless `followingLinks`

@@ -11,6 +11,8 @@ public final class OpenFile: @unchecked Sendable {  // immutable: a descriptor a
     public let size: Int64
     /// Modification time in seconds since 1970 (with fractions).
     public let modified: Double
+    /// Status-change time (`ctime`) in seconds since 1970 when opened.
+    public let changed: Double
 
     /// Takes ownership of `descriptor` if it is a regular file; closes it and throws otherwise.
     package init(descriptor: Int32, path: String) throws(FileSystemError) {
@@ -32,6 +34,7 @@ public final class OpenFile: @unchecked Sendable {  // immutable: a descriptor a
         self.path = path
         size = status.size
         modified = status.modified
+        changed = status.changed
     }
 
     deinit { close(descriptor) }

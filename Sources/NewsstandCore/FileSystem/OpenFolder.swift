@@ -117,11 +117,30 @@ public final class OpenFolder: @unchecked Sendable {  // immutable: a descriptor
                 return Array(all[..<(all.firstIndex(of: 0) ?? all.count)])
             }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
-            var info = stat()
-            let kind = fstatat(descriptor, Self.cName(bytes), &info, AT_SYMLINK_NOFOLLOW) == 0 ? EntryKind(mode: info.st_mode) : .unknown
-            result.append(FolderEntry(rawName: bytes, kind: kind))
+            // The kind readdir gives (ext4, xfs, btrfs, tmpfs give it), saving a stat per entry
+            // (build records list every issue's assets/ on every build); lstat where the file
+            // system does not say.
+            var kind = Self.kind(direntType: entry.pointee.d_type)
+            if kind == nil {
+                var info = stat()
+                kind = fstatat(descriptor, Self.cName(bytes), &info, AT_SYMLINK_NOFOLLOW) == 0 ? EntryKind(mode: info.st_mode) : .unknown
+            }
+            result.append(FolderEntry(rawName: bytes, kind: kind ?? .unknown))
         }
         return result
+    }
+
+    /// The kind a `dirent`'s `d_type` says, or nil when it does not say (`DT_UNKNOWN`).
+    private static func kind(direntType type: UInt8) -> EntryKind? {
+        switch Int(type) {
+        case Int(DT_REG): .regularFile
+        case Int(DT_DIR): .folder
+        case Int(DT_LNK): .symbolicLink
+        case Int(DT_FIFO): .fifo
+        case Int(DT_SOCK): .socket
+        case Int(DT_CHR), Int(DT_BLK): .device
+        default: nil
+        }
     }
 
     // MARK: Writing
