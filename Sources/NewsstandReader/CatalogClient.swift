@@ -43,8 +43,16 @@ struct CatalogClient: Sendable {
             url: url, acceptsCompression: true, limits: configuration.requestLimits,
             allowsCellularAccess: configuration.allowsCellularAccess)
         let sink = CoverSink(folder: folder, name: name, limit: configuration.maxCoverBytes, hasher: configuration.hasher)
-        try await request.perform(into: sink, on: configuration.transport)
-        guard let file = sink.file, let sha256 = sink.sha256 else { throw .badResponse("no cover in the answer") }
+        do {
+            try await request.perform(into: sink, on: configuration.transport)
+        } catch {
+            sink.discard()
+            throw error
+        }
+        guard let file = sink.file, let sha256 = sink.sha256 else {
+            sink.discard()
+            throw .badResponse("no cover in the answer")
+        }
         return (file, sha256)
     }
 

@@ -49,4 +49,12 @@ final class CoverSink: ResponseSink, @unchecked Sendable {
     }
 
     func close() {}
+
+    /// Removes the temporary file now. A transport may keep the sink alive after a failed
+    /// transfer (URLSession's delegate does, for a while), so waiting for `deinit` left a
+    /// `.tmp` file in `Covers/` after `refresh` had returned.
+    func discard() {
+        file?.discard()
+        file = nil
+    }
 }
