@@ -137,28 +137,40 @@ struct HostileServerTests {
         }
     }
 
+    /// A library whose issue `f-1` is served by the lying server's drip (`query` tunes it), its
+    /// catalog already fetched, opened with a 2 s stall window, 1000 B/s and 3 attempts.
+    ///
+    /// The catalog comes with the default limits: under the ones here, a catalog smaller than a
+    /// window's 2000 bytes must arrive whole within the window, which a loaded machine does not
+    /// always manage. The library reopened keeps what it fetched. The window is 2 s, not 1: on a
+    /// loaded machine URLSession's request did not always reach the server within 1 s, and that
+    /// attempt stalled unseen by it.
+    static func drippedLibrary(
+        _ bed: Testbed, _ liar: LyingServer, _ transport: Transport, query: String,
+        _ configure: (inout LibraryConfiguration) -> Void = { _ in }
+    ) async throws -> (library: IssueLibrary, content: String) {
+        var entries = try bed.publish([.init("f-1", day: 1)])
+        let content = liar.baseURL.absoluteString + "drip/f-1/f-1.zip?" + query
+        entries[0].content = content
+        try bed.writeCatalog(entries)
+        let opener = try Self.library(bed, transport)
+        try await opener.refresh(from: bed.catalogURL)
+        await opener.close()
+        let tight = try Self.library(bed, transport) {
+            $0.stallTimeout = 2
+            $0.minimumSpeed = 1000
+            $0.maxAttempts = 3
+            configure(&$0)
+        }
+        return (tight, content)
+    }
+
     /// A bundle dripped below the minimum rate is cut, and each retry resumes where the last
     /// attempt stopped.
     @Test(arguments: transports)
     func aDrippedBundleIsRetriedWithResume(transport: Transport) async throws {
         try await Self.with { bed, liar in
-            var entries = try bed.publish([.init("f-1", day: 1)])
-            let content = liar.baseURL.absoluteString + "drip/f-1/f-1.zip?chunk=50&interval=0.25"
-            entries[0].content = content
-            try bed.writeCatalog(entries)
-            // The catalog comes with the default limits: under the ones below, a catalog smaller
-            // than a window's 2000 bytes must arrive whole within the window, which a loaded
-            // machine does not always manage. The library reopened keeps what it fetched. The
-            // window is 2 s, not 1: on a loaded machine URLSession's request did not always reach
-            // the server within 1 s, and that attempt stalled unseen by it.
-            let opener = try Self.library(bed, transport)
-            try await opener.refresh(from: bed.catalogURL)
-            await opener.close()
-            let library = try Self.library(bed, transport) {
-                $0.stallTimeout = 2
-                $0.minimumSpeed = 1000
-                $0.maxAttempts = 3
-            }
+            let (library, content) = try await Self.drippedLibrary(bed, liar, transport, query: "chunk=50&interval=0.25")
             await #expect(throws: LibraryError.downloadStalled(name: "f-1", url: content)) {
                 try await library.download("f-1")
             }
@@ -177,18 +189,8 @@ struct HostileServerTests {
     @Test(arguments: transports)
     func aPartialAnswerThatStartsElsewhereIsRefusedAndRestarted(transport: Transport) async throws {
         try await Self.with { bed, liar in
-            var entries = try bed.publish([.init("f-1", day: 1)])
-            let content = liar.baseURL.absoluteString + "drip/f-1/f-1.zip?chunk=50&interval=0.25&skew=7"
-            entries[0].content = content
-            try bed.writeCatalog(entries)
-            let opener = try Self.library(bed, transport)
-            try await opener.refresh(from: bed.catalogURL)
-            await opener.close()
             let log = LogLines()
-            let library = try Self.library(bed, transport) {
-                $0.stallTimeout = 2
-                $0.minimumSpeed = 1000
-                $0.maxAttempts = 3
+            let (library, content) = try await Self.drippedLibrary(bed, liar, transport, query: "chunk=50&interval=0.25&skew=7") {
                 $0.retryDelay = 0.1
                 $0.log = log.append
             }
