@@ -8,7 +8,7 @@ Usage: mutants/run.py [--only ID[,ID...]] [--list] [--keep-going]
 Environment: MUTANTS_DIR (scratch clone, kept between runs for incremental builds;
 default /tmp/newsstand-mutants), MUTANTS_TIMEOUT (seconds per test run, default 900).
 """
-import argparse, os, re, subprocess, sys, time
+import argparse, os, re, signal, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -62,12 +62,17 @@ def parse(path):
 
 
 def run(command, timeout=None, cwd=SCRATCH):
+    """Runs `command` in a session of its own; on a timeout the whole group goes (the test
+    process, and the nginx and Python servers it started), and the status is None."""
     started = time.monotonic()
+    process = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, errors="replace", start_new_session=True)
     try:
-        done = subprocess.run(command, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=timeout)
-        return done.returncode, done.stdout + done.stderr, time.monotonic() - started
-    except subprocess.TimeoutExpired as expired:
-        out = (expired.stdout or b"").decode(errors="replace") if isinstance(expired.stdout, bytes) else (expired.stdout or "")
+        out, _ = process.communicate(timeout=timeout)
+        return process.returncode, out, time.monotonic() - started
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, _ = process.communicate()
         return None, out, time.monotonic() - started
 
 
