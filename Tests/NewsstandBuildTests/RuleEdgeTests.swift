@@ -11,9 +11,21 @@ import Testing
 /// `make mutants`): a movie beside images, a media file named in capitals, a number or URL
 /// given as the wrong kind of string, a name differing only in case, an overridden property.
 @Suite struct RuleEdgeTests {
-    /// A page class with one property of each scalar kind the default fixture lacks, and a
-    /// movie; `properties` is the page's `<dict>` body.
-    private func fixture(properties: String) throws -> MagazineFixture {
+    /// MoviePage's own properties by default: one of each scalar kind the default fixture
+    /// lacks, and a movie.
+    private static let movieClass = """
+                            <key>movie</key>
+                            <dict><key>type</key><string>movie</string></dict>
+                            <key>seconds</key>
+                            <dict><key>type</key><string>number</string></dict>
+                            <key>link</key>
+                            <dict><key>type</key><string>url</string></dict>
+        """
+
+    /// A magazine whose one issue has one page of class MoviePage (inheriting SimplePage, with
+    /// `classProperties` as its own), the page's properties being `properties` (from line 11),
+    /// and a movie `clip.mp4` in assets/.
+    private func fixture(classProperties: String = movieClass, properties: String) throws -> MagazineFixture {
         let fixture = try MagazineFixture()
         try fixture.write(
             "page-classes.plist",
@@ -26,12 +38,7 @@ import Testing
                         <string>SimplePage</string>
                         <key>properties</key>
                         <dict>
-                            <key>movie</key>
-                            <dict><key>type</key><string>movie</string></dict>
-                            <key>seconds</key>
-                            <dict><key>type</key><string>number</string></dict>
-                            <key>link</key>
-                            <dict><key>type</key><string>url</string></dict>
+                \(classProperties)
                         </dict>
                     </dict>
                 </dict>
@@ -106,44 +113,17 @@ import Testing
     /// A subclass's own property replaces the inherited one: here `baseImage`, required in
     /// SimplePage, is redefined as optional, so a page without it is valid.
     @Test func anOverriddenPropertyReplacesTheInheritedOne() throws {
-        let fixture = try fixture(properties: Self.valid)
-        try fixture.write(
-            "page-classes.plist",
-            MagazineFixture.plist(
-                """
-                <dict>
-                    <key>MoviePage</key>
-                    <dict>
-                        <key>inherits</key>
-                        <string>SimplePage</string>
-                        <key>properties</key>
-                        <dict>
+        let fixture = try fixture(
+            classProperties: """
                             <key>baseImage</key>
                             <dict><key>type</key><string>image</string></dict>
                             <key>movie</key>
                             <dict><key>type</key><string>movie</string><key>required</key><true/></dict>
-                        </dict>
-                    </dict>
-                </dict>
-                """))
-        try fixture.write(
-            "issues/f-1/pages.plist",
-            MagazineFixture.plist(
-                """
-                <array>
-                    <array>
-                        <dict>
-                            <key>class</key>
-                            <string>MoviePage</string>
-                            <key>properties</key>
-                            <dict>
+                """,
+            properties: """
                                 <key>movie</key>
                                 <string>clip.mp4</string>
-                            </dict>
-                        </dict>
-                    </array>
-                </array>
-                """))
+                """)
         try fixture.remove("issues/f-1/assets/1-0.png")
         try fixture.remove("issues/f-1/assets/1-0@2x.png")
         #expect(fixture.validate() == [])
