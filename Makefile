@@ -11,7 +11,7 @@ SAMPLE_OUT ?= output/aurora
 # Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
 # then the real tools the tests and benchmarks check our output with.
 BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev pkg-config nginx-light libvips-dev libjpeg-dev
-TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromium chromium-driver python3-selenium python3-cairo qpdf img2pdf
+TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromium chromium-driver python3-selenium python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build-deps build release test sample publish-sample stop-sample install format bench clean

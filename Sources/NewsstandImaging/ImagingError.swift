@@ -14,6 +14,9 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible, L
     /// The image has more pixels than `limit` (see ``ImagingLimits``), or needs more memory to
     /// process than the limit allows.
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
+    /// Processing the image would need more than `limit` bytes of memory (libjpeg's coefficient
+    /// arrays; see ``ImagingLimits/maximumJPEGMemory``).
+    case exceedsMemoryLimit(path: String, limit: Int)
     /// An `@2x` master with an odd width or height cannot be halved exactly.
     case oddSize(path: String, width: Int, height: Int)
     /// A PDF that needs a password to be opened.
@@ -41,6 +44,8 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .unreadable(let path, let reason): return "'\(path)' cannot be read as an image: \(reason)"
         case .tooLarge(let path, let width, let height, let limit):
             return "'\(path)' is \(width)x\(height) pixels, more than the limit of \(limit) pixels"
+        case .exceedsMemoryLimit(let path, let limit):
+            return "'\(path)' needs more than the limit of \(limit) bytes of memory to be processed"
         case .oddSize(let path, let width, let height):
             return "'\(path)' is \(width)x\(height): an @2x master needs an even width and height to be halved exactly"
         case .encryptedPDF(let path): return "'\(path)' is an encrypted PDF: it needs a password to be opened"
