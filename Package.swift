@@ -35,6 +35,8 @@ let package = Package(
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
         // Times the reader library's operations for bench/reader.
         .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandArchive"], path: "bench/ReaderBench"),
+        // Runs the imaging engine over folders for bench/imaging and the determinism tests.
+        .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat"]),
         .testTarget(
