@@ -23,14 +23,16 @@ enum ColourProfile {
                 }
                 return out.pointee == nil ? -1 : 0
             }
-            profile.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
+            withExtendedLifetime(image) {
+                profile.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
+            }
             let converted = try vipsImage { cvips_icc_to_srgb(image.pointer, $0) }
             guard converted.bands == 3 else { return false }
             let uchar = try vipsImage { cvips_cast(converted.pointer, $0, VIPS_FORMAT_UCHAR) }
             let difference = try vipsImage { cvips_subtract(uchar.pointer, image.pointer, $0) }
             let magnitude = try vipsImage { cvips_abs(difference.pointer, $0) }
             var largest = 0.0
-            try vipsCheck(cvips_max(magnitude.pointer, &largest))
+            try vipsCheck(withExtendedLifetime(magnitude) { cvips_max(magnitude.pointer, &largest) })
             return largest <= 1
         } catch {
             return false

@@ -16,7 +16,7 @@ public enum ImagingEngine {
     /// encoder setting. A build that caches derived images keyed by the master's hash should add
     /// this to the key, so that a libvips upgrade derives again instead of mixing outputs.
     public static var derivationFingerprint: String {
-        "\(libraryVersion); lanczos3 0.5, premultiplied alpha, no vector code; png 9 all-filters; "
+        "\(libraryVersion); lanczos3 0.5, premultiplied alpha, no vector code; png 6 all-filters; "
             + "jpeg q\(NormalSizeDeriver.jpegQuality) optimize-coding auto-subsample; webp q\(NormalSizeDeriver.webpQuality) effort 4"
     }
 }

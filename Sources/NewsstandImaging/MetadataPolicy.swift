@@ -11,8 +11,10 @@ enum MetadataPolicy {
         }
         // Keep the profile: a copy with every other field libvips could write removed.
         let copy = try vipsImage { cvips_copy(image.pointer, $0) }
-        for field in copy.fieldNames where isRemovable(field) {
-            vips_image_remove(copy.pointer, field)
+        withExtendedLifetime(copy) {
+            for field in copy.fieldNames where isRemovable(field) {
+                vips_image_remove(copy.pointer, field)
+            }
         }
         return (copy, false)
     }

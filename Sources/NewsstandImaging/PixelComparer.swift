@@ -73,7 +73,10 @@ public struct PixelComparer: Sendable {
         var x: Int32 = 0
         var y: Int32 = 0
         // Decoding happens here, as the minimum is searched: a damaged file fails now.
-        guard cvips_min(equal.pointer, &smallest, &x, &y) == 0 else {
+        // withExtendedLifetime: an optimised build may otherwise release `equal` (and free the
+        // image) between reading its pointer and the call that uses it.
+        let status = withExtendedLifetime(equal) { cvips_min(equal.pointer, &smallest, &x, &y) }
+        guard status == 0 else {
             throw .processingFailed(path: a.name, step: "decoding it and '\(b.name)' to compare", reason: VipsRuntime.takeError())
         }
         return smallest == 255 ? .identical : .differentPixels(x: Int(x), y: Int(y))

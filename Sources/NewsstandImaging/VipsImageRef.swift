@@ -2,6 +2,11 @@ import CVips
 
 /// One reference to a libvips image, released when this object goes away. Not Sendable: an
 /// image is made, used and dropped inside one operation on one thread.
+///
+/// Use `pointer` only inside a closure that captures this object (`step`, `vipsImage`) or inside
+/// `withExtendedLifetime`: an optimised build ends a local's lifetime at its last use, which can
+/// be the read of `pointer`, freeing the image before the C call that takes it (a crash seen in
+/// release builds only).
 final class VipsImageRef {
     let pointer: UnsafeMutablePointer<VipsImage>
 
