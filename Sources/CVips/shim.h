@@ -177,7 +177,13 @@ static inline int cvips_min(VipsImage *in, double *value, int *x, int *y) {
     return vips_min(in, value, "x", x, "y", y, NULL);
 }
 static inline int cvips_max(VipsImage *in, double *value) { return vips_max(in, value, NULL); }
-static inline int cvips_bandbool_and(VipsImage *in, VipsImage **out) { return vips_bandand(in, out, NULL); }
+static inline int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int count) {
+    return vips_extract_band(in, out, first, "n", count, NULL);
+}
+static inline int cvips_bandjoin(VipsImage **in, int count, VipsImage **out) { return vips_bandjoin(in, out, count, NULL); }
+static inline int cvips_set_interpretation(VipsImage *in, VipsImage **out, VipsInterpretation interpretation) {
+    return vips_copy(in, out, "interpretation", interpretation, NULL);
+}
 
 // MARK: saving
 

@@ -48,7 +48,7 @@ public struct PixelComparer: Sendable {
 
     /// Compares the pixels of two PNG, JPEG, WebP or HEIF files (of any two of those formats:
     /// what is compared is what they decode to, so a palette PNG equals the RGB PNG of its
-    /// colours).
+    /// colours, and a grey PNG the RGB PNG whose three channels equal its grey).
     public func compare(_ first: ImageInput, _ second: ImageInput) throws(ImagingError) -> PixelComparison {
         let a = try OpenedInput(first)
         let b = try OpenedInput(second)
@@ -59,10 +59,15 @@ public struct PixelComparer: Sendable {
 
     static func compare(_ a: OpenedInput, _ b: OpenedInput, limits: ImagingLimits) throws(ImagingError) -> PixelComparison {
         let formats: [ImageFormat] = [.png, .jpeg, .webp, .heif]
-        let left = try ImageLoader.load(a, accepting: formats, limits: limits).image
-        let right = try ImageLoader.load(b, accepting: formats, limits: limits).image
+        var left = try ImageLoader.load(a, accepting: formats, limits: limits).image
+        var right = try ImageLoader.load(b, accepting: formats, limits: limits).image
         let layouts = (ImageLayout(left), ImageLayout(right))
-        guard layouts.0 == layouts.1, left.bandFormat == right.bandFormat else { return .differentLayout(layouts.0, layouts.1) }
+        // Grey shows as the colour whose three channels equal it: compare it as that.
+        if left.bands + 2 == right.bands, left.bands <= 2 { left = try Greyscale.expand(left, input: a) }
+        if right.bands + 2 == left.bands, right.bands <= 2 { right = try Greyscale.expand(right, input: b) }
+        guard ImageLayout(left) == ImageLayout(right), left.bandFormat == right.bandFormat else {
+            return .differentLayout(layouts.0, layouts.1)
+        }
         let equal: VipsImageRef
         do throws(VipsFailure) {
             equal = try vipsImage { cvips_equal(left.pointer, right.pointer, $0) }

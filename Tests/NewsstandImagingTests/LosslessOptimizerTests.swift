@@ -209,3 +209,45 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 }
+
+@Suite struct GreyReductionTests {
+    /// A page of black text saved as RGB: stored as grey it takes a third of the samples, and
+    /// shows the same (our zlib-only decoder expands grey to RGB as the PNG specification says).
+    @Test(arguments: [("rgb", 2, 8), ("rgba", 6, 8), ("rgb16", 2, 16)])
+    func aColourImageThatIsGreyIsStoredAsGrey(name: String, colourType: Int, bitDepth: Int) throws {
+        let folder = try Fixtures.folder()
+        let grey = try Fixtures.png(folder.appendingPathComponent("grey.png"), width: 300, height: 200, ["colourType": 0, "bitDepth": bitDepth, "zlibLevel": 9])
+        let alpha = try Fixtures.png(folder.appendingPathComponent("alpha.png"), width: 300, height: 200, ["colourType": 0, "pattern": "flat"])
+        let colour = folder.appendingPathComponent("\(name).png")
+        // The grey image as RGB (vips colourspace), with alpha from another grey image for RGBA.
+        let rgb = folder.appendingPathComponent("rgb.v")
+        try Fixtures.vips("colourspace", grey.path, rgb.path, bitDepth == 16 ? "rgb16" : "srgb")
+        if colourType == 6 {
+            try Fixtures.vips("bandjoin", "\(rgb.path) \(alpha.path)", colour.path + "[compression=1]")
+        } else {
+            try Fixtures.vips("copy", rgb.path, colour.path + "[compression=1]")
+        }
+        let out = folder.appendingPathComponent("out.png")
+        let outcome = try LosslessOptimizer().optimize(.path(colour.path), to: .newFile(out.path))
+        #expect(outcome.bytesSaved > 0)
+        let ihdr = [UInt8](try Data.of(out))
+        #expect(Int(ihdr[25]) == (colourType == 6 ? 4 : 0), "stored as grey\(colourType == 6 ? " and alpha" : "")")
+        #expect(Int(ihdr[24]) == bitDepth)
+        #expect(try Fixtures.pngPixelComparison(colour, out) == "same")
+        #expect(try PixelComparer().compare(.path(colour.path), .path(out.path)) == .identical)
+    }
+
+    @Test func aColourImageWithOneColouredPixelStaysColour() throws {
+        let folder = try Fixtures.folder()
+        let grey = try Fixtures.png(folder.appendingPathComponent("grey.png"), width: 120, height: 80, ["colourType": 0])
+        let rgb = folder.appendingPathComponent("rgb.v")
+        try Fixtures.vips("colourspace", grey.path, rgb.path, "srgb")
+        let dot = folder.appendingPathComponent("dot.png")
+        try Fixtures.vips("draw_rect", rgb.path, "255 0 0", "60", "40", "1", "1")
+        try Fixtures.vips("copy", rgb.path, dot.path + "[compression=1]")
+        let out = folder.appendingPathComponent("out.png")
+        _ = try LosslessOptimizer().optimize(.path(dot.path), to: .newFile(out.path))
+        #expect([UInt8](try Data.of(out))[25] == 2)
+        #expect(try Fixtures.pngPixelComparison(dot, out) == "same")
+    }
+}
