@@ -12,14 +12,17 @@ SAMPLE_OUT ?= output/aurora
 # then the real tools the tests and benchmarks check our output with.
 BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev pkg-config nginx-light libvips-dev libjpeg-dev
 TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools zip unzip curl rclone chromium chromium-driver python3-selenium python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data
+# bench/imaging also compares with optipng and pdftoppm, on photographs from mate-backgrounds.
+BENCH_PACKAGES = $(TEST_PACKAGES) optipng poppler-utils mate-backgrounds
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build-deps build release test sample publish-sample stop-sample install format bench clean
+.PHONY: deps build-deps bench-deps build release test sample publish-sample stop-sample install format bench clean
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
 build-deps: PACKAGES = $(BUILD_PACKAGES)
-deps build-deps:
+bench-deps: PACKAGES = $(BENCH_PACKAGES)
+deps build-deps bench-deps:
 	@missing=""; \
 	for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
@@ -61,10 +64,11 @@ install: release
 format:
 	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
 
-bench: deps release
+bench: deps bench-deps release
 	bench/validate
 	bench/build
 	bench/reader
+	bench/imaging
 
 clean:
 	rm -rf .build output

@@ -34,7 +34,7 @@ enum ImageWriter {
     static func write(_ image: VipsImageRef, as encoding: ImageEncoding, strip: Bool, to output: OpenedOutput?) throws(ImageWriteFailure) -> Int64 {
         var state = CVipsWriteState(fd: output?.descriptor ?? -1, written: 0, error: 0)
         let status: Int32 = withUnsafeMutablePointer(to: &state) { statePointer in
-            let target = cvips_target_new(statePointer)!
+            guard let target = cvips_target_new(statePointer) else { return -1 }
             defer { cvips_unref(target) }
             let strip: gboolean = strip ? 1 : 0
             switch encoding {

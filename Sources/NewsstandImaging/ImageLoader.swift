@@ -10,7 +10,9 @@ enum ImageLoader {
         _ input: OpenedInput, accepting accepted: [ImageFormat], limits: ImagingLimits, sequential: Bool = true
     ) throws(ImagingError) -> (image: VipsImageRef, format: ImageFormat) {
         try VipsRuntime.start()
-        let source = cvips_source_new_pread(input.descriptor)!
+        guard let source = cvips_source_new_pread(input.descriptor) else {
+            throw .processingFailed(path: input.name, step: "opening", reason: VipsRuntime.takeError())
+        }
         defer { cvips_unref(source) }
         let format = try detect(source, name: input.name, accepting: accepted)
         let image: VipsImageRef

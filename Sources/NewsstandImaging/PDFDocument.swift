@@ -67,7 +67,9 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// Loads one page's header at a scale (pixels are rendered when pulled).
     private static func load(_ input: OpenedInput, page: Int, scale: Double) throws(ImagingError) -> VipsImageRef {
-        let source = cvips_source_new_pread(input.descriptor)!
+        guard let source = cvips_source_new_pread(input.descriptor) else {
+            throw .processingFailed(path: input.name, step: "opening", reason: VipsRuntime.takeError())
+        }
         defer { cvips_unref(source) }
         _ = try ImageLoader.detect(source, name: input.name, accepting: [.pdf])
         do throws(VipsFailure) {

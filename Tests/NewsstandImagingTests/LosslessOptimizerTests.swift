@@ -251,3 +251,46 @@ import Testing
         #expect(try Fixtures.pngPixelComparison(dot, out) == "same")
     }
 }
+
+@Suite struct JPEGColourSpaceTests {
+    /// CMYK JPEGs (print workflows make them) carry an Adobe marker that says how to read their
+    /// channels; the rewritten file must decode to the same four channels.
+    @Test func aCMYKJPEGKeepsItsPixels() throws {
+        let folder = try Fixtures.folder()
+        let png = try Fixtures.png(folder.appendingPathComponent("p.png"), width: 200, height: 160)
+        let cmyk = folder.appendingPathComponent("cmyk.v")
+        try Fixtures.vips("colourspace", png.path, cmyk.path, "cmyk")
+        let original = folder.appendingPathComponent("cmyk.jpg")
+        try Fixtures.vips("copy", cmyk.path, original.path + "[Q=85]")
+        #expect(try Fixtures.run("vipsheader", ["-f", "bands", original.path]).hasPrefix("4"))
+        let out = folder.appendingPathComponent("out.jpg")
+        let outcome = try LosslessOptimizer().optimize(.path(original.path), to: .newFile(out.path))
+        #expect(outcome.bytesSaved > 0, "\(outcome)")
+        #expect(try PixelComparer().compare(.path(original.path), .path(out.path)) == .identical)
+        try Fixtures.run("djpeg", ["-outfile", folder.appendingPathComponent("a.pnm").path, original.path])
+        try Fixtures.run("djpeg", ["-outfile", folder.appendingPathComponent("b.pnm").path, out.path])
+        #expect(try Data.of(folder.appendingPathComponent("a.pnm")) == Data.of(folder.appendingPathComponent("b.pnm")))
+    }
+
+    /// The build hands over descriptors it opened itself; the optimiser reads and writes them.
+    @Test func optimisesBetweenDescriptors() throws {
+        let folder = try Fixtures.folder()
+        let original = try Fixtures.jpeg(folder.appendingPathComponent("a.jpg"), width: 300, height: 200)
+        let input = open(original.path, O_RDONLY)
+        let outputPath = folder.appendingPathComponent("b.jpg")
+        let output = open(outputPath.path, O_RDWR | O_CREAT | O_EXCL, 0o644)
+        try #require(input >= 0 && output >= 0)
+        defer {
+            close(input)
+            close(output)
+        }
+        let outcome = try LosslessOptimizer().optimize(.descriptor(input, name: "a.jpg"), to: .descriptor(output, name: "b.jpg"))
+        guard case .optimized(let before, let after) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(before == Int64(try Data.of(original).count))
+        #expect(after == Int64(try Data.of(outputPath).count))
+        #expect(try PixelComparer().compare(.path(original.path), .path(outputPath.path)) == .identical)
+    }
+}
