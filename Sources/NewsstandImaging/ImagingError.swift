@@ -23,6 +23,8 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible, L
     case encryptedPDF(path: String)
     /// A PDF that poppler cannot read (`reason` is poppler's).
     case damagedPDF(path: String, reason: String)
+    /// A PDF with more pages than ``ImagingLimits/maximumPDFPages``.
+    case tooManyPages(path: String, pageCount: Int, limit: Int)
     /// A page index outside `0..<pageCount`.
     case pageOutOfRange(path: String, page: Int, pageCount: Int)
     /// The output could not be created or written (`reason`: the system's, e.g. "No space left
@@ -50,6 +52,8 @@ public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible, L
             return "'\(path)' is \(width)x\(height): an @2x master needs an even width and height to be halved exactly"
         case .encryptedPDF(let path): return "'\(path)' is an encrypted PDF: it needs a password to be opened"
         case .damagedPDF(let path, let reason): return "'\(path)' is a damaged PDF: \(reason)"
+        case .tooManyPages(let path, let pageCount, let limit):
+            return "'\(path)' has \(pageCount) pages, more than the limit of \(limit)"
         case .pageOutOfRange(let path, let page, let pageCount):
             return "'\(path)' has \(pageCount) pages; page index \(page) does not exist"
         case .cannotWrite(let path, let reason): return "'\(path)' cannot be written: \(reason)"

@@ -19,7 +19,8 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// Opens a PDF and counts its pages. An encrypted PDF that needs a password to be opened is
     /// ``ImagingError/encryptedPDF(path:)`` (one with only an owner password, restricting editing
-    /// or printing, opens); one poppler cannot parse is ``ImagingError/damagedPDF(path:reason:)``.
+    /// or printing, opens); one poppler cannot parse is ``ImagingError/damagedPDF(path:reason:)``;
+    /// one with more pages than the limit is ``ImagingError/tooManyPages(path:pageCount:limit:)``.
     public init(_ input: ImageInput, limits: ImagingLimits = ImagingLimits()) throws(ImagingError) {
         try VipsRuntime.start()
         self.input = try OpenedInput(input)
@@ -28,6 +29,9 @@ public final class PDFDocument: @unchecked Sendable {
         let first = try Self.load(self.input, page: 0, scale: 1)
         guard let count = first.int("n-pages"), count > 0 else {
             throw .damagedPDF(path: name, reason: "it has no pages")
+        }
+        guard count <= limits.maximumPDFPages else {
+            throw .tooManyPages(path: name, pageCount: count, limit: limits.maximumPDFPages)
         }
         pageCount = count
     }

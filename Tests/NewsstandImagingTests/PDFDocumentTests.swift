@@ -126,6 +126,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test func aPDFWithMorePagesThanTheLimitIsRefused() throws {
+        let folder = try Fixtures.folder()
+        let pdf = folder.appendingPathComponent("thick.pdf")
+        try Fixtures.pdf(pdf, pages: Array(repeating: Self.a4, count: 5))
+        #expect(throws: ImagingError.tooManyPages(path: pdf.path, pageCount: 5, limit: 4)) {
+            try PDFDocument(.path(pdf.path), limits: ImagingLimits(maximumPDFPages: 4))
+        }
+        #expect(try PDFDocument(.path(pdf.path), limits: ImagingLimits(maximumPDFPages: 5)).pageCount == 5)
+    }
+
     /// A 100 × 5000 point strip at 1536 pixels wide would be 76,800 rows: refused before rendering.
     @Test func aPageTooTallIsRefused() throws {
         let folder = try Fixtures.folder()
