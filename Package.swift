@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NewsstandPublish", targets: ["NewsstandPublish"]),
         .library(name: "NewsstandPreview", targets: ["NewsstandPreview"]),
         .library(name: "NewsstandReader", targets: ["NewsstandReader"]),
+        .library(name: "NewsstandImaging", targets: ["NewsstandImaging"]),
     ],
     targets: [
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
@@ -29,6 +30,12 @@ let package = Package(
         .target(
             name: "NewsstandCore",
             dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+        // libvips' headers are in /usr/include/vips and need only GLib's: pkg-config for "vips"
+        // also lists every private dependency's flags, among them -pthread, which SwiftPM warns
+        // about on every build. gobject-2.0 gives exactly the GLib include paths.
+        .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
+        // Lossless JPEG rewriting needs libjpeg's setjmp/longjmp error handling: plain C.
+        .target(name: "CJPEGLossless", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
         .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash"]),
@@ -43,6 +50,8 @@ let package = Package(
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The imaging engine (libvips): derived normal sizes, lossless optimisation, PDF pages.
+        .target(name: "NewsstandImaging", dependencies: ["CVips", "CJPEGLossless"]),
         .target(
             name: "NewsstandCLI",
             dependencies: [
@@ -58,6 +67,8 @@ let package = Package(
             name: "FuzzChecks",
             dependencies: ["NewsstandCore", "NewsstandFormat", "NewsstandArchive", "NewsstandBuild", "NewsstandPublish"],
             path: "Fuzz/FuzzChecks"),
+        // Runs the imaging engine over folders for bench/imaging and the determinism tests.
+        .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .target(
             name: "NewsstandBuildTestSupport",
@@ -92,6 +103,9 @@ let package = Package(
             dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
+        .testTarget(
+            name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
+        ),
         .testTarget(
             name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
             exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),

@@ -1,0 +1,22 @@
+import CVips
+
+/// Facts about the engine for callers that cache its results.
+public enum ImagingEngine {
+    /// "libvips 8.14.1", or the reason libvips cannot start.
+    public static var libraryVersion: String {
+        do throws(ImagingError) {
+            try VipsRuntime.start()
+            return "libvips " + String(cString: vips_version_string())
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Changes whenever a derived image's bytes could: the libvips version and every fixed
+    /// encoder setting. A build that caches derived images keyed by the master's hash should add
+    /// this to the key, so that a libvips upgrade derives again instead of mixing outputs.
+    public static var derivationFingerprint: String {
+        "\(libraryVersion); lanczos3 0.5, premultiplied alpha, no vector code; png 6 all-filters; "
+            + "jpeg q\(NormalSizeDeriver.jpegQuality) optimize-coding auto-subsample; webp q\(NormalSizeDeriver.webpQuality) effort 4"
+    }
+}
