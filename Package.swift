@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "CJPEGLossless", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
-        .target(name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash"]),
+        // NewsstandImaging: normal sizes derived from @2x masters and `build --optimize`.
+        .target(
+            name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash", "NewsstandImaging"]),
         // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
         .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "CCurl"]),
         .target(name: "NewsstandPreview", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),

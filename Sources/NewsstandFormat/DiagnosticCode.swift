@@ -17,6 +17,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case noIssues = "NS-104"
     case magazinePublisher = "NS-105"
     case magazinePreviewURL = "NS-106"
+    case magazineDeriveNormalSize = "NS-107"
 
     // The page config (pages.plist).
     case unknownPageClass = "NS-201"
@@ -43,6 +44,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case assetNameInvalid = "NS-308"
     case imageUnreadable = "NS-309"
     case assetNotRegularFile = "NS-310"
+    case masterOddSize = "NS-311"
 
     // Page-class schemas.
     case schemaInvalid = "NS-401"
@@ -94,6 +96,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .noIssues: return "the magazine has no issues folder or no issues"
         case .magazinePublisher: return "magazine.plist Publisher is not a non-empty string"
         case .magazinePreviewURL: return "magazine.plist PreviewURL is not an absolute http(s) URL"
+        case .magazineDeriveNormalSize: return "magazine.plist DeriveNormalSize is not a boolean"
         case .unknownPageClass: return "a page names a class that no schema defines"
         case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
         case .articleNotArray: return "an article is not an array of pages"
@@ -116,6 +119,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .assetNameInvalid: return "an asset reference is not a plain file name"
         case .imageUnreadable: return "an image's header is corrupt (a warning when its format is not PNG, JPEG or GIF)"
         case .assetNotRegularFile: return "an asset, or assets/ itself, is a symbolic link or not a regular file (folder)"
+        case .masterOddSize: return "an @2x master whose normal size is derived has an odd width or height (it cannot be halved exactly)"
         case .schemaInvalid: return "a page-class schema is invalid"
         case .schemaUnknownParent: return "a page class inherits from an unknown class"
         case .schemaCycle: return "page classes inherit from each other in a cycle"

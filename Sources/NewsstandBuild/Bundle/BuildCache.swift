@@ -8,12 +8,17 @@ import NewsstandFormat
 /// XXH3), and every output still present with its recorded size. Inputs and outputs are
 /// opened without following links, as the build opens them.
 enum BuildCache {
-    /// The relative paths of every file the plan's build reads.
+    /// The relative paths of every file the plan's build reads (a derived normal size is
+    /// read from its `@2x` master, which is in the list already).
     static func inputPaths(of plan: IssuePlan) -> Set<String> {
         var paths: Set<String> = ["issue.plist", "pages.plist"]
         for retina in [false, true] {
-            for asset in plan.assets { paths.insert("assets/\(asset.fileName(retina: retina))") }
-            paths.insert("assets/\(retina ? RetinaName.of(plan.metadata.cover) : plan.metadata.cover)")
+            for asset in plan.assets where !plan.isDerived(asset.name, retina: retina) {
+                paths.insert("assets/\(asset.fileName(retina: retina))")
+            }
+            if !plan.isDerived(plan.metadata.cover, retina: retina) {
+                paths.insert("assets/\(retina ? RetinaName.of(plan.metadata.cover) : plan.metadata.cover)")
+            }
         }
         return paths
     }

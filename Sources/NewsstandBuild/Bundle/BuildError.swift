@@ -1,6 +1,7 @@
 import NewsstandArchive
 import NewsstandCore
 import NewsstandFormat
+import NewsstandImaging
 
 /// Why a build failed: each case names the issue concerned (when there is one) and carries the
 /// error underneath (the file system's, libarchive's, the plist reader's), so callers can tell
@@ -32,6 +33,9 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
     case archive(issue: String, ArchiveError)
     /// A page of the issue's Baker book could not be rendered (the renderer's reason).
     case bookPage(issue: String, path: String, reason: String)
+    /// Deriving a normal size from an `@2x` master, or optimising an image, failed (libvips'
+    /// reason: a master it cannot decode, a disk that filled). `path`: the image read.
+    case image(issue: String, path: String, ImagingError)
     /// Writing, renaming or listing an output failed.
     case output(issue: String?, FileSystemError)
     /// A build record (`manifest.json`, `written.json`) cannot be trusted. `issueLeft`: the
@@ -51,7 +55,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
             .inputFile(let issue, _),
             .configChanged(let issue, _), .configUnreadable(let issue, _, _), .configUnwritable(let issue, _, _),
             .archive(let issue, _), .untrustedRecord(let issue, _, _), .manifestMismatch(let issue, _),
-            .bookPage(let issue, _, _):
+            .bookPage(let issue, _, _), .image(let issue, _, _):
             issue
         }
     }
@@ -62,7 +66,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputOverlapsMagazine(let overlap): overlap.output
         case .outputIsAFile(let path), .issueOutputIsALink(_, let path), .issueOutputVanished(_, let path),
             .configChanged(_, let path), .configUnreadable(_, let path, _), .configUnwritable(_, let path, _),
-            .manifestMismatch(_, let path), .bookPage(_, let path, _):
+            .manifestMismatch(_, let path), .bookPage(_, let path, _), .image(_, let path, _):
             path
         case .outputFolder(_, let error), .inputFolder(_, let error), .inputFile(_, let error), .output(_, let error):
             error.path
@@ -87,6 +91,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configUnwritable(_, _, let failure): failure.reason
         case .archive(_, let error): error.reason
         case .bookPage(_, _, let reason): "a page of the Baker book cannot be rendered: \(reason)"
+        case .image(_, _, let error): Self.imageReason(error)
         case .untrustedRecord(_, let error, let issueLeft):
             issueLeft
                 ? "\(error.reason); the issue left the magazine, but its output folder is left as it is (remove it yourself if it is not needed)"
@@ -94,6 +99,14 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .manifestMismatch: "the build manifest is for another issue; rebuild the issue"
         case .noBaseURL: "BaseURL is missing or invalid"
         }
+    }
+
+    /// The imaging engine's reason without the path it starts with (the description has it).
+    private static func imageReason(_ error: ImagingError) -> String {
+        let text = error.description
+        if let range = text.range(of: "': "), text.hasPrefix("'") { return String(text[range.upperBound...]) }
+        if let range = text.range(of: "' "), text.hasPrefix("'") { return String(text[range.upperBound...]) }
+        return text
     }
 
     public var description: String {

@@ -111,6 +111,7 @@ extension BuildManifest {
         let cover = manifest.metadata.cover
         var names = [cover, RetinaName.of(cover)]
         for asset in manifest.validation?.assets ?? [] { names += [asset.name, asset.fileName(retina: true)] }
+        names += manifest.validation?.derived ?? []
         for name in names where !SafeRelativePath.isSafeComponent(name) {
             throw .unsafeName(path: path, name: name)
         }
@@ -136,10 +137,11 @@ private struct Outputs: Decodable {
     var retinaCover: OutputRecord
     var hpub: OutputRecord?
     var isVersioned: Bool
+    var optimized: Bool?
 
     var manifest: BuildManifest {
         BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, hpub: hpub, isVersioned: isVersioned, validation: nil)
+            cover: cover, retinaCover: retinaCover, hpub: hpub, isVersioned: isVersioned, optimized: optimized, validation: nil)
     }
 }

@@ -27,6 +27,8 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var hpub: OutputRecord?
     /// Whether the outputs carry content hashes in their names (`build --versioned`).
     public var isVersioned: Bool
+    /// Whether the bundles' images went through `--optimize`; nil when they did not.
+    public var optimized: Bool?
     /// The validation when it was built, reused while its inputs stay the same; nil in
     /// records of earlier versions.
     public var validation: ValidationRecord?

@@ -29,6 +29,8 @@ struct BundleBuilder {
     let outputFolder: OpenFolder
     /// The temporary name of each output, recorded before it is written (`outputNames`).
     let temporaryNames: [String: String]
+    /// Derived and optimised images standing in for files of `assets/`.
+    var images = PreparedImages()
 
     func build() throws(BuildError) -> ScaleOutput {
         let source = try IssueSource(plan)
@@ -55,10 +57,11 @@ struct BundleBuilder {
             configs.append((config, canonical))
             inputs.append(record)
         }
-        var files: [(file: OpenFile, relative: String, entry: String)] = []
+        var files: [(file: OpenFile, relative: String?, entry: String)] = []
         for asset in plan.assets {
             let file = asset.fileName(retina: retina)
-            files.append((try source.file(file, in: assets), "assets/\(file)", file))
+            let opened = try images.open(file, source: source, assets: assets, outputFolder: outputFolder)
+            files.append((opened.file, opened.recorded ? "assets/\(file)" : nil, file))
         }
         let hasher = BackgroundHasher()
         let pending = try create(name)
@@ -70,12 +73,13 @@ struct BundleBuilder {
             }
             var recorders: [InputRecorder] = []
             for item in files {
-                var recorder = InputRecorder(relative: item.relative, file: item.file)
+                // A cached image is not an input: what it was made from is recorded (`PreparedImages.inputs`).
+                var recorder = item.relative.map { InputRecorder(relative: $0, file: item.file) }
                 try writer.addFile(
                     reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
                     modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
-                ) { recorder.observe($0) }
-                recorders.append(recorder)
+                ) { recorder?.observe($0) }
+                if let recorder { recorders.append(recorder) }
             }
             size = try writer.close()
             inputs += recorders.map { $0.finish() }
@@ -127,7 +131,7 @@ struct BundleBuilder {
     private func copyCover(
         named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
     ) throws(BuildError) -> OutputRecord {
-        let file = try source.file(name, in: assets)
+        let (file, recorded) = try images.open(name, source: source, assets: assets, outputFolder: outputFolder)
         let pending = try create(name)
         var recorder = InputRecorder(relative: "assets/\(name)", file: file)
         // The cover is published as it is: the catalog gives its SHA-256, the record its XXH3.
@@ -143,7 +147,7 @@ struct BundleBuilder {
         }
         try commit(pending)
         let record = recorder.finish()
-        inputs.append(record)
+        if recorded { inputs.append(record) }
         return OutputRecord(file: name, size: record.size, sha256: sha256.finalizeHex())
     }
 }

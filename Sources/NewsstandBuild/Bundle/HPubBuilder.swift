@@ -26,6 +26,8 @@ struct HPubBuilder {
     /// The magazine's author for the book (its Publisher, else its Title).
     let author: String
     let baseURL: URL?
+    /// Derived and optimised images standing in for files of `assets/`.
+    var images = PreparedImages()
 
     /// The book's file name before it is versioned.
     static func fileName(of plan: IssuePlan) -> String { "\(plan.name).hpub" }
@@ -38,7 +40,7 @@ struct HPubBuilder {
         let assets = try source.assets()
         var files: [(file: OpenFile, entry: String)] = []
         for name in assetNames() {
-            files.append((try source.file(name, in: assets), "\(Self.assetFolder)/\(name)"))
+            files.append((try images.open(name, source: source, assets: assets, outputFolder: outputFolder).file, "\(Self.assetFolder)/\(name)"))
         }
         let name = Self.fileName(of: plan)
         let pending: AtomicFile

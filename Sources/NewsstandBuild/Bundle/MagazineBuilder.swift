@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandCore
 import NewsstandFormat
+import NewsstandImaging
 
 /// Settings of a build.
 public struct BuildOptions: Sendable {
@@ -23,6 +24,10 @@ public struct BuildOptions: Sendable {
     public var bookRenderer: (any BookPageRenderer)?
     /// The time given to an Atom entry whose metadata changed (whole seconds are kept).
     public var now: Date
+    /// Makes every PNG and JPEG in the bundles smaller without changing a pixel (`--optimize`).
+    public var optimize = false
+    /// What one image operation may cost (derivation and `--optimize`).
+    public var imagingLimits = ImagingLimits()
 
     public init(
         output: URL, jobs: Int, force: Bool = false, feeds: Set<Feed> = [], removesStaleIssues: Bool = true,
@@ -54,6 +59,8 @@ public struct BuildReport: Sendable {
     public var catalogEntries = 0
     /// Warnings about the extra feeds (their own rules), as diagnostics.
     public var feedDiagnostics: [Diagnostic] = []
+    /// Images derived from `@2x` masters and optimised, made now or taken from the cache.
+    public var images = ImageWorkCounts()
     /// What the build left alone in the output folder and why (files it did not write, a
     /// record it could not trust, a link where an issue's folder was).
     public var warnings: [String] = []
@@ -76,6 +83,7 @@ private struct IssueJob: Sendable {
     let kind: Kind
     let root: OpenFolder
     let temporaryNames: [String: String]
+    let images: PreparedImages
 
     func build() throws(BuildError) -> Output {
         // Each job opens the folder itself: descriptors stay few however many issues there are.
@@ -85,12 +93,12 @@ private struct IssueJob: Sendable {
         switch kind {
         case .scale(let retina):
             return .scale(
-                try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder, temporaryNames: temporaryNames).build())
+                try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder, temporaryNames: temporaryNames, images: images).build())
         case .book(let renderer, let author, let baseURL):
             return .book(
                 try HPubBuilder(
                     plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, renderer: renderer, author: author,
-                    baseURL: baseURL
+                    baseURL: baseURL, images: images
                 ).build())
         }
     }
@@ -154,13 +162,13 @@ public struct MagazineBuilder: Sendable {
         var stale: [IssuePlan] = []
         for plan in plans {
             if !options.force, let recorded = plan.recorded, recorded.isCurrent, recorded.isVersioned == options.versioned,
-                recorded.hasBook == (bookRenderer != nil)
+                recorded.hasBook == (bookRenderer != nil), recorded.isOptimized == options.optimize
             {
                 // Validation was taken from the record after checking every input and output.
                 report.upToDate.append(plan.name)
             } else if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
                 let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned,
-                (manifest.hpub != nil) == (bookRenderer != nil)
+                (manifest.hpub != nil) == (bookRenderer != nil), (manifest.optimized ?? false) == options.optimize
             {
                 report.upToDate.append(plan.name)
             } else {
@@ -244,10 +252,16 @@ public struct MagazineBuilder: Sendable {
             recorded[plan.name] = own
             temporaryNames[plan.name] = temporary
         }
+        var notes: [String] = []
+        let images = try ImagePreparer(plans: plans, root: root, width: options.jobs, optimize: options.optimize, limits: options.imagingLimits)
+            .prepare(warnings: &notes)
+        warnings.warn(notes)
         let book = bookRenderer.map { IssueJob.Kind.book($0, author: magazine.author, baseURL: magazine.baseURL) }
         let kinds = [IssueJob.Kind.scale(retina: false), .scale(retina: true)] + (book.map { [$0] } ?? [])
-        let jobs = plans.flatMap { plan in
-            kinds.map { IssueJob(plan: plan, kind: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:]) }
+        let jobs = plans.enumerated().flatMap { index, plan in
+            kinds.map {
+                IssueJob(plan: plan, kind: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:], images: images[index])
+            }
         }
         let results = try WorkQueue(jobs).run(width: options.jobs, perform: { job throws(BuildError) in try job.build() }) {
             progress($0)
@@ -265,11 +279,12 @@ public struct MagazineBuilder: Sendable {
             guard scales.count == 2 else { continue }  // two scale jobs per issue, in order
             let (normal, retina) = (scales[0], scales[1])
             var inputs: [String: InputRecord] = [:]
-            for input in normal.inputs + retina.inputs { inputs[input.path] = input }
+            for input in images[index].inputs + normal.inputs + retina.inputs { inputs[input.path] = input }
             var manifest = BuildManifest(
                 toolVersion: ToolVersion.current, name: plan.name, metadata: plan.metadata,
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
                 cover: normal.cover, retinaCover: retina.cover, hpub: bookRecord, isVersioned: options.versioned, validation: plan.validation)
+            manifest.optimized = options.optimize ? true : nil
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
             var own = recorded[plan.name] ?? []
             do {
@@ -289,6 +304,7 @@ public struct MagazineBuilder: Sendable {
             report.built.append(plan.name)
             report.bundlesWritten += 2
             report.bytesWritten += normal.bundle.size + retina.bundle.size
+            report.images = report.images + images[index].work
         }
     }
 

@@ -37,6 +37,9 @@ public struct IssuePlan: Sendable {
     public var metadata: IssueMetadata
     /// Every referenced asset, sorted by name, each once.
     public var assets: [PlannedAsset]
+    /// The normal-size images (names in `assets/`, among `assets` and the cover) that are not in
+    /// `assets/`: the build derives each from its `@2x` master (`DeriveNormalSize`).
+    public var derived: Set<String> = []
     /// SHA-256 of `issue.plist` and `pages.plist` as validated, by file name: the build packs
     /// them only if they are still those bytes.
     public var configDigests: [String: String]
@@ -45,6 +48,10 @@ public struct IssuePlan: Sendable {
     /// What the build record said when the validation was reused from it; nil when the issue
     /// was validated in this run.
     public var recorded: RecordedBuild?
+
+    /// Whether the file of `name` (a normal-size name) in the bundle of a scale is derived
+    /// rather than read from `assets/`.
+    public func isDerived(_ name: String, retina: Bool) -> Bool { !retina && derived.contains(name) }
 
     /// The source folder of assets.
     public var assetsFolder: URL { folder.appendingPathComponent("assets", isDirectory: true) }

@@ -17,6 +17,10 @@ public struct Magazine: Sendable {
     /// `magazine.plist` PreviewURL, ending in `/`, when given: where `newsstand preview`'s
     /// output is published, so the Atom feed links each issue's web page.
     public var previewURL: URL?
+    /// `magazine.plist` DeriveNormalSize (default true): an image whose normal-size file is
+    /// missing from `assets/` while its `@2x` master is there has its normal size derived by
+    /// the build (halved with NewsstandImaging) instead of being an error.
+    public var derivesNormalSize = true
     /// The page classes pages may use.
     public var schema: PageClassSchema
     /// The issue folder names in `issues/`, sorted.

@@ -19,7 +19,7 @@ public enum MagazineLoader {
         }
         // Before the schemas are read: see `RecordKey.make`.
         let recordKey = RecordKey.make(magazine: folder, builtInSchema: builtInSchema)
-        let (title, baseURL, publisher, previewURL) = readSettings(folder, diagnostics: &diagnostics)
+        let (title, baseURL, publisher, previewURL, derives) = readSettings(folder, diagnostics: &diagnostics)
         var layers = [PageClassSchema.classes(in: builtInSchema, displayPath: builtInSchema.path, diagnostics: &diagnostics)]
         let own = folder.appendingPathComponent("page-classes.plist")
         if FileStatus.kind(of: own) != nil {
@@ -27,26 +27,28 @@ public enum MagazineLoader {
         }
         let schema = PageClassSchema(layers: layers, diagnostics: &diagnostics)
         let names = issueNames(folder, diagnostics: &diagnostics)
-        return Magazine(
+        var magazine = Magazine(
             folder: folder, title: title, baseURL: baseURL, publisher: publisher, previewURL: previewURL, schema: schema,
             issueNames: names, recordKey: recordKey)
+        magazine.derivesNormalSize = derives
+        return magazine
     }
 
-    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?, String?, URL?) {
+    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?, String?, URL?, Bool) {
         let file = "magazine.plist"
         let root: PlistNode
         do {
             root = try PlistReader.read(contentsOf: folder.appendingPathComponent(file), displayPath: file)
         } catch {
             diagnostics += error.diagnostics
-            return (nil, nil, nil, nil)
+            return (nil, nil, nil, nil, true)
         }
         guard root.entries != nil else {
             diagnostics.append(
                 Diagnostic(
                     .magazineNotDict, "magazine.plist must be a dict, found \(root.kindName)",
                     at: .init(file: file, line: root.line)))
-            return (nil, nil, nil, nil)
+            return (nil, nil, nil, nil, true)
         }
         var title: String?
         if let node = root["Title"], let value = node.string, !value.isEmpty {
@@ -99,7 +101,20 @@ public enum MagazineLoader {
                         at: .init(file: file, line: node.line)))
             }
         }
-        return (title, baseURL, publisher, previewURL)
+        return (title, baseURL, publisher, previewURL, deriveNormalSize(root, file: file, diagnostics: &diagnostics))
+    }
+
+    /// `DeriveNormalSize`: a boolean, true when absent (and when it has the wrong type, after
+    /// reporting it: the error stops the build anyway).
+    private static func deriveNormalSize(_ root: PlistNode, file: String, diagnostics: inout [Diagnostic]) -> Bool {
+        guard let node = root["DeriveNormalSize"] else { return true }
+        if case .scalar(.boolean(let value)) = node.value { return value }
+        diagnostics.append(
+            Diagnostic(
+                .magazineDeriveNormalSize,
+                "DeriveNormalSize, when given, must be a boolean (<true/> or <false/>); found \(node.kindName)",
+                at: .init(file: file, line: node.line)))
+        return true
     }
 
     /// An absolute http(s) URL with a host, ending in `/`; nil for anything else.

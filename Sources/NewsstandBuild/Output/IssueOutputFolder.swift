@@ -114,6 +114,7 @@ struct IssueOutputFolder {
     func removeAll(_ recorded: Set<String>, from output: OpenFolder) -> [String] {
         try? removeManifest()
         var notes = removeRecorded(recorded, keeping: [])
+        notes += ImageCache.removeAll(in: folder)
         if let records = try? folder.folder(BuildManifest.folderName) {
             try? records.removeFile(Self.writtenFileName)
             try? records.removeFile(EntryUpdateRecord.fileName)

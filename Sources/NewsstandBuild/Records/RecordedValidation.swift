@@ -101,7 +101,7 @@ public enum RecordedValidation {
         else { return .refused(.changed) }
         let plan = IssuePlan(
             name: name, folder: magazine.issueFolder(name), magazineFolder: magazine.folder, metadata: manifest.metadata,
-            assets: recorded.assets, configDigests: recorded.configDigests, validation: recorded)
+            assets: recorded.assets, derived: recorded.derived, configDigests: recorded.configDigests, validation: recorded)
         // Every file validation opened must have a record to compare with.
         guard Set(manifest.inputs.map(\.path)) == BuildCache.inputPaths(of: plan) else { return .refused(.changed) }
         guard let source = try? IssueSource.openFolder(magazine: magazine.folder, issue: name) else { return .refused(.changed) }
@@ -126,7 +126,8 @@ public enum RecordedValidation {
         }
         var reused = plan
         reused.recorded = RecordedBuild(
-            isVersioned: manifest.isVersioned, hasBook: manifest.hpub != nil, isCurrent: !touched && BuildCache.outputsPresent(manifest, in: output))
+            isVersioned: manifest.isVersioned, hasBook: manifest.hpub != nil, isCurrent: !touched && BuildCache.outputsPresent(manifest, in: output),
+            isOptimized: manifest.optimized ?? false)
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 

@@ -21,22 +21,31 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
     public var assets: [PlannedAsset]
     /// Every diagnostic found, in order; never an error (an issue with errors is not built).
     public var diagnostics: [Diagnostic]
+    /// The normal-size images the build derives from their `@2x` masters (`IssuePlan.derived`);
+    /// absent from records that derive none.
+    public var derived: Set<String>
 
-    public init(key: String, listing: String, configDigests: [String: String], assets: [PlannedAsset], diagnostics: [Diagnostic]) {
+    public init(
+        key: String, listing: String, configDigests: [String: String], assets: [PlannedAsset], derived: Set<String> = [],
+        diagnostics: [Diagnostic]
+    ) {
         self.key = key
         self.listing = listing
         self.configDigests = configDigests
         self.assets = assets
+        self.derived = derived
         self.diagnostics = diagnostics
     }
 
     /// The key of a validation of `magazine` with `feeds`: `--feed atom` adds the Newsstand
     /// feed's rules (NS-601, NS-602) to every issue, so a record made without them is not reused with them.
+    /// DeriveNormalSize off (`magazine.plist`) makes a missing normal-size image an error
+    /// again, so a record made with derivation on is not reused with it off.
     public static func key(_ magazine: Magazine, feeds: Set<Feed>) -> String {
-        feeds.contains(.atom) ? magazine.recordKey + "+atom" : magazine.recordKey
+        (feeds.contains(.atom) ? magazine.recordKey + "+atom" : magazine.recordKey) + (magazine.derivesNormalSize ? "" : "+no-derive")
     }
 
-    private enum Keys: String, CodingKey { case key, listing, configDigests, assets, diagnostics }
+    private enum Keys: String, CodingKey { case key, listing, configDigests, assets, derived, diagnostics }
 
     // Assets are kept as "<kind> <name>" strings ("image 1-0.png"): every record of a
     // magazine is read on every build, and a JSON object per asset cost 4% of a no-change build.
@@ -46,6 +55,7 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
         listing = try container.decode(String.self, forKey: .listing)
         configDigests = try container.decode([String: String].self, forKey: .configDigests)
         diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
+        derived = Set(try container.decodeIfPresent([String].self, forKey: .derived) ?? [])
         assets = try container.decode([String].self, forKey: .assets).map { text in
             let parts = text.utf8.split(separator: 0x20, maxSplits: 1).map { String(decoding: $0, as: UTF8.self) }
             guard parts.count == 2, let kind = AssetKind(rawValue: parts[0]) else {
@@ -62,6 +72,7 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
         try container.encode(configDigests, forKey: .configDigests)
         try container.encode(assets.map { "\($0.kind.rawValue) \($0.name)" }, forKey: .assets)
         try container.encode(diagnostics, forKey: .diagnostics)
+        if !derived.isEmpty { try container.encode(derived.sorted(), forKey: .derived) }
     }
 }
 
@@ -74,6 +85,8 @@ public struct RecordedBuild: Sendable, Equatable {
     /// Every input had its recorded size and times (none needed hashing) and every output is
     /// present with its recorded size: the build may take the issue as up to date at once.
     public var isCurrent: Bool
+    /// Whether the bundles' images went through `--optimize`.
+    public var isOptimized = false
 }
 
 /// The listing of an issue's `assets/` as validation sees it, reduced to a digest: every entry

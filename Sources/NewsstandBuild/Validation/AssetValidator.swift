@@ -19,10 +19,16 @@ struct AssetValidator: DiagnosticReporter {
     /// The digest of the folder's listing as checked (`AssetListing`); that of an absent folder
     /// until `validate` has read it.
     private(set) var listing = AssetListing.digest(nil)
+    /// `magazine.plist` DeriveNormalSize: an image given only as its `@2x` master has its
+    /// normal size made by the build.
+    let derivesNormalSize: Bool
+    /// The normal-size image names the build derives from their `@2x` masters (found by `validate`).
+    private(set) var derived: Set<String> = []
 
-    init(folder: OpenFolder?, displayFolder: String) {
+    init(folder: OpenFolder?, displayFolder: String, derivesNormalSize: Bool = false) {
         self.folder = folder
         self.displayFolder = displayFolder
+        self.derivesNormalSize = derivesNormalSize
         problems = DiagnosticList(file: displayFolder)
     }
 
@@ -76,6 +82,18 @@ struct AssetValidator: DiagnosticReporter {
             if refused.contains(reference.name) {
                 used.insert(reference.name)
                 continue  // reported where it is
+            }
+            let master = RetinaName.of(reference.name)
+            if reference.kind == .image, derivesNormalSize, !files.contains(reference.name),
+                byLowercase[reference.name.lowercased()] == nil, files.contains(master) || refused.contains(master)
+            {
+                // Only the @2x master is given: the build derives the normal size from it.
+                used.insert(master)
+                if refused.contains(master) { continue }  // reported where it is
+                planned[reference.name] = PlannedAsset(name: reference.name, kind: .image)
+                derived.insert(reference.name)
+                if checked.insert("master:\(reference.name)").inserted { checkMaster(master, of: reference) }
+                continue
             }
             guard files.contains(reference.name) else {
                 if let other = byLowercase[reference.name.lowercased()] {
@@ -180,6 +198,35 @@ struct AssetValidator: DiagnosticReporter {
                 .retinaWrongSize,
                 "\(SourceText.quoted(retinaName)) is \(retinaSize), but \(SourceText.quoted(reference.name)) is \(normalSize): a @2x image must be exactly \(normalSize.width * 2)×\(normalSize.height * 2)",
                 at: reference.location)
+        }
+    }
+
+    /// Checks an `@2x` master whose normal size the build derives: PNG or JPEG (what the
+    /// deriver and the header probe both read), content that matches its name, a readable
+    /// header and an even width and height. Only the header is read: the build decodes.
+    private mutating func checkMaster(_ master: String, of reference: AssetReference) {
+        guard let probe = probe(master, at: reference.location) else { return }
+        checkContent(name: master, probe, at: reference.location)
+        guard probe.signature == .png || probe.signature == .jpeg else {
+            let found = probe.signature == .unknown ? "not an image format newsstand reads" : "\(probe.signature.rawValue) data"
+            problems.add(
+                .imageUnreadable,
+                "cannot derive \(SourceText.quoted(reference.name)) from its @2x master \(SourceText.quoted(master)): it is \(found); a master must be PNG or JPEG (or give the normal-size file too)",
+                at: reference.location)
+            return
+        }
+        switch probe.size {
+        case .success(let size) where size.width % 2 != 0 || size.height % 2 != 0:
+            problems.add(
+                .masterOddSize,
+                "@2x master \(SourceText.quoted(master)) is \(size): an odd width or height cannot be halved exactly, so \(SourceText.quoted(reference.name)) cannot be derived; make the master \(size.width + size.width % 2)×\(size.height + size.height % 2) or give the normal-size file too",
+                at: reference.location)
+        case .success:
+            return
+        case .failure(.corrupt(let reason)):
+            problems.add(.imageUnreadable, "cannot read the size of @2x master \(SourceText.quoted(master)): \(reason)", at: reference.location)
+        case .failure(.unsupportedFormat):
+            return  // PNG and JPEG sizes are always read
         }
     }
 

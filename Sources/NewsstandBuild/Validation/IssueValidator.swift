@@ -68,7 +68,7 @@ public enum IssueValidator {
             diagnostics.append(
                 folderProblem(error, display: assetsDisplay, what: "an issue's assets must be a folder inside the magazine", code: .assetNotRegularFile))
         }
-        var assets = AssetValidator(folder: assetsFolder, displayFolder: assetsDisplay)
+        var assets = AssetValidator(folder: assetsFolder, displayFolder: assetsDisplay, derivesNormalSize: magazine.derivesNormalSize)
         let planned = assetsUsable ? assets.validate(references) : []
         diagnostics += assets.diagnostics
         if feeds.contains(.atom), let metadata {
@@ -85,10 +85,12 @@ public enum IssueValidator {
         // The cover ships beside the bundles; it goes inside them only when a page uses it too.
         let pageNames = Set(pages.references.map(\.name))
         let bundled = planned.filter { pageNames.contains($0.name) }
+        let derived = assets.derived.filter { pageNames.contains($0) || $0 == metadata.cover }
         let record = ValidationRecord(
-            key: ValidationRecord.key(magazine, feeds: feeds), listing: assets.listing, configDigests: digests, assets: bundled, diagnostics: diagnostics)
+            key: ValidationRecord.key(magazine, feeds: feeds), listing: assets.listing, configDigests: digests, assets: bundled,
+            derived: derived, diagnostics: diagnostics)
         let plan = IssuePlan(
-            name: name, folder: folder, magazineFolder: magazine.folder, metadata: metadata, assets: bundled,
+            name: name, folder: folder, magazineFolder: magazine.folder, metadata: metadata, assets: bundled, derived: derived,
             configDigests: digests, validation: record)
         return IssueValidation(diagnostics: diagnostics, plan: plan)
     }
