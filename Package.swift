@@ -85,7 +85,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandBuildTests",
-            dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport"]
+            dependencies: [
+                "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport", "NewsstandImaging",
+            ]
         ),
         .testTarget(
             name: "NewsstandPublishTests",

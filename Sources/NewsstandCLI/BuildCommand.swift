@@ -17,6 +17,9 @@ enum BuildCommand: Command {
                 "--fixed-names",
                 help: "name bundles and covers without a content hash (a-1.zip, cover.png): a changed issue then reuses its URLs, so publish must replace served files in place (see the README); the default names a changed file anew"),
             .flag("--versioned", help: "content-hash names (the default; kept for scripts that pass it)"),
+            .flag(
+                "--optimize",
+                help: "make every PNG and JPEG in the bundles smaller without changing a pixel (libvips/libjpeg; cached in the output's records, so a rebuild does not redo it)"),
             .value(
                 "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
                 help: "also write shelf.json and a Baker book per issue (shelf: Baker's format, <name>.hpub) or atom.xml (atom: a Newsstand Atom feed, whose summary and cover rules are checked)"),
@@ -106,7 +109,8 @@ enum BuildCommand: Command {
         // overwrites a file the served catalog refers to, and CDNs may cache every bundle forever.
         return BuildOptions(
             output: URL(fileURLWithPath: output, isDirectory: true), jobs: jobs, force: arguments.has("--force"),
-            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty, versioned: !arguments.has("--fixed-names"))
+            feeds: feeds, removesStaleIssues: arguments.all("--issue").isEmpty, versioned: !arguments.has("--fixed-names"),
+            optimize: arguments.has("--optimize"))
     }
 
     private static func text(_ report: BuildReport, output: String, seconds: Double, reused: Int) -> String {
@@ -115,6 +119,14 @@ enum BuildCommand: Command {
         ]
         if !report.upToDate.isEmpty { parts.append("\(report.upToDate.count) up to date") }
         if reused > 0 { parts.append("\(reused) validation(s) reused from build records") }
+        let images = report.images
+        if images.derived + images.derivedFromCache > 0 {
+            parts.append("derived \(images.derived) normal-size image(s), \(images.derivedFromCache) from the cache")
+        }
+        if images.optimized + images.optimizedFromCache > 0 {
+            parts.append(
+                "optimised \(images.optimized) image(s), \(images.optimizedFromCache) from the cache, saving \(ByteCount.format(images.bytesSaved)) (\(images.bytesSaved) bytes)")
+        }
         if !report.removed.isEmpty { parts.append("removed \(report.removed.joined(separator: ", "))") }
         parts.append(String(format: "%.2f s", seconds))
         let catalog = (output as NSString).appendingPathComponent("issues.plist")
@@ -127,6 +139,11 @@ enum BuildCommand: Command {
             "removed": report.removed, "bundles": report.bundlesWritten, "bytes": report.bytesWritten,
             "catalogEntries": report.catalogEntries, "seconds": (seconds * 1000).rounded() / 1000,
             "warnings": report.warnings,
+            "images": [
+                "derived": report.images.derived, "derivedFromCache": report.images.derivedFromCache,
+                "optimized": report.images.optimized, "optimizedFromCache": report.images.optimizedFromCache,
+                "bytesSaved": report.images.bytesSaved,
+            ],
         ]
     }
 }

@@ -31,8 +31,9 @@ public struct BuildOptions: Sendable {
 
     public init(
         output: URL, jobs: Int, force: Bool = false, feeds: Set<Feed> = [], removesStaleIssues: Bool = true,
-        versioned: Bool = true, bookRenderer: (any BookPageRenderer)? = nil, now: Date = Date()
+        versioned: Bool = true, bookRenderer: (any BookPageRenderer)? = nil, now: Date = Date(), optimize: Bool = false
     ) {
+        self.optimize = optimize
         self.bookRenderer = bookRenderer
         self.now = now
         self.output = output
