@@ -25,13 +25,9 @@ static inline void cvips_drop_log(const gchar *domain, GLogLevelFlags level, con
 }
 
 static inline void cvips_configure(void) {
-#if defined(__GLIBC__)
-    // glibc gives each thread that meets contention an arena of its own, up to eight per core,
-    // and libvips' worker threads and poppler's allocations fragmented them: rendering one PDF
-    // page at a time peaked at 119 MB after 10 pages, 167 MB after 40 and 179 MB after 100.
-    // With two arenas it stays at 100-104 MB whatever the page count, at the same speed.
-    mallopt(M_ARENA_MAX, 2);
-#endif
+    // glibc's arena count (mallopt(M_ARENA_MAX, 2), which kept PDF rendering's memory flat) is
+    // process-wide, so it is the executable's choice, not the library's: the newsstand and
+    // ImagingBench executables set it at start-up; an app embedding the engine keeps its own.
     vips_vector_set_enabled(FALSE);
     // libvips prints warnings to stderr ("heifload: ignoring nclx profile", "read gave 2
     // warnings"): the engine fails on what matters (fail_on=error) and reports it as a value,
