@@ -59,7 +59,7 @@ let package = Package(
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
             ]),
-        .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging"]),
         // Times the reader library's operations for bench/reader; also the program that shows
         // what an app using only the reader links (ReaderOnlyLinkTests).
         .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandArchive"], path: "bench/ReaderBench"),

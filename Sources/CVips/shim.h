@@ -24,6 +24,13 @@ static inline void cvips_drop_log(const gchar *domain, GLogLevelFlags level, con
     (void)domain; (void)level; (void)message; (void)user;
 }
 
+/// Two malloc arenas instead of glibc's eight per core (process-wide: called by executables).
+static inline void cvips_limit_malloc_arenas(void) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, 2);
+#endif
+}
+
 static inline void cvips_configure(void) {
     // glibc's arena count (mallopt(M_ARENA_MAX, 2), which kept PDF rendering's memory flat) is
     // process-wide, so it is the executable's choice, not the library's: the newsstand and

@@ -11,7 +11,9 @@ import Testing
 
     @Test func missingImageIsReportedAtEveryReference() throws {
         let fixture = try MagazineFixture()
+        // Both sizes: a @2x master alone is derived from (DerivedImageTests).
         try fixture.remove("\(assets)/1-0.png")
+        try fixture.remove("\(assets)/1-0@2x.png")
         let found = fixture.validate()
         let d = try #require(found.with(.assetMissing).first)
         #expect(d.location == SourceLocation(file: "issues/f-1/pages.plist", line: 12))

@@ -83,10 +83,13 @@ import Testing
 
     @Test func everyProblemIsReportedInOneRun() throws {
         let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
+        // Both sizes: a @2x master alone is derived from (DerivedImageTests).
         try fixture.remove("issues/f-1/assets/1-0.png")
+        try fixture.remove("issues/f-1/assets/1-0@2x.png")
         try fixture.write(
             "issues/f-2/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "SimplePage", with: "SimplePag"))
         try fixture.remove("issues/f-2/assets/cover.png")
+        try fixture.remove("issues/f-2/assets/cover@2x.png")
         let codes = Set(fixture.validate().map(\.code))
         #expect(codes.isSuperset(of: [.assetMissing, .unknownPageClass, .assetMissing]))
         #expect(fixture.validate().filter { $0.severity == .error }.count >= 3)

@@ -9,11 +9,8 @@
 import Foundation
 import NewsstandImaging
 
-#if canImport(Glibc)
-// As the newsstand executable does (see Sources/newsstand/main.swift): two malloc arenas, so
-// the memory figures measured here are the ones the tool has.
-mallopt(M_ARENA_MAX, 2)
-#endif
+// As the newsstand executable does: two malloc arenas, so the memory measured is the tool's.
+ImagingEngine.limitMallocArenas()
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
