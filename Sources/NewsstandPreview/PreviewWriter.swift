@@ -167,9 +167,16 @@ public struct PreviewWriter {
                 throw .imageNameCollides(issue: plan.name, image: name)
             }
             for file in [name, RetinaName.of(name)] {
+                let derived = plan.isDerived(file, retina: false)
                 let image: OpenFile
                 do {
-                    image = try source.file(file, in: assets)
+                    // A normal size given only as its @2x master is derived from it, as the build does.
+                    image = try source.file(derived ? RetinaName.of(file) : file, in: assets)
+                    if derived {
+                        report.bytesCopied += try NormalSizeWriter.write(from: image, named: file, in: folder, issue: plan.name)
+                        report.imagesCopied += 1
+                        continue
+                    }
                 } catch {
                     throw .issueUnreadable(issue: plan.name, error)
                 }

@@ -85,6 +85,28 @@ import Testing
         }
     }
 
+    /// The sample's a-3 keeps only @2x masters: its preview has every normal size, derived
+    /// (exactly half the master, as PNG), next to the master it came from.
+    @Test func aMastersOnlyIssuePreviewsWithItsDerivedNormalSizes() throws {
+        let assets = PreviewFixtures.sample.appendingPathComponent("issues/a-3/assets")
+        let masters = try fileManager.contentsOfDirectory(atPath: assets.path).filter { $0.hasSuffix("@2x.png") }.sorted()
+        #expect(masters.count == 19)
+        #expect(try fileManager.contentsOfDirectory(atPath: assets.path).allSatisfy { RetinaName.isRetina($0) })
+        let (_, output) = try PreviewFixtures.preview(PreviewFixtures.sample)
+        func size(_ url: URL) throws -> [Int] {
+            let head = [UInt8](try Data(contentsOf: url).prefix(24))
+            #expect(head.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(url.path) is not a PNG")
+            return [16, 20].map { o in head[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
+        }
+        for master in masters {
+            let normal = try #require(RetinaName.normalName(of: master))
+            let derived = output.appendingPathComponent("a-3/\(normal)")
+            let full = try size(assets.appendingPathComponent(master))
+            #expect(try size(derived) == full.map { $0 / 2 }, "\(normal)")
+            #expect(try Data(contentsOf: output.appendingPathComponent("a-3/\(master)")) == Data(contentsOf: assets.appendingPathComponent(master)))
+        }
+    }
+
     @Test func unknownClassIsALabelledPlaceholderWithItsImages() throws {
         let magazine = try PreviewFixtures.customMagazine()
         let (_, output) = try PreviewFixtures.preview(magazine)
