@@ -112,7 +112,7 @@ import Testing
         // in canonical form; assets from assets/) and compares its own reading of each archive.
         let expected = try Shell.python(
             """
-            import sys, os, hashlib, plistlib, zipfile
+            import sys, os, hashlib, plistlib, struct, zipfile
             sample = sys.argv[1]
             for bundle in sys.argv[2:]:
                 name = os.path.basename(os.path.dirname(bundle))
@@ -126,8 +126,15 @@ import Testing
                     if info.filename.endswith('.plist'):
                         # Configs are packed in canonical form: the same values as the source.
                         assert plistlib.loads(data) == plistlib.load(open(source, 'rb')), info.filename
-                    else:
+                    elif os.path.exists(source):
                         assert data == open(source, 'rb').read(), info.filename
+                    else:
+                        # A normal size derived from its @2x master (a-3 keeps masters only): half its size.
+                        stem, ext = os.path.splitext(source)
+                        master = open(stem + '@2x' + ext, 'rb').read()
+                        assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', info.filename
+                        w, h = struct.unpack('>II', data[16:24])
+                        assert struct.unpack('>II', master[16:24]) == (2 * w, 2 * h), info.filename
                     method = 'stored' if info.compress_type == zipfile.ZIP_STORED else 'deflated'
                     print(bundle, info.filename, method, len(data), '%08x' % info.CRC, hashlib.sha256(data).hexdigest(), sep='\t')
             """, [sample] + bundles.map(\.path))
