@@ -204,6 +204,22 @@ enum RealPNG {
         #expect(Set(before).intersection(after).count == 1)
     }
 
+    @Test func anIssueThatNoLongerDerivesLosesItsCacheAndNothingElse() throws {
+        let fixture = try mastersOnly()
+        let output = try Shell.temporaryFolder()
+        _ = try build(fixture, into: output)
+        #expect(try cacheFiles(output).count == 2)
+        let mine = output.appendingPathComponent("f-1/.newsstand/images/mine.txt")
+        try Data("not newsstand's".utf8).write(to: mine)
+        try fixture.write("issues/f-1/assets/1-0.png", try RealPNG.data(width: 20, height: 12))
+        try fixture.write("issues/f-1/assets/cover.png", try RealPNG.data(width: 20, height: 12))
+        let report = try build(fixture, into: output)
+        #expect(report.built == ["f-1"])
+        #expect(report.images == ImageWorkCounts())
+        #expect(try cacheFiles(output) == [mine])
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("f-1/.newsstand/images.json").path))
+    }
+
     /// A cached file changed in place (same size), truncated, or swapped for a link: never
     /// used; derived again, and the bundles are a clean build's.
     @Test(arguments: ["flip", "truncate", "link"])

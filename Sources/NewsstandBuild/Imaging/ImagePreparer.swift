@@ -65,9 +65,14 @@ struct ImagePreparer {
         var prepared = Array(repeating: PreparedImages(), count: plans.count)
         var caches: [Int: ImageCache] = [:]
         var used: [Int: Set<String>] = [:]
-        for (index, plan) in plans.enumerated() where !plan.derived.isEmpty || optimize {
+        for (index, plan) in plans.enumerated() {
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else {
                 throw .issueOutputVanished(issue: plan.name, path: root.path(of: plan.name))
+            }
+            if plan.derived.isEmpty && !optimize {
+                // Nothing to make now: what an earlier build cached is no longer used.
+                warnings += ImageCache.removeAll(in: output.folder)
+                continue
             }
             caches[index] = try ImageCache.open(in: output.folder, issue: plan.name, warnings: &warnings)
             used[index] = []
