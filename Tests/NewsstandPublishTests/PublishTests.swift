@@ -187,7 +187,7 @@ import Testing
         let destination = try Destinations.parse("rclone::local:\(site.path)")
         #expect(!destination.supportsAtomicMove)
         var report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.count == 8)
+        #expect(report.uploaded.count == 12)  // per issue: 2 bundles, 2 indexes, 2 covers
         try expectConsistent(site)
         report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty)
@@ -195,8 +195,8 @@ import Testing
         try FileManager.default.removeItem(at: fixture.url("issues/f-2"))
         try build(fixture, into: built)
         report = try await Publisher.publish(built, to: destination, prune: true)
-        #expect(report.swapped == ["f-1/f-1.zip", "f-1/f-1@2x.zip"])
-        #expect(report.deleted.count == 4)
+        #expect(report.swapped == ["f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/f-1.index.json", "f-1/f-1.index@2x.json"])
+        #expect(report.deleted.count == 6)
         try expectConsistent(site)
     }
 
