@@ -1,0 +1,301 @@
+import Foundation
+import NewsstandCore
+
+/// The magazine-wide build index, `<output>/.newsstand/build-index`: every issue's manifest in
+/// a compact binary form, under the identity (device, inode, size, times to the nanosecond) of
+/// the `manifest.json` it was read from, and the digests of the catalogs last written. A build
+/// then takes an unchanged issue's manifest from the index after one `stat` instead of reading
+/// and decoding it (`JSONDecoder` was a quarter of a no-change build), and leaves `issues.plist`
+/// alone when no entry changed and the file still holds what was written.
+///
+/// The manifests stay the records; the index only remembers what they said. It is trusted
+/// entry by entry, only while the manifest file has the recorded identity (a replaced or
+/// rewritten manifest has another inode or `ctime`, which nobody can set back), and only
+/// manifests whose last change was over a second old when read are remembered (a write in the
+/// same clock tick would leave the identity as it was). The whole index is distrusted, and
+/// every manifest read, when it is a link, larger than `maximumBytes`, of another format
+/// version or tool version, or fails its XXH3 checksum (edited or cut short).
+///
+/// Format (version 1): the line `newsstand build index`, varint version, the tool version,
+/// catalog records, then entries sorted by issue name (name, identity, length, manifest in
+/// `ManifestCodec`'s form); last, 32 hex digits of XXH3-128 over everything before them.
+public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; the rest under `lock`
+    /// The folder in the output that holds the index.
+    public static let folderName = ".newsstand"
+    /// The index's file name in that folder.
+    public static let fileName = "build-index"
+    /// The largest index read: about 6 KB per issue of 30 pages (a 10,000-issue magazine's is
+    /// about 60 MB); a larger one is not used (every manifest is read instead).
+    public static let maximumBytes = 128 << 20
+    static let version: UInt64 = 1
+    static let magic = Array("newsstand build index\n".utf8)
+
+    /// A catalog file as this build wrote (or found) it: the digest of the entries it was
+    /// written from, its size and the XXH3 of its bytes.
+    struct CatalogRecord: Equatable, Sendable {
+        var file: String
+        var digest: String
+        var size: Int64
+        var xxh3: String
+    }
+
+    private let stored: [UInt8]
+    private let storedEntries: [String: (identity: FileIdentity, range: Range<Int>)]
+    private let storedCatalog: [String: CatalogRecord]
+    private let lock = NSLock()
+    private var fresh: [String: (identity: FileIdentity, bytes: [UInt8])] = [:]
+    private var freshCatalog: [String: CatalogRecord] = [:]
+
+    private init(stored: [UInt8], entries: [String: (identity: FileIdentity, range: Range<Int>)], catalog: [String: CatalogRecord]) {
+        self.stored = stored
+        storedEntries = entries
+        storedCatalog = catalog
+    }
+
+    /// An index that remembers nothing yet (a first build, or `--force`).
+    public static func empty() -> BuildIndex { BuildIndex(stored: [], entries: [:], catalog: [:]) }
+
+    /// Reads the index in the output folder `output`. An index that is missing or was made by
+    /// another version of newsstand gives an empty one; one that cannot be trusted gives an
+    /// empty one and the reason, to be printed as a warning.
+    public static func load(output: URL) -> (index: BuildIndex, problem: String?) {
+        let path = output.appendingPathComponent(folderName).appendingPathComponent(fileName).path
+        let data: Data?
+        do throws(FileSystemError) {
+            data = try OpenFolder.open(output).folder(folderName).file(fileName).readAll(limit: maximumBytes)
+        } catch .missing {
+            return (empty(), nil)
+        } catch {
+            return (empty(), "build index \(path) is not used (\(error.reason)); every issue's manifest is read instead")
+        }
+        guard let data else {
+            return (empty(), "build index \(path) is not used (larger than \(maximumBytes >> 20) MB); every issue's manifest is read instead")
+        }
+        switch parse(Array(data)) {
+        case .success(let index): return (index, nil)
+        case .failure(.otherToolVersion): return (empty(), nil)
+        case .failure(let problem):
+            return (empty(), "build index \(path) is not used (\(problem)); every issue's manifest is read instead")
+        }
+    }
+
+    /// Why an index is not used.
+    enum Problem: Error, Equatable, CustomStringConvertible {
+        case notAnIndex
+        case otherVersion(UInt64)
+        case otherToolVersion
+        case checksum
+        case malformed
+
+        var description: String {
+            switch self {
+            case .notAnIndex: "it is not a build index"
+            case .otherVersion(let version): "its format is version \(version), not \(BuildIndex.version)"
+            case .otherToolVersion: "it was made by another version of newsstand"
+            case .checksum: "its checksum does not match: it was edited or cut short"
+            case .malformed: "it is malformed"
+            }
+        }
+    }
+
+    static func parse(_ bytes: [UInt8]) -> Result<BuildIndex, Problem> {
+        guard bytes.count >= magic.count + 32, bytes.starts(with: magic) else { return .failure(.notAnIndex) }
+        let bodyEnd = bytes.count - 32
+        let hasher = XXH3()
+        bytes.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<bodyEnd])) }
+        guard Array(hasher.finalizeHex().utf8) == Array(bytes[bodyEnd...]) else {
+            // The version is said when it can be read: an index of a later format is not "edited".
+            return .failure(versionProblem(bytes) ?? .checksum)
+        }
+        return bytes.withUnsafeBytes { raw in
+            do throws(RecordReader.Malformed) {
+                var input = RecordReader(UnsafeRawBufferPointer(rebasing: raw[..<bodyEnd]), offset: magic.count)
+                let version = try input.unsigned()
+                guard version == Self.version else { return .failure(.otherVersion(version)) }
+                guard try input.string() == ToolVersion.current else { return .failure(.otherToolVersion) }
+                var catalog: [String: CatalogRecord] = [:]
+                for _ in 0..<(try input.count()) {
+                    let record = CatalogRecord(file: try input.string(), digest: try input.string(), size: try input.signed(), xxh3: try input.string())
+                    guard catalog.updateValue(record, forKey: record.file) == nil else { return .failure(.malformed) }
+                }
+                var entries: [String: (identity: FileIdentity, range: Range<Int>)] = [:]
+                for _ in 0..<(try input.count()) {
+                    let name = try input.string()
+                    let identity = FileIdentity(
+                        device: try input.unsigned(), inode: try input.unsigned(), size: try input.signed(),
+                        modifiedSeconds: try input.signed(), modifiedNanoseconds: try input.signed(), changedSeconds: try input.signed(),
+                        changedNanoseconds: try input.signed())
+                    let range = try input.skip(try input.count())
+                    guard entries.updateValue((identity, range), forKey: name) == nil else { return .failure(.malformed) }
+                }
+                guard input.isAtEnd else { return .failure(.malformed) }
+                return .success(BuildIndex(stored: bytes, entries: entries, catalog: catalog))
+            } catch {
+                return .failure(.malformed)
+            }
+        }
+    }
+
+    private static func versionProblem(_ bytes: [UInt8]) -> Problem? {
+        let version: UInt64? = bytes.withUnsafeBytes { raw in
+            var reader = RecordReader(raw, offset: magic.count)
+            return try? reader.unsigned()
+        }
+        guard let version, version != Self.version else { return nil }
+        return .otherVersion(version)
+    }
+
+    // MARK: Manifests
+
+    /// The manifest in the open issue output folder (`.newsstand/manifest.json`, no link
+    /// followed): from the index while the file has the recorded identity, else read from the
+    /// file (with `BuildManifest`'s checks) and remembered. Nil when there is none.
+    func manifest(in issueOutput: OpenFolder, name: String) throws(BuildRecordError) -> BuildManifest? {
+        let path = issueOutput.path(of: "\(BuildManifest.folderName)/\(BuildManifest.fileName)")
+        let records: OpenFolder
+        do {
+            records = try issueOutput.folder(BuildManifest.folderName)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unreadable(error)
+        }
+        if let identity = FileIdentity.of(BuildManifest.fileName, in: records),
+            let known = remembered(name, identity: identity, path: path, omittingInputs: false)
+        {
+            return known
+        }
+        let file: OpenFile
+        do {
+            file = try records.file(BuildManifest.fileName)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unreadable(error)
+        }
+        let manifest = try BuildManifest.decode(file, path: path)
+        remember(manifest, as: name, identity: FileIdentity.of(file))
+        return manifest
+    }
+
+    /// The manifest of the issue output folder at `issueOutput` (links followed: the catalog
+    /// reads gathered outputs), as `BuildManifest.load(in:omittingInputs:)` reads it; from the
+    /// index while the file has the recorded identity. Read from the file, it is remembered
+    /// unless `remembering` is false (an issue this build wrote: its manifest is a second old
+    /// at most, and is remembered by the next build).
+    func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError) -> BuildManifest? {
+        let url = BuildManifest.url(in: issueOutput)
+        if let identity = FileIdentity.of(path: url.path),
+            let known = remembered(name, identity: identity, path: url.path, omittingInputs: omittingInputs)
+        {
+            return known
+        }
+        let file: OpenFile
+        do {
+            file = try OpenFile.open(url)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unreadable(error)
+        }
+        guard remembering, let identity = FileIdentity.of(file), identity.isSettled(at: Date().timeIntervalSince1970) else {
+            return try BuildManifest.decode(file, path: url.path, omittingInputs: omittingInputs)
+        }
+        let manifest = try BuildManifest.decode(file, path: url.path)
+        remember(manifest, as: name, identity: identity)
+        return manifest
+    }
+
+    /// The manifest remembered for `name` under `identity`, carried into the next index; nil
+    /// when there is none, or it does not decode or pass the name checks (then the file is read).
+    private func remembered(_ name: String, identity: FileIdentity, path: String, omittingInputs: Bool) -> BuildManifest? {
+        lock.lock()
+        let known = fresh[name]
+        lock.unlock()
+        let manifest: BuildManifest?
+        if let known {
+            guard known.identity == identity else { return nil }
+            manifest = known.bytes.withUnsafeBytes { try? ManifestCodec.decode($0, omittingInputs: omittingInputs) }
+        } else {
+            guard let entry = storedEntries[name], entry.identity == identity else { return nil }
+            manifest = stored.withUnsafeBytes { raw in
+                try? ManifestCodec.decode(UnsafeRawBufferPointer(rebasing: raw[entry.range]), omittingInputs: omittingInputs)
+            }
+            if manifest != nil {
+                lock.lock()
+                fresh[name] = (identity, Array(stored[entry.range]))
+                lock.unlock()
+            }
+        }
+        guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
+        return manifest
+    }
+
+    /// Remembers a manifest read from a file of `identity`, if its last change is settled.
+    private func remember(_ manifest: BuildManifest, as name: String, identity: FileIdentity?) {
+        guard let identity, identity.isSettled(at: Date().timeIntervalSince1970) else { return }
+        let bytes = ManifestCodec.encode(manifest)
+        lock.lock()
+        fresh[name] = (identity, bytes)
+        lock.unlock()
+    }
+
+    // MARK: Catalogs
+
+    /// The record of the catalog file `file` in the index read.
+    func catalogRecord(_ file: String) -> CatalogRecord? { storedCatalog[file] }
+
+    /// Keeps the record of a catalog file as written (or found unchanged) by this build.
+    func record(_ catalog: CatalogRecord) {
+        lock.lock()
+        freshCatalog[catalog.file] = catalog
+        lock.unlock()
+    }
+
+    // MARK: Writing
+
+    /// The index of what this build read, remembered and wrote: manifests it did not look at
+    /// (issues that left the magazine) are dropped.
+    func encoded() -> [UInt8] {
+        lock.lock()
+        let entries = fresh
+        let catalog = freshCatalog
+        lock.unlock()
+        var out = RecordWriter()
+        out.raw(Self.magic)
+        out.unsigned(Self.version)
+        out.string(ToolVersion.current)
+        out.count(catalog.count)
+        for record in catalog.values.sorted(by: { $0.file < $1.file }) {
+            out.string(record.file)
+            out.string(record.digest)
+            out.signed(record.size)
+            out.string(record.xxh3)
+        }
+        out.count(entries.count)
+        for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            out.string(name)
+            let identity = entry.identity
+            out.unsigned(identity.device)
+            out.unsigned(identity.inode)
+            out.signed(identity.size)
+            out.signed(identity.modifiedSeconds)
+            out.signed(identity.modifiedNanoseconds)
+            out.signed(identity.changedSeconds)
+            out.signed(identity.changedNanoseconds)
+            out.count(entry.bytes.count)
+            out.raw(entry.bytes)
+        }
+        let hasher = XXH3()
+        out.bytes.withUnsafeBytes { hasher.update($0) }
+        out.raw(hasher.finalizeHex().utf8)
+        return out.bytes
+    }
+
+    /// Writes the index into the output folder (`.newsstand/build-index`, atomically; a link
+    /// at `.newsstand` is refused). Best effort: an index lost to a power cut only makes the
+    /// next build read every manifest.
+    public func write(in output: OpenFolder) throws(FileSystemError) {
+        try AtomicFile.write(Data(encoded()), named: Self.fileName, in: try output.makeFolder(Self.folderName), .bestEffort)
+    }
+}
