@@ -145,8 +145,10 @@ public struct MagazineBuilder: Sendable {
         } catch {
             throw .outputOverlapsMagazine(error)
         }
+        // Paths joined as text: a URL per issue was 4% of a no-change build.
+        let outputPath = options.output.path.hasSuffix("/") ? options.output.path : options.output.path + "/"
         for plan in plans {
-            let folder = options.output.appendingPathComponent(plan.name).path
+            let folder = outputPath + plan.name
             if (try? FileStatus.of(folder))?.kind == .symbolicLink {
                 throw .issueOutputIsALink(issue: plan.name, path: folder)
             }

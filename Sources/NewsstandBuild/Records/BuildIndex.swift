@@ -45,37 +45,57 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     private let lock = NSLock()
     private var fresh: [String: (identity: FileIdentity, bytes: [UInt8])] = [:]
     private var freshCatalog: [String: CatalogRecord] = [:]
+    private var hits: Set<String> = []
+    /// The time now, in seconds since 1970 (tests move it on, rather than wait a second).
+    private let clock: @Sendable () -> Double
 
-    private init(stored: [UInt8], entries: [String: (identity: FileIdentity, range: Range<Int>)], catalog: [String: CatalogRecord]) {
+    /// The issues whose manifests were taken from the index read (not from what this run
+    /// remembered itself) so far.
+    public var issuesFromIndex: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return hits
+    }
+
+    private init(
+        stored: [UInt8], entries: [String: (identity: FileIdentity, range: Range<Int>)], catalog: [String: CatalogRecord],
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.stored = stored
         storedEntries = entries
         storedCatalog = catalog
+        self.clock = clock
     }
 
+    /// The wall clock, in seconds since 1970.
+    public static let systemClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
     /// An index that remembers nothing yet (a first build, or `--force`).
-    public static func empty() -> BuildIndex { BuildIndex(stored: [], entries: [:], catalog: [:]) }
+    public static func empty(clock: @escaping @Sendable () -> Double = systemClock) -> BuildIndex {
+        BuildIndex(stored: [], entries: [:], catalog: [:], clock: clock)
+    }
 
     /// Reads the index in the output folder `output`. An index that is missing or was made by
     /// another version of newsstand gives an empty one; one that cannot be trusted gives an
     /// empty one and the reason, to be printed as a warning.
-    public static func load(output: URL) -> (index: BuildIndex, problem: String?) {
+    public static func load(output: URL, clock: @escaping @Sendable () -> Double = systemClock) -> (index: BuildIndex, problem: String?) {
         let path = output.appendingPathComponent(folderName).appendingPathComponent(fileName).path
         let data: Data?
         do throws(FileSystemError) {
             data = try OpenFolder.open(output).folder(folderName).file(fileName).readAll(limit: maximumBytes)
         } catch .missing {
-            return (empty(), nil)
+            return (empty(clock: clock), nil)
         } catch {
-            return (empty(), "build index \(path) is not used (\(error.reason)); every issue's manifest is read instead")
+            return (empty(clock: clock), "build index \(path) is not used (\(error.reason)); every issue's manifest is read instead")
         }
         guard let data else {
-            return (empty(), "build index \(path) is not used (larger than \(maximumBytes >> 20) MB); every issue's manifest is read instead")
+            return (empty(clock: clock), "build index \(path) is not used (larger than \(maximumBytes >> 20) MB); every issue's manifest is read instead")
         }
-        switch parse(Array(data)) {
+        switch parse(Array(data), clock: clock) {
         case .success(let index): return (index, nil)
-        case .failure(.otherToolVersion): return (empty(), nil)
+        case .failure(.otherToolVersion): return (empty(clock: clock), nil)
         case .failure(let problem):
-            return (empty(), "build index \(path) is not used (\(problem)); every issue's manifest is read instead")
+            return (empty(clock: clock), "build index \(path) is not used (\(problem)); every issue's manifest is read instead")
         }
     }
 
@@ -98,7 +118,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
         }
     }
 
-    static func parse(_ bytes: [UInt8]) -> Result<BuildIndex, Problem> {
+    static func parse(_ bytes: [UInt8], clock: @escaping @Sendable () -> Double = systemClock) -> Result<BuildIndex, Problem> {
         guard bytes.count >= magic.count + 32, bytes.starts(with: magic) else { return .failure(.notAnIndex) }
         let bodyEnd = bytes.count - 32
         let hasher = XXH3()
@@ -129,7 +149,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
                     guard entries.updateValue((identity, range), forKey: name) == nil else { return .failure(.malformed) }
                 }
                 guard input.isAtEnd else { return .failure(.malformed) }
-                return .success(BuildIndex(stored: bytes, entries: entries, catalog: catalog))
+                return .success(BuildIndex(stored: bytes, entries: entries, catalog: catalog, clock: clock))
             } catch {
                 return .failure(.malformed)
             }
@@ -198,7 +218,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
         } catch {
             throw .unreadable(error)
         }
-        guard remembering, let identity = FileIdentity.of(file), identity.isSettled(at: Date().timeIntervalSince1970) else {
+        guard remembering, let identity = FileIdentity.of(file), identity.isSettled(at: clock()) else {
             return try BuildManifest.decode(file, path: url.path, omittingInputs: omittingInputs)
         }
         let manifest = try BuildManifest.decode(file, path: url.path)
@@ -221,11 +241,12 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
             manifest = stored.withUnsafeBytes { raw in
                 try? ManifestCodec.decode(UnsafeRawBufferPointer(rebasing: raw[entry.range]), omittingInputs: omittingInputs)
             }
-            if manifest != nil {
-                lock.lock()
-                fresh[name] = (identity, Array(stored[entry.range]))
-                lock.unlock()
-            }
+            guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
+            lock.lock()
+            fresh[name] = (identity, Array(stored[entry.range]))
+            hits.insert(name)
+            lock.unlock()
+            return manifest
         }
         guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
         return manifest
@@ -233,7 +254,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
 
     /// Remembers a manifest read from a file of `identity`, if its last change is settled.
     private func remember(_ manifest: BuildManifest, as name: String, identity: FileIdentity?) {
-        guard let identity, identity.isSettled(at: Date().timeIntervalSince1970) else { return }
+        guard let identity, identity.isSettled(at: clock()) else { return }
         let bytes = ManifestCodec.encode(manifest)
         lock.lock()
         fresh[name] = (identity, bytes)
