@@ -204,12 +204,12 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     /// unless `remembering` is false (an issue this build wrote: its manifest is a second old
     /// at most, and is remembered by the next build).
     func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError) -> BuildManifest? {
-        let url = BuildManifest.url(in: issueOutput)
-        if let identity = FileIdentity.of(path: url.path),
-            let known = remembered(name, identity: identity, path: url.path, omittingInputs: omittingInputs)
-        {
+        let folder = issueOutput.path
+        let path = (folder.hasSuffix("/") ? folder : folder + "/") + BuildManifest.folderName + "/" + BuildManifest.fileName
+        if let identity = FileIdentity.of(path: path), let known = remembered(name, identity: identity, path: path, omittingInputs: omittingInputs) {
             return known
         }
+        let url = BuildManifest.url(in: issueOutput)
         let file: OpenFile
         do {
             file = try OpenFile.open(url)

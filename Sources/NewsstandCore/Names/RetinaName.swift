@@ -15,10 +15,13 @@ public enum RetinaName {
             path = name[..<cut]
             suffix = name[cut...]
         }
-        let lastSlash = path.lastIndex(of: "/")
-        let fileStart = lastSlash.map { path.index(after: $0) } ?? path.startIndex
-        let file = path[fileStart...]
-        if let dot = file.lastIndex(of: "."), dot != file.startIndex {
+        // `/` and `.` looked for in the bytes (both ASCII): walking the name's characters
+        // backwards was a tenth of a no-change build (every recorded image name comes here).
+        let bytes = path.utf8
+        let lastSlash = bytes.lastIndex(of: 0x2F)
+        let fileStart = lastSlash.map { bytes.index(after: $0) } ?? bytes.startIndex
+        let file = bytes[fileStart...]
+        if let dot = file.lastIndex(of: 0x2E), dot != file.startIndex {
             return String(path[..<dot]) + "@2x" + String(path[dot...]) + suffix
         }
         return String(path) + "@2x" + suffix
