@@ -313,10 +313,23 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
         return out.bytes
     }
 
+    /// Whether the index to write is the one read: every entry read was used as it was, none
+    /// added or dropped, and the catalogs' records are the same.
+    private var isUnchanged: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !stored.isEmpty && hits.count == storedEntries.count && fresh.count == storedEntries.count
+            && freshCatalog == storedCatalog && fresh.allSatisfy { storedEntries[$0.key]?.identity == $0.value.identity }
+    }
+
     /// Writes the index into the output folder (`.newsstand/build-index`, atomically; a link
-    /// at `.newsstand` is refused). Best effort: an index lost to a power cut only makes the
-    /// next build read every manifest.
+    /// at `.newsstand` is refused), unless it would be the index read, and that is still in
+    /// place. Best effort: an index lost to a power cut only makes the next build read every
+    /// manifest.
     public func write(in output: OpenFolder) throws(FileSystemError) {
+        if isUnchanged, let file = try? output.folder(Self.folderName).file(Self.fileName), file.size == Int64(stored.count) {
+            return
+        }
         try AtomicFile.write(Data(encoded()), named: Self.fileName, in: try output.makeFolder(Self.folderName), .bestEffort)
     }
 }
