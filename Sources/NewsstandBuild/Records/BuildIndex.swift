@@ -43,7 +43,14 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     private let storedEntries: [String: (identity: FileIdentity, range: Range<Int>)]
     private let storedCatalog: [String: CatalogRecord]
     private let lock = NSLock()
-    private var fresh: [String: (identity: FileIdentity, bytes: [UInt8])] = [:]
+    /// What the next index holds: entries carried over from the one read (a range of `stored`,
+    /// not a copy) or remembered by this run.
+    private var fresh: [String: (identity: FileIdentity, bytes: EntryBytes)] = [:]
+
+    private enum EntryBytes {
+        case stored(Range<Int>)
+        case own([UInt8])
+    }
     private var freshCatalog: [String: CatalogRecord] = [:]
     private var hits: Set<String> = []
     /// The time now, in seconds since 1970 (tests move it on, rather than wait a second).
@@ -235,7 +242,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
         let manifest: BuildManifest?
         if let known {
             guard known.identity == identity else { return nil }
-            manifest = known.bytes.withUnsafeBytes { try? ManifestCodec.decode($0, omittingInputs: omittingInputs) }
+            manifest = withBytes(known.bytes) { try? ManifestCodec.decode($0, omittingInputs: omittingInputs) }
         } else {
             guard let entry = storedEntries[name], entry.identity == identity else { return nil }
             manifest = stored.withUnsafeBytes { raw in
@@ -243,7 +250,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
             }
             guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
             lock.lock()
-            fresh[name] = (identity, Array(stored[entry.range]))
+            fresh[name] = (identity, .stored(entry.range))
             hits.insert(name)
             lock.unlock()
             return manifest
@@ -257,8 +264,15 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
         guard let identity, identity.isSettled(at: clock()) else { return }
         let bytes = ManifestCodec.encode(manifest)
         lock.lock()
-        fresh[name] = (identity, bytes)
+        fresh[name] = (identity, .own(bytes))
         lock.unlock()
+    }
+
+    private func withBytes<T>(_ bytes: EntryBytes, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        switch bytes {
+        case .stored(let range): stored.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        case .own(let own): own.withUnsafeBytes(body)
+        }
     }
 
     // MARK: Catalogs
@@ -275,26 +289,46 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
 
     // MARK: Writing
 
-    /// The index of what this build read, remembered and wrote: manifests it did not look at
-    /// (issues that left the magazine) are dropped.
-    func encoded() -> [UInt8] {
+    /// The index of what this build read, remembered and wrote (manifests it did not look at,
+    /// of issues that left the magazine, are dropped), handed to `write` in pieces: one entry
+    /// at a time, so that writing it needs no second copy of it in memory.
+    func encode(into write: (UnsafeRawBufferPointer) throws(FileSystemError) -> Void) throws(FileSystemError) {
         lock.lock()
         let entries = fresh
         let catalog = freshCatalog
         lock.unlock()
-        var out = RecordWriter()
-        out.raw(Self.magic)
-        out.unsigned(Self.version)
-        out.string(ToolVersion.current)
-        out.count(catalog.count)
-        for record in catalog.values.sorted(by: { $0.file < $1.file }) {
-            out.string(record.file)
-            out.string(record.digest)
-            out.signed(record.size)
-            out.string(record.xxh3)
+        let hasher = XXH3()
+        func emit(_ bytes: UnsafeRawBufferPointer, hashing: Bool = true) throws(FileSystemError) {
+            if hashing { hasher.update(bytes) }
+            try write(bytes)
         }
-        out.count(entries.count)
+        // `withUnsafeBytes` rethrows untyped errors: the error is carried out as a value.
+        func emit(_ array: [UInt8], hashing: Bool = true) throws(FileSystemError) {
+            let failure: FileSystemError? = array.withUnsafeBytes { bytes in
+                do throws(FileSystemError) {
+                    try emit(bytes, hashing: hashing)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+        }
+        var head = RecordWriter()
+        head.raw(Self.magic)
+        head.unsigned(Self.version)
+        head.string(ToolVersion.current)
+        head.count(catalog.count)
+        for record in catalog.values.sorted(by: { $0.file < $1.file }) {
+            head.string(record.file)
+            head.string(record.digest)
+            head.signed(record.size)
+            head.string(record.xxh3)
+        }
+        head.count(entries.count)
+        try emit(head.bytes)
         for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            var out = RecordWriter()
             out.string(name)
             let identity = entry.identity
             out.unsigned(identity.device)
@@ -304,13 +338,26 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
             out.signed(identity.modifiedNanoseconds)
             out.signed(identity.changedSeconds)
             out.signed(identity.changedNanoseconds)
-            out.count(entry.bytes.count)
-            out.raw(entry.bytes)
+            let failure: FileSystemError? = withBytes(entry.bytes) { bytes in
+                do throws(FileSystemError) {
+                    out.count(bytes.count)
+                    try emit(out.bytes)
+                    try emit(bytes)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
         }
-        let hasher = XXH3()
-        out.bytes.withUnsafeBytes { hasher.update($0) }
-        out.raw(hasher.finalizeHex().utf8)
-        return out.bytes
+        try emit(Array(hasher.finalizeHex().utf8), hashing: false)
+    }
+
+    /// The whole index as bytes (tests).
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        try? encode { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
     /// Whether the index to write is the one read: every entry read was used as it was, none
@@ -330,6 +377,13 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
         if isUnchanged, let file = try? output.folder(Self.folderName).file(Self.fileName), file.size == Int64(stored.count) {
             return
         }
-        try AtomicFile.write(Data(encoded()), named: Self.fileName, in: try output.makeFolder(Self.folderName), .bestEffort)
+        let pending = try AtomicFile.create(named: Self.fileName, in: try output.makeFolder(Self.folderName))
+        do {
+            try encode { bytes throws(FileSystemError) in try pending.file.write(bytes) }
+        } catch {
+            pending.discard()
+            throw error
+        }
+        try pending.commit(.bestEffort)
     }
 }
