@@ -51,12 +51,16 @@ enum BuildCommand: Command {
         // --force trusts no record: every issue is validated and built again, and the build
         // index starts empty (it is written again from what this build reads).
         let index: BuildIndex
+        var indexNotes: [String] = []
         if options.force {
             index = .empty()
         } else {
             let loaded = BuildIndex.load(output: options.output)
             index = loaded.index
-            if let problem = loaded.problem, session.format != .json { console.err("newsstand build: warning: \(problem)") }
+            if let problem = loaded.problem {
+                indexNotes.append(problem)
+                if session.format != .json { console.err("newsstand build: warning: \(problem)") }
+            }
         }
         options.index = index
         let outcome = try session.run(
@@ -97,7 +101,7 @@ enum BuildCommand: Command {
         if session.format == .json {
             var build = json(report, output: outputPath, seconds: seconds)
             build["validationReused"] = outcome.reused
-            build["recordWarnings"] = outcome.recordNotes
+            build["recordWarnings"] = indexNotes + outcome.recordNotes
             outcome.printer.finish(issues: outcome.issueCount, extra: ["build": build])
         } else {
             outcome.printer.finish(issues: outcome.issueCount)

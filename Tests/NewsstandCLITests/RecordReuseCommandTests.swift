@@ -85,6 +85,13 @@ import Testing
         // A good index replaces it.
         let again = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(again.stderr == "")
+        // In a JSON report, the warning is among the records not used.
+        try Data("not an index".utf8).write(to: index)
+        let json = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let report = try #require(document["build"] as? [String: Any])
+        #expect(report["recordWarnings"] as? [String] == ["build index \(index.path) is not used (it is not a build index); every issue's manifest is read instead"])
+        #expect(json.stderr == "")
     }
 
     @Test func forceReusesNoValidation() async throws {
