@@ -15,6 +15,8 @@ enum ManifestCodec {
         out.optional(manifest.metadata.summary) { $0.string($1) }
         out.optional(manifest.metadata.productID) { $0.string($1) }
         for record in [manifest.bundle, manifest.retinaBundle, manifest.cover, manifest.retinaCover] { write(record, to: &out) }
+        out.optional(manifest.index) { write($1, to: &$0) }
+        out.optional(manifest.retinaIndex) { write($1, to: &$0) }
         out.optional(manifest.hpub) { write($1, to: &$0) }
         out.bool(manifest.isVersioned)
         out.count(manifest.inputs.count)
@@ -67,11 +69,14 @@ enum ManifestCodec {
         let retinaBundle = try output(&input)
         let cover = try output(&input)
         let retinaCover = try output(&input)
+        let index = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
+        let retinaIndex = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
         let hpub = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
         let isVersioned = try input.bool()
         var manifest = BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, hpub: hpub, isVersioned: isVersioned, validation: nil)
+            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, isVersioned: isVersioned,
+            validation: nil)
         if omittingInputs { return manifest }
         let inputCount = try input.count()
         manifest.inputs.reserveCapacity(inputCount)
