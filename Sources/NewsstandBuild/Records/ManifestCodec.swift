@@ -19,6 +19,7 @@ enum ManifestCodec {
         out.optional(manifest.retinaIndex) { write($1, to: &$0) }
         out.optional(manifest.hpub) { write($1, to: &$0) }
         out.bool(manifest.isVersioned)
+        out.bool(manifest.optimized ?? false)
         out.count(manifest.inputs.count)
         for input in manifest.inputs {
             out.string(input.path)
@@ -51,6 +52,8 @@ enum ManifestCodec {
                 }
                 out.string(diagnostic.message)
             }
+            out.count(validation.derived.count)
+            for name in validation.derived.sorted() { out.string(name) }
         }
         return out.bytes
     }
@@ -73,10 +76,11 @@ enum ManifestCodec {
         let retinaIndex = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
         let hpub = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
         let isVersioned = try input.bool()
+        let optimized = try input.bool()
         var manifest = BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
             cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, isVersioned: isVersioned,
-            validation: nil)
+            optimized: optimized ? true : nil, validation: nil)
         if omittingInputs { return manifest }
         let inputCount = try input.count()
         manifest.inputs.reserveCapacity(inputCount)
@@ -132,7 +136,12 @@ enum ManifestCodec {
             }
             diagnostics.append(Diagnostic(code, try input.string(), at: location, severity: severity))
         }
-        return ValidationRecord(key: key, listing: listing, configDigests: digests, assets: assets, diagnostics: diagnostics)
+        var derived: Set<String> = []
+        for _ in 0..<(try input.count()) {
+            guard derived.insert(try input.string()).inserted else { throw RecordReader.Malformed() }
+        }
+        return ValidationRecord(
+            key: key, listing: listing, configDigests: digests, assets: assets, derived: derived, diagnostics: diagnostics)
     }
 
     private static func int(_ input: inout RecordReader) throws(RecordReader.Malformed) -> Int {
