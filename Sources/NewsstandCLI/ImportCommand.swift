@@ -85,6 +85,8 @@ enum ImportCommand: Command {
         guard let date = ImportRequest.date(fromDay: day) else {
             throw UsageError("--date needs a day as YYYY-MM-DD (2026-03-01), got '\(day)'")
         }
+        let issueName = arguments.value("--issue") ?? ""
+        guard IssueName.isSafe(issueName) else { throw UsageError(ImportError.invalidIssueName(issueName).description) }
         let title = arguments.value("--title") ?? ""
         guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw UsageError("--title must not be empty") }
         let articles: ArticleRanges?
@@ -96,7 +98,7 @@ enum ImportCommand: Command {
         let jobs = arguments.number("--jobs").map { Int($0) } ?? min(ProcessInfo.processInfo.activeProcessorCount, ImportRequest.maximumJobs)
         return ImportRequest(
             source: URL(fileURLWithPath: arguments.operands[0]), magazine: URL(fileURLWithPath: arguments.operands[1], isDirectory: true),
-            issueName: arguments.value("--issue") ?? "", title: title, date: date, width: width, articles: articles, jobs: jobs,
+            issueName: issueName, title: title, date: date, width: width, articles: articles, jobs: jobs,
             builtInSchema: try Templates.builtInSchema(environment: environment))
     }
 

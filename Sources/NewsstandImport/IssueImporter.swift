@@ -46,6 +46,8 @@ public struct IssueImporter: Sendable {
         } catch {
             throw .articles(error)
         }
+        // A title XML cannot carry (a control character) fails here, before any page is rendered.
+        _ = try plistData(PageConfig.issue(request, cover: "cover.png"), named: "issue.plist")
         let leftovers = ImportWorkspace.removeLeftovers(in: issues)
         let workspace: ImportWorkspace
         do {
@@ -53,10 +55,11 @@ public struct IssueImporter: Sendable {
         } catch {
             throw .fileSystem(error)
         }
-        do {
+        do throws(ImportError) {
             let names = PageNames(articles: articles)
             let pages = try renderPages(source, names: names, into: workspace.assets, normalSizes: !target.derivesNormalSizes, progress: progress)
-            let cover = try writeCover(from: pages[0], into: workspace.assets, normalSize: !target.derivesNormalSizes)
+            guard let first = pages.first else { throw .unreadableSource(path: request.source.path, reason: "it has no pages") }
+            let cover = try writeCover(from: first, into: workspace.assets, normalSize: !target.derivesNormalSizes)
             try writePlist(PageConfig.pages(pages.map(\.baseImage), articles: articles), named: "pages.plist", in: workspace.folder)
             try writePlist(PageConfig.issue(request, cover: cover.name), named: "issue.plist", in: workspace.folder)
             try workspace.commit(as: issueName)
@@ -197,13 +200,16 @@ public struct IssueImporter: Sendable {
         return (name, bytes)
     }
 
-    private func writePlist(_ root: PlistNode, named name: String, in folder: OpenFolder) throws(ImportError) {
-        let data: Data
+    private func plistData(_ root: PlistNode, named name: String) throws(ImportError) -> Data {
         do {
-            data = try PlistWriter.xml(root)
+            return try PlistWriter.xml(root)
         } catch {
             throw .plist(file: name, reason: error.reason)
         }
+    }
+
+    private func writePlist(_ root: PlistNode, named name: String, in folder: OpenFolder) throws(ImportError) {
+        let data = try plistData(root, named: name)
         do {
             let file = try folder.createFile(name)
             try file.write(data)

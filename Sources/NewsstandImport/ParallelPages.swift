@@ -19,7 +19,7 @@ enum ParallelPages {
                 while let index = state.next(below: count) {
                     do throws(ImportError) {
                         try job(index)
-                        finished(state.finishOne())
+                        state.finishOne(then: finished)
                     } catch {
                         state.fail(error)
                     }
@@ -45,10 +45,11 @@ enum ParallelPages {
             }
         }
 
-        func finishOne() -> Int {
+        /// Counts a page done and reports the count under the lock, so counts are reported in order.
+        func finishOne(then report: (Int) -> Void) {
             lock.withLock {
                 done += 1
-                return done
+                report(done)
             }
         }
 

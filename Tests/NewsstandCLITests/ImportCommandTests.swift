@@ -220,6 +220,11 @@ import Testing
         expectNothingLeft(
             result, magazine, before: before,
             message: "issue 'a-2' exists already ('\(existing)'); import never replaces an issue: remove it or choose another --issue")
+        // Checked before the source is read: a damaged PDF is not even opened.
+        try Data("%PDF-1.4 cut".utf8).write(to: pdf)
+        let first = await importing(pdf, magazine, issue: "a-2")
+        #expect(first.status == 1 && first.stderr.hasPrefix("newsstand import: error: issue 'a-2' exists already"), "\(first.stderr)")
+        try ImportFixtures.pdf(pdf, pages: [(300, 400)])
         // An empty folder of that name counts too: it may be someone's issue in the making.
         try FileManager.default.createDirectory(at: magazine.appendingPathComponent("issues/new"), withIntermediateDirectories: false)
         let empty = await importing(pdf, magazine, issue: "new")
@@ -293,6 +298,17 @@ import Testing
         expectNothingLeft(result, magazine, before: before, message: String(result.stderr.dropFirst(25).dropLast(22)))
     }
 
+    @Test func aTitleXMLCannotCarryIsRefusedBeforeRendering() async throws {
+        let magazine = try ImportFixtures.magazine()
+        let pdf = magazine.deletingLastPathComponent().appendingPathComponent("print.pdf")
+        try ImportFixtures.pdf(pdf, pages: [(300, 400)])
+        let before = FolderSnapshot(magazine)
+        let result = await InProcess.newsstand(
+            ["import", pdf.path, magazine.path, "--issue", "im-1", "--title", "Bell\u{07}", "--date", "2026-12-01"], environment: environment)
+        #expect(result.stderr.hasPrefix("newsstand import: error: issue.plist cannot be written: "), "\(result.stderr)")
+        expectNothingLeft(result, magazine, before: before, message: String(result.stderr.dropFirst(25).dropLast(22)))
+    }
+
     @Test func jsonReport() async throws {
         let magazine = try ImportFixtures.magazine()
         let pdf = magazine.deletingLastPathComponent().appendingPathComponent("print.pdf")
@@ -334,6 +350,8 @@ import Testing
         (["--width", "8192"], "newsstand import: error: --width needs a whole number of pixels from 64 to 4096, got '8192'"),
         (["--date", "2026-02-30"], "newsstand import: error: --date needs a day as YYYY-MM-DD (2026-03-01), got '2026-02-30'"),
         (["--jobs", "33"], "newsstand import: error: --jobs needs a whole number from 1 to 32, got '33'"),
+        (["--issue", "../evil"], "newsstand import: error: '../evil' is not a valid issue name: letters, digits, '-', '_' and '.' only, not starting with '.', at most 128 bytes"),
+        (["--title", " "], "newsstand import: error: --title must not be empty"),
     ])
     func usageMistakes(extra: [String], message: String) async throws {
         let magazine = try ImportFixtures.magazine()
