@@ -26,6 +26,15 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     /// SHA-256 of the normal and `@2x` covers, so a reader knows when to fetch a cover again.
     public var coverSHA256: String?
     public var retinaCoverSHA256: String?
+    /// The URL of the normal bundle's index (`BundleIndex`), for updates by ranges; the `@2x`
+    /// bundle's index URL follows by the `@2x` rule.
+    public var contentIndex: String?
+    /// Size in bytes and SHA-256 (lowercase hex) of the normal bundle's index.
+    public var contentIndexSize: Int?
+    public var contentIndexSHA256: String?
+    /// Size in bytes and SHA-256 (lowercase hex) of the `@2x` bundle's index.
+    public var retinaContentIndexSize: Int?
+    public var retinaContentIndexSHA256: String?
 
     /// Creates an entry with the five required keys; the optional ones can be set afterwards.
     public init(name: String, title: String, date: Date, cover: String, content: String) {
@@ -51,6 +60,11 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
         public static let retinaContentSHA256 = "RetinaContentSHA256"
         public static let coverSHA256 = "CoverSHA256"
         public static let retinaCoverSHA256 = "RetinaCoverSHA256"
+        public static let contentIndex = "ContentIndex"
+        public static let contentIndexSize = "ContentIndexSize"
+        public static let contentIndexSHA256 = "ContentIndexSHA256"
+        public static let retinaContentIndexSize = "RetinaContentIndexSize"
+        public static let retinaContentIndexSHA256 = "RetinaContentIndexSHA256"
     }
 
     /// The URL of the cover for a scale (`@2x` rule for retina).
@@ -63,6 +77,13 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     public func contentSHA256(retina: Bool) -> String? { retina ? retinaContentSHA256 : contentSHA256 }
     /// The cover's SHA-256 for a scale, when the catalog gives it.
     public func coverSHA256(retina: Bool) -> String? { retina ? retinaCoverSHA256 : coverSHA256 }
+    /// The URL of the bundle's index for a scale (`@2x` rule for retina), when the catalog
+    /// gives one.
+    public func contentIndexURL(retina: Bool) -> String? { contentIndex.map { retina ? RetinaName.of($0) : $0 } }
+    /// The index's size for a scale, when the catalog gives it.
+    public func contentIndexSize(retina: Bool) -> Int? { retina ? retinaContentIndexSize : contentIndexSize }
+    /// The index's SHA-256 for a scale, when the catalog gives it.
+    public func contentIndexSHA256(retina: Bool) -> String? { retina ? retinaContentIndexSHA256 : contentIndexSHA256 }
 
     /// Whether the entry says it has `@2x` files: any of `RetinaContentSize`,
     /// `RetinaContentSHA256` or `RetinaCoverSHA256`. A catalog in the seed's minimal form (or
@@ -86,6 +107,11 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
         d[Key.retinaContentSHA256] = retinaContentSHA256.map(PlistValue.string)
         d[Key.coverSHA256] = coverSHA256.map(PlistValue.string)
         d[Key.retinaCoverSHA256] = retinaCoverSHA256.map(PlistValue.string)
+        d[Key.contentIndex] = contentIndex.map(PlistValue.string)
+        d[Key.contentIndexSize] = contentIndexSize.map(PlistValue.integer)
+        d[Key.contentIndexSHA256] = contentIndexSHA256.map(PlistValue.string)
+        d[Key.retinaContentIndexSize] = retinaContentIndexSize.map(PlistValue.integer)
+        d[Key.retinaContentIndexSHA256] = retinaContentIndexSHA256.map(PlistValue.string)
         return d
     }
 
@@ -117,6 +143,11 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
         retinaContentSHA256 = d[Key.retinaContentSHA256]?.string
         coverSHA256 = d[Key.coverSHA256]?.string
         retinaCoverSHA256 = d[Key.retinaCoverSHA256]?.string
+        contentIndex = d[Key.contentIndex]?.string
+        contentIndexSize = d[Key.contentIndexSize]?.integer
+        contentIndexSHA256 = d[Key.contentIndexSHA256]?.string
+        retinaContentIndexSize = d[Key.retinaContentIndexSize]?.integer
+        retinaContentIndexSHA256 = d[Key.retinaContentIndexSHA256]?.string
     }
 }
 
