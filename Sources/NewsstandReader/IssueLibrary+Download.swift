@@ -126,13 +126,37 @@ extension IssueLibrary {
         // Under a slow consumer the oldest values are dropped, never the newest.
         let (reports, reporter) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
         let forwarding = Task { for await progress in reports { self.recordProgress(name, progress) } }
+        var fullReason = FullDownloadReason.notInstalled
+        if canUpdateByRanges(record) {
+            switch await updateByRanges(name, progress: { reporter.yield($0) }) {
+            case .done(let issue, let result):
+                reporter.finish()
+                await forwarding.value
+                updateResults[name] = result
+                emit(.updated(name: name, result))
+                return .success(issue)
+            case .failed(let error):
+                reporter.finish()
+                await forwarding.value
+                return .failure(error)
+            case .fallBack(let reason):
+                log("\(name): downloading the whole bundle: \(reason)")
+                fullReason = reason
+            }
+        }
         let transferred = await transfer(record, into: part) { reporter.yield($0) }
         // Every report is delivered before the download ends either way.
         reporter.finish()
         await forwarding.value
         switch transferred {
         case .failure(let error): return .failure(error)
-        case .success(let source): return await install(name, from: part, source: source)
+        case .success(let source):
+            let installed = await install(name, from: part, source: source)
+            if case .success = installed, record.hasUpdate {
+                updateResults[name] = .full(fullReason)
+                emit(.updated(name: name, .full(fullReason)))
+            }
+            return installed
         }
     }
 
@@ -217,9 +241,10 @@ extension IssueLibrary {
     /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
     private func install(_ name: String, from part: URL, source: BundleSource) async -> Result<Issue, LibraryError> {
         guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
+        let index = await indexForInstall(name, source: source)
         let installer = Installer(
             name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
-            unpacker: configuration.unpacker)
+            unpacker: configuration.unpacker, index: index)
         // Hashing and unpacking a bundle take seconds: on a thread of their own, not the actor's
         // or the cooperative pool's.
         let installation = await BlockingWork.run {
@@ -245,6 +270,25 @@ extension IssueLibrary {
             }
             log("\(name) is available")
             return .success(current.issue(in: layout))
+        }
+    }
+
+    /// The verified index of the bundle being installed, kept with its content so that a later
+    /// update can go by ranges; nil when the catalog gives none or it is unusable (the install
+    /// goes on: only a later update is then a whole download).
+    private func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
+        guard let record = state.issues[name], source.url == record.remoteContentURL, let url = record.contentIndexURL,
+            let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
+        else { return nil }
+        let fetch = IndexFetch(
+            url: url, size: size, sha256: sha256, bundleSize: source.size, bundleSHA256: source.sha256,
+            limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
+            allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+        switch await fetch.run() {
+        case .success(let index): return index
+        case .failure(let reason):
+            log("\(name): the index is not kept: \(reason)")
+            return nil
         }
     }
 
