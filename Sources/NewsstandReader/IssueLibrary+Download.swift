@@ -151,7 +151,10 @@ extension IssueLibrary {
         switch transferred {
         case .failure(let error): return .failure(error)
         case .success(let source):
-            let installed = await install(name, from: part, source: source)
+            // An index that lied about an entry is not kept: a later update would trust its hashes.
+            var distrusted = false
+            if case .indexMismatch = fullReason { distrusted = true }
+            let installed = await install(name, from: part, source: source, keepIndex: !distrusted)
             if case .success = installed, record.hasUpdate {
                 updateResults[name] = .full(fullReason)
                 emit(.updated(name: name, .full(fullReason)))
@@ -239,9 +242,11 @@ extension IssueLibrary {
     }
 
     /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
-    private func install(_ name: String, from part: URL, source: BundleSource) async -> Result<Issue, LibraryError> {
+    private func install(
+        _ name: String, from part: URL, source: BundleSource, keepIndex: Bool
+    ) async -> Result<Issue, LibraryError> {
         guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
-        let index = await indexForInstall(name, source: source)
+        let index = keepIndex ? await indexForInstall(name, source: source) : nil
         let installer = Installer(
             name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
             unpacker: configuration.unpacker, index: index)
