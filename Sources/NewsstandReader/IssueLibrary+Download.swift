@@ -4,7 +4,9 @@ import NewsstandCore
 extension IssueLibrary {
     /// Downloads, verifies and unpacks an issue, and waits until it is available.
     /// If the issue is already downloading, joins that download. An available issue without
-    /// an update is returned at once.
+    /// an update is returned at once; one with an update is updated (by ranges when it can,
+    /// see `update(_:)`) and stays available, its installed version readable, until the new one
+    /// is in place.
     /// - Parameter progress: called as bytes arrive (bytes on disk, bytes expected).
     /// - Throws: `LibraryError`; the issue's status is back to none (the `.part` file is kept
     ///   for a resume unless the download was bad).
@@ -67,11 +69,15 @@ extension IssueLibrary {
         let part = layout.part(of: name, scale: state.scale)
         let onDisk = FileStatus.size(of: part) ?? 0
         try checkSpace(for: record, alreadyDownloaded: onDisk)
-        let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
-        record.status = .downloading(progress)
-        state.issues[name] = record
-        try save()
-        emit(.statusChanged(name: name, record.status))
+        // An update leaves the issue available: its installed version stays readable until the
+        // new one is swapped in whole, and a crash leaves it as it was (the update is asked again).
+        if record.status != .available {
+            let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
+            record.status = .downloading(progress)
+            state.issues[name] = record
+            try save()
+            emit(.statusChanged(name: name, record.status))
+        }
         let task = Task { await self.runDownload(name) }
         running[name] = task
         return task
@@ -113,7 +119,8 @@ extension IssueLibrary {
                 try? save()
             }
             emit(.downloadFailed(name: name, error))
-            emit(.statusChanged(name: name, .none))
+            // A failed update leaves the installed version available.
+            emit(.statusChanged(name: name, state.issues[name]?.status ?? .none))
         }
         return result
     }
@@ -298,9 +305,13 @@ extension IssueLibrary {
     }
 
     func recordProgress(_ name: String, _ progress: DownloadProgress) {
-        guard running[name] != nil, var record = state.issues[name], case .downloading = record.status else { return }
-        record.status = .downloading(progress)
-        state.issues[name] = record
+        guard running[name] != nil, var record = state.issues[name] else { return }
+        if case .downloading = record.status {
+            record.status = .downloading(progress)
+            state.issues[name] = record
+        } else if record.status != .available {
+            return
+        }
         emit(.progress(name: name, progress))
         for handler in progressHandlers[name] ?? [] { handler(progress) }
     }
