@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandArchive
 import NewsstandCore
 
 extension IssueLibrary {
@@ -46,6 +47,9 @@ extension IssueLibrary {
         switch await fetch.run() {
         case .failure(let reason): return .fallBack(reason)
         case .success(let fetched): index = fetched
+        }
+        if let problem = Self.unusableShape(of: index, limits: configuration.extractionLimits) {
+            return .fallBack(.indexUnusable(problem))
         }
         let layout = layout
         let limits = configuration.indexLimits
@@ -121,6 +125,29 @@ extension IssueLibrary {
         return .done(current.issue(in: layout), result)
     }
 
+    /// Why the new version cannot be assembled from the index as it stands, or nil: the unpack
+    /// limits hold for ranges too (entries, total size, compression ratio: an entry inflates only
+    /// up to its stated size, so the sizes bound it), and the index's names must be the issue's
+    /// files (its root: `pages.plist` there, no `__MACOSX/`), as an unpack would lay them out.
+    static func unusableShape(of index: BundleIndex, limits: ZipExtractionLimits) -> String? {
+        if index.entries.count > limits.maxEntries { return "it has more than \(limits.maxEntries) entries, the unpack limit" }
+        var total: Int64 = 0
+        for entry in index.entries {
+            let sum = total.addingReportingOverflow(entry.size)
+            guard !sum.overflow, sum.partialValue <= limits.maxTotalSize else {
+                return "its files add up to more than the unpack limit of \(limits.maxTotalSize) bytes"
+            }
+            total = sum.partialValue
+        }
+        if total > limits.ratioGraceSize, Double(total) / Double(max(index.bundleSize, 1)) > limits.maxCompressionRatio {
+            return "its files are more than \(limits.maxCompressionRatio) times the bundle's size"
+        }
+        guard index.entries.contains(where: { $0.name == BundleShape.pageConfig }),
+            !index.entries.contains(where: { $0.name.hasPrefix(BundleShape.macOSMetadata + "/") })
+        else { return "its files are not laid out with the issue at the bundle's root" }
+        return nil
+    }
+
     /// Measures what updating each of `names` by ranges will fetch (the new index against the
     /// installed one), for `Issue.updateBytes`; nil where it will be a whole download.
     func measureUpdates(_ names: [String]) async {
@@ -133,7 +160,9 @@ extension IssueLibrary {
                 url: url, size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
                 limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
                 allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
-            guard case .success(let index) = await fetch.run() else { continue }
+            guard case .success(let index) = await fetch.run(),
+                Self.unusableShape(of: index, limits: configuration.extractionLimits) == nil
+            else { continue }
             let layout = layout
             let limits = configuration.indexLimits
             let bytes = await BlockingWork.run { () -> Int64? in

@@ -174,7 +174,7 @@ struct RangeUpdateTests {
 
     /// Hostile indexes (vouched for by the catalog): `BundleIndex.decode` refuses each, the
     /// update downloads the whole bundle, and nothing is written outside the issue's folder.
-    @Test(arguments: ["dotdot", "pastEnd", "overlap", "huge"])
+    @Test(arguments: ["dotdot", "pastEnd", "overlap", "huge", "bomb"])
     func aHostileIndexIsRefusedAndNothingLeavesTheIssueFolder(kind: String) async throws {
         try await Testbed.with { bed in
             var pages = Self.twelve
@@ -195,6 +195,14 @@ struct RangeUpdateTests {
                         return line.replacingOccurrences(of: "\"header\":\(old)", with: "\"header\":\(header)")
                     }
                     text = lines.joined(separator: "\n") + "\n"
+                case "bomb":
+                    // A deflated entry said to inflate to 9 GB: past the unpack limits before a byte is fetched.
+                    let lines = text.split(separator: "\n").map { line -> String in
+                        guard line.contains("\"page-5.png\"") else { return String(line) }
+                        return line.replacingOccurrences(of: "\"size\":65536", with: "\"size\":9000000000")
+                            .replacingOccurrences(of: "\"method\":\"stored\"", with: "\"method\":\"deflated\"")
+                    }
+                    text = lines.joined(separator: "\n") + "\n"
                 default: text = text.replacingOccurrences(of: "\"length\":65536}", with: "\"length\":9223372036854775000}")
                 }
             }
@@ -204,7 +212,7 @@ struct RangeUpdateTests {
                 Issue.record("a hostile index (\(kind)) was not refused")
                 return
             }
-            #expect(reason.contains("bundle index"), "\(reason)")
+            #expect(reason.contains(kind == "bomb" ? "unpack limit" : "bundle index"), "\(reason)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).filter { $0.hasPrefix("page") } == before)
             try await Self.expectSound(library, bed)
         }
