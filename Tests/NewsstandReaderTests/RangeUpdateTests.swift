@@ -236,4 +236,45 @@ struct RangeUpdateTests {
             try await Self.expectSound(library, bed)
         }
     }
+
+    /// A page config of one article per page.
+    static func pagesPlist(_ pages: [Int]) -> String {
+        let articles = pages.map {
+            "<array><dict><key>class</key><string>SimplePage</string><key>properties</key><dict><key>baseImage</key>"
+                + "<string>page-\($0).png</string></dict></dict></array>"
+        }
+        return "<plist><array>\(articles.joined())</array></plist>"
+    }
+
+    /// The reader was on the last article; the update removes the last two pages: the cursor
+    /// opens clamped onto the new last article, and a content read before the update stays whole.
+    @Test func theReadingPositionIsClampedWhenPagesAreRemoved() async throws {
+        try await Testbed.with { bed in
+            func spec(_ pages: [Int], seed: Int) -> Testbed.IssueSpec {
+                var spec = Testbed.paged("m", pages.map { (page: $0, seed: $0 == 5 ? seed : $0) })
+                spec.normal = spec.normal.map {
+                    if case .text("pages.plist", _) = $0 { return .text("pages.plist", Self.pagesPlist(pages)) }
+                    return $0
+                }
+                return spec
+            }
+            try bed.publishIndexed([spec(Array(1...12), seed: 5)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("m")
+            try await library.setReadingPosition(ReadingPosition(article: 11, page: 0), of: "m")
+            let before = try await library.content(of: "m")
+            try bed.publishIndexed([spec(Array(1...10), seed: 99)])
+            try await library.refresh()
+            guard case .ranges(_, _, let fetched, _) = try await library.update("m") else {
+                Issue.record("not by ranges")
+                return
+            }
+            #expect(fetched == 2, "pages.plist and page-5.png")
+            let cursor = try await library.cursor(for: "m")
+            #expect(cursor.position == ReadingPosition(article: 9, page: 0))
+            #expect(before.articles.count == 12 && cursor.content.articles.count == 10)
+            try await Self.expectSound(library, bed)
+        }
+    }
 }
