@@ -30,6 +30,18 @@ struct LyingRangeServerTests {
                 print(mode, len(ranges), flush=True)
                 total = len(data)
                 shift = 1 if mode == "wrongrange" else 0
+                if mode == "drip":
+                    # A few bytes of the first range, then nothing: the stall rule must end it.
+                    a, b = ranges[0]
+                    self.send_response(206)
+                    self.send_header("Content-Range", "bytes %d-%d/%d" % (a, b, total))
+                    self.send_header("Content-Length", str(b - a + 1))
+                    self.end_headers()
+                    self.wfile.write(data[a:a + 10])
+                    self.wfile.flush()
+                    import time
+                    time.sleep(30)
+                    return
                 if len(ranges) == 1 or mode == "wrongrange":
                     if len(ranges) > 1:
                         ranges = ranges[:1]
@@ -56,10 +68,12 @@ struct LyingRangeServerTests {
 
     /// Publishes, downloads from nginx, publishes an update with two distant pages changed and
     /// points the catalog's bundle and index at the lying server; returns the library, refreshed.
-    static func prepare(_ bed: Testbed, _ server: PythonServer) async throws -> IssueLibrary {
+    static func prepare(
+        _ bed: Testbed, _ server: PythonServer, _ configure: (inout LibraryConfiguration) -> Void = { _ in }
+    ) async throws -> IssueLibrary {
         let pages = (1...12).map { (page: $0, seed: $0) }
         try bed.publishIndexed([Testbed.paged("m", pages)])
-        let library = try bed.library()
+        let library = try bed.library(configure)
         try await library.refresh(from: bed.catalogURL)
         try await library.download("m")
         let changed = pages.map { $0.page == 2 || $0.page == 10 ? (page: $0.page, seed: $0.seed + 100) : $0 }
@@ -123,6 +137,26 @@ struct LyingRangeServerTests {
                 return
             }
             #expect(reason.contains("larger than the limit of"), "\(reason)")
+            try await Self.expectNewVersion(library, bed)
+            server.stop()
+        }
+    }
+
+    /// A 206 that drips a few bytes and stops: the download's stall rule cuts each attempt, and
+    /// after the retries the update downloads the whole bundle.
+    @Test func aDrippingRangeIsCutByTheStallRule() async throws {
+        try await Testbed.with { bed in
+            let server = try PythonServer(script: Self.script, arguments: [bed.nginx.root.path, "drip"])
+            let library = try await Self.prepare(bed, server) {
+                $0.stallTimeout = 1
+                $0.minimumSpeed = 1000
+                $0.maxAttempts = 2
+            }
+            guard case .full(.badRangeResponse(let reason)) = try await library.update("m") else {
+                Issue.record("a dripping range was waited for")
+                return
+            }
+            #expect(reason.contains("stalled"), "\(reason)")
             try await Self.expectNewVersion(library, bed)
             server.stop()
         }
