@@ -119,6 +119,8 @@ extension IssueLibrary {
             return .failed(error)
         }
         await delete(aside, of: name)
+        // A whole download of an earlier bundle, cut before it ended, is of no use any more.
+        PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
         let result = UpdateResult.ranges(
             bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count, entriesKept: plan.kept.count)
         log("\(name) is available: \(result)")
