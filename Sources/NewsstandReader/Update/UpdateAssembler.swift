@@ -104,8 +104,8 @@ struct UpdateAssembler: Sendable {
             }
         }
         do throws(FileSystemError) {
+            // Durable, with the folder's entries (the links and files beside it) synced by its commit.
             try InstalledIndex.write(index, into: folder)
-            try folder.synchronize()
         } catch {
             throw .file(error)
         }
