@@ -277,4 +277,27 @@ struct RangeUpdateTests {
             try await Self.expectSound(library, bed)
         }
     }
+
+    /// An installed file that is not what its index says (cut short by something else, or
+    /// replaced by a link) is fetched again, not kept.
+    @Test func installedFilesAreCheckedBeforeTheyAreKept() async throws {
+        try await Testbed.with { bed in
+            var pages = Self.twelve
+            pages[4].seed = 99
+            let library = try await Self.installed(bed, Self.twelve, then: pages)
+            let content = try #require(await library.issue(named: "m")).contentURL
+            let cut = content.appendingPathComponent("page-7.png")
+            try Data(try Data(contentsOf: cut).prefix(1000)).write(to: cut)
+            let linked = content.appendingPathComponent("page-9.png")
+            try FileManager.default.removeItem(at: linked)
+            try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: "/etc/hostname")
+            let result = try await library.update("m")
+            guard case .ranges(_, _, let fetched, let kept) = result else {
+                Issue.record("not by ranges: \(result)")
+                return
+            }
+            #expect(fetched == 3 && kept == 11)
+            try await Self.expectSound(library, bed)
+        }
+    }
 }
