@@ -104,7 +104,6 @@ struct UpdateAssembler: Sendable {
             }
         }
         do throws(FileSystemError) {
-            // Durable, with the folder's entries (the links and files beside it) synced by its commit.
             try InstalledIndex.write(index, into: folder)
         } catch {
             throw .file(error)
