@@ -133,7 +133,7 @@ bench: deps bench-deps release
 	bench/build
 	bench/daily
 	bench/reader
-	bench/update
+	bench/reader-update
 	bench/imaging
 
 # One-line breaks of the rules that matter (mutants/mutants.txt), each applied alone to a scratch

@@ -35,6 +35,8 @@ final class ZipOutput {
     private var phase = Phase.idle
     private var entry = PendingEntry()
     private var placements: [ZipRecords.EntryPlacement] = []
+    /// Where the last finished entry's bytes are in the file.
+    private(set) var lastLayout: ZipEntryLayout?
     private var trailer: [UInt8] = []
     private var trailerOffsets = (produced: Int64(0), file: Int64(0))
 
@@ -170,6 +172,10 @@ final class ZipOutput {
         }
         try put(header.bytes, at: entry.fileOffset)
         feed?.finalEnd = written
+        lastLayout = ZipEntryLayout(
+            headerOffset: entry.fileOffset, dataOffset: entry.fileOffset + Int64(header.bytes.count),
+            compressedSize: entry.dataLength, method: header.bytes.le16(8), crc32: header.bytes.le32(14),
+            uncompressedSize: uncompressedSize)
         placements.append(.init(producedOffset: entry.producedOffset, fileOffset: entry.fileOffset, time: entry.time))
         entry = PendingEntry()
         phase = .idle

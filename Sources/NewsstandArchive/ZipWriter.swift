@@ -18,6 +18,30 @@ public enum ZipCompression: Sendable {
     }
 }
 
+/// Where one entry's bytes are in a written archive, as the file holds them: what a reader
+/// needs to fetch the entry alone with a byte range (`BundleIndex`).
+public struct ZipEntryLayout: Sendable, Equatable {
+    /// Offset of the entry's local file header.
+    public var headerOffset: Int64
+    /// Offset of its data, right after the local header's name and extra field.
+    public var dataOffset: Int64
+    /// Length of the data as stored (compressed for deflated entries).
+    public var compressedSize: Int64
+    /// Compression method as the header records it (APPNOTE 4.4.5: 0 stored, 8 deflated).
+    public var method: UInt16
+    /// CRC-32 of the uncompressed bytes, as the header records it.
+    public var crc32: UInt32
+    /// Uncompressed size.
+    public var uncompressedSize: Int64
+}
+
+/// One finished entry of an archive: its name and layout.
+public struct ZipWrittenEntry: Sendable, Equatable {
+    /// The entry's path in the archive, as given.
+    public var name: String
+    public var layout: ZipEntryLayout
+}
+
 /// Writes a zip archive with libarchive, streaming each file from disk in fixed-size chunks
 /// (memory does not grow with file or archive size).
 ///
@@ -37,6 +61,9 @@ public final class ZipWriter {
     private let archive: OpaquePointer
     private let buffer: UnsafeMutableRawBufferPointer
     private var isClosed = false
+    private var pendingName: String?
+    /// The entries finished so far, in the order of their local headers.
+    public private(set) var entries: [ZipWrittenEntry] = []
 
     /// Size of the chunks files are read in.
     static let chunkSize = 1 << 18
@@ -165,6 +192,7 @@ public final class ZipWriter {
 
     private func writeHeader(name: String, size: Int64, modified: Date, compression: ZipCompression) throws(ArchiveError) {
         try output.beginEntry(time: DOSDateTime(utc: modified))
+        pendingName = name
         guard let entry = archive_entry_new() else { throw ArchiveError(path: path, reason: "out of memory") }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, name)
@@ -184,6 +212,10 @@ public final class ZipWriter {
         try output.beginFinish()
         guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
         try output.endEntry(uncompressedSize: size)
+        if let name = pendingName, let layout = output.lastLayout {
+            entries.append(ZipWrittenEntry(name: name, layout: layout))
+        }
+        pendingName = nil
     }
 
     private func writeData(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {

@@ -87,7 +87,7 @@ enum PublishCommand: Command {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }
             return ExitStatus.failure
         }
-        console.out("verified: the catalog parses and every bundle and cover URL answers 200")
+        console.out("verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog")
         return ExitStatus.success
     }
 }

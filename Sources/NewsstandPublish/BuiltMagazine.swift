@@ -8,7 +8,8 @@ import NewsstandBuild
 /// the catalog must describe exactly the files the manifests list, so that what goes live is
 /// consistent before the first byte is sent.
 struct BuiltMagazine {
-    /// The issues' bundles and covers, then the catalogs.
+    /// The issues' bundles, their indexes and covers (each issue's in `BuildManifest.outputs`
+    /// order), then the catalogs.
     var files: [PublishedFile]
 
     /// The largest build manifest read (it lists an issue's inputs: about 250 bytes each).
@@ -118,7 +119,8 @@ struct BuiltMagazine {
             [
                 ("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
                 ("retinaCover", manifest.retinaCover),
-            ] + (manifest.hpub.map { [("hpub", $0)] } ?? [])
+            ] + (manifest.index.map { [("index", $0)] } ?? []) + (manifest.retinaIndex.map { [("retinaIndex", $0)] } ?? [])
+            + (manifest.hpub.map { [("hpub", $0)] } ?? [])
         for (key, record) in entries {
             if let problem = SafeRelativePath.componentProblem(record.file) {
                 throw PublishError(

@@ -3,7 +3,10 @@ import NewsstandCore
 import NewsstandBuild
 
 /// Checks a publish as a reader would: the catalog at the destination parses, and every URL in
-/// it (bundles and covers in both sizes) answers 200, bundles with the size the catalog gives.
+/// it (bundles and covers in both sizes) answers 200, bundles with the size the catalog gives,
+/// and each bundle index (`ContentIndex`, both sizes) is fetched whole and must have the size
+/// and SHA-256 the catalog gives, decode (`BundleIndex.decode`) and describe the bundle the
+/// catalog lists (its size and SHA-256).
 /// Each request is bounded by the publish's timeouts; messages never carry credentials.
 public struct PublishVerifier: Sendable {
     public var destination: any PublishDestination
@@ -34,9 +37,51 @@ public struct PublishVerifier: Sendable {
             for retina in [false, true] {
                 problems += await check(entry.contentURL(retina: retina), expectedSize: entry.contentSize(retina: retina))
                 problems += await check(entry.coverURL(retina: retina), expectedSize: nil)
+                if let index = entry.contentIndexURL(retina: retina) {
+                    problems += await checkIndex(index, of: entry, retina: retina)
+                }
             }
         }
         return problems.map(Redacted.message)
+    }
+
+    /// Fetches an index (at most `BundleIndexLimits`' size) and checks it against the catalog.
+    private func checkIndex(_ text: String, of entry: CatalogEntry, retina: Bool) async -> [String] {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return ["\(text): not an http(s) URL"]
+        }
+        let limits = BundleIndexLimits()
+        var request = HTTPExchange.Request(method: "GET", url: url.absoluteString, headers: ["Cache-Control: no-cache"])
+        request.bodyLimit = Int64(limits.maximumBytes)
+        request.failsBeyondLimit = true
+        let timeouts = timeouts
+        let sent = request
+        let result = await BlockingWork.run { HTTPExchange.perform(sent, timeouts: timeouts) }
+        let body: Data
+        switch result {
+        case .failure(.timedOut(let kind, let seconds)):
+            return ["\(text): \(PublishError.Reason.timedOut(kind, seconds: seconds))"]
+        case .failure(.network(let message)): return ["\(text): \(message)"]
+        case .failure(let failure): return ["\(text): \(failure)"]
+        case .success(let response):
+            guard response.status == 200 else { return ["\(text): HTTP \(response.status)"] }
+            body = response.body
+        }
+        if let size = entry.contentIndexSize(retina: retina), body.count != size {
+            return ["\(text): \(body.count) bytes, the catalog says \(size)"]
+        }
+        if let sha256 = entry.contentIndexSHA256(retina: retina), SHA256.hex(of: body) != sha256 {
+            return ["\(text): its SHA-256 is not the one the catalog gives"]
+        }
+        let index: BundleIndex
+        do { index = try BundleIndex.decode(body, limits: limits) } catch { return ["\(text): \(error)"] }
+        if let size = entry.contentSize(retina: retina), index.bundleSize != Int64(size) {
+            return ["\(text): it describes a bundle of \(index.bundleSize) bytes, the catalog's has \(size)"]
+        }
+        if let sha256 = entry.contentSHA256(retina: retina), index.bundleSHA256 != sha256 {
+            return ["\(text): it describes another bundle than the catalog's (SHA-256)"]
+        }
+        return []
     }
 
     private func check(_ text: String, expectedSize: Int?) async -> [String] {

@@ -171,6 +171,38 @@ struct ZipWriterTests {
     /// DOS date and time fields hold the UTC components of each entry's date, whatever zone
     /// the test process runs in (`make test` runs it in Pacific/Auckland); the test never
     /// touches `TZ`.
+    /// What the writer reports of each entry (for a bundle's index) is where the test's own
+    /// reading of the file finds it: the local header's offset, the data's offset after the
+    /// name and extra fields (the Zip64 field too), the stored length, method and CRC-32.
+    @Test(arguments: [false, true])
+    func theReportedEntryLayoutsAreWhereTheEntriesAre(zip64: Bool) throws {
+        let folder = try Shell.temporaryFolder("zipwriter")
+        let items = Self.items()
+        let sources = folder.appendingPathComponent("sources")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("out.zip")
+        let writer = try ZipWriter(url: archive, forcingZip64: zip64, onOutput: nil)
+        for (index, item) in items.enumerated() {
+            let source = sources.appendingPathComponent("\(index)")
+            try item.bytes.write(to: source)
+            if item.fromMemory {
+                try writer.addData(item.bytes, as: item.name, modified: item.date, compression: item.compression)
+            } else {
+                try writer.addFile(at: source, as: item.name, modified: item.date, compression: item.compression)
+            }
+        }
+        try writer.close()
+        let layout = try ZipLayout(Data(contentsOf: archive))
+        #expect(writer.entries.map(\.name) == items.map(\.name))
+        #expect(writer.entries.count == layout.locals.count)
+        for (entry, local) in zip(writer.entries, layout.locals) {
+            let expected = ZipEntryLayout(
+                headerOffset: Int64(local.offset), dataOffset: Int64(local.dataOffset), compressedSize: Int64(local.compressedSize),
+                method: local.method, crc32: local.crc32, uncompressedSize: Int64(local.uncompressedSize))
+            #expect(entry.layout == expected, "\(entry.name)")
+        }
+    }
+
     @Test func entryTimesAreTheDatesInUTC() throws {
         let folder = try Shell.temporaryFolder("zipwriter")
         let items = Self.items()

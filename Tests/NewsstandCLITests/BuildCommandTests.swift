@@ -247,7 +247,10 @@ import Testing
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
         let result = await InProcess.newsstand(["build", sample, "--output", output.path, "--fixed-names"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try BuiltIssue("a-1", in: output).files == ["a-1.zip", "a-1@2x.zip", "cover.png", "cover@2x.png"])
+        #expect(
+            try BuiltIssue("a-1", in: output).files == [
+                "a-1.zip", "a-1@2x.zip", "a-1.index.json", "a-1.index@2x.json", "cover.png", "cover@2x.png",
+            ])
         // Switching back renames the outputs; the catalog follows.
         #expect(await InProcess.newsstand(["build", sample, "--output", output.path]).status == 0)
         let versioned = try BuiltIssue("a-1", in: output)

@@ -227,34 +227,15 @@ import Testing
 }
 
 /// `newsstand library list` shows what an update will cost, and `update` fetches only what
-/// changed (issue 14), on the sample built by `newsstand build` with a page image changed and
-/// the bundles' indexes written beside them (by Python, until `build` writes them).
+/// changed (issue 14), end to end: the sample built by `newsstand build` (which writes each
+/// bundle's index and lists it in the catalog), then built again with a page image changed.
 @Suite struct LibraryUpdateCommandTests {
-    /// Indexes a-3's normal bundle and points the catalog's ContentIndex keys at the index.
-    static func indexSample(_ root: URL) throws {
-        let bundle = try BuiltIssue("a-3", in: root).bundle
-        let index = try BundleIndexFixture.index(of: root.appendingPathComponent("a-3/\(bundle)"))
-        let name = String(bundle.dropLast(4)) + ".index.json"
-        try index.write(to: root.appendingPathComponent("a-3/\(name)"))
-        let digest = String(try Shell.run("sha256sum", [root.appendingPathComponent("a-3/\(name)").path]).stdout.prefix(64))
-        try LibraryCommandTests.editCatalog(
-            root,
-            """
-            for e in entries:
-                if e["Name"] == "a-3":
-                    e["ContentIndex"] = "a-3/\(name)"
-                    e["ContentIndexSize"] = \(index.count)
-                    e["ContentIndexSHA256"] = "\(digest)"
-            """)
-    }
-
     @Test func listShowsTheUpdatesCostAndUpdateFetchesOnlyTheChangedPage() async throws {
         let nginx = try Nginx()
         defer { nginx.stop() }
         let work = try Shell.temporaryFolder("library-update-cli")
         let magazine = try nginx.sampleMagazine(in: work)
         #expect(await InProcess.newsstand(["build", magazine.path, "--output", nginx.root.path]).status == 0)
-        try Self.indexSample(nginx.root)
         let shelf = work.appendingPathComponent("shelf").path
         func library(_ arguments: String...) async -> Shell.Result {
             await InProcess.newsstand(["library", shelf] + arguments)
@@ -277,7 +258,6 @@ import Testing
         #expect(edit.status == 0, "\(edit.stderr)")
         result = await InProcess.newsstand(["build", magazine.path, "--output", nginx.root.path])
         #expect(result.status == 0, "\(result.stderr)")
-        try Self.indexSample(nginx.root)
         result = await library("refresh", catalog)
         #expect(result.stdout.contains("1 with new content"), "\(result.stdout)")
 

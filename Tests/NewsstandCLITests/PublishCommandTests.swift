@@ -47,7 +47,7 @@ import Testing
             let manifest =
                 try JSONSerialization.jsonObject(
                     with: Data(contentsOf: output.appendingPathComponent("\(issue)/.newsstand/manifest.json"))) as? [String: Any]
-            return ["bundle", "retinaBundle", "cover", "retinaCover", "hpub"].compactMap { key in
+            return ["bundle", "retinaBundle", "cover", "retinaCover", "hpub", "index", "retinaIndex"].compactMap { key in
                 ((manifest?[key] as? [String: Any])?["file"] as? String).map { "\(issue)/\($0)" }
             }
         }
@@ -84,7 +84,7 @@ import Testing
         defer { site.nginx.stop() }
         var result = await site.publish()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("published: 15 uploaded, 2 catalog(s) replaced"))
+        #expect(result.stdout.contains("published: 21 uploaded, 2 catalog(s) replaced"))
         #expect(result.stdout.contains("verified"))
         let catalogPuts = site.puts().filter { !$0.contains("/a-") }
         let firstCatalogPut = try #require(site.puts().firstIndex { $0.contains("issues.plist") })
@@ -99,7 +99,7 @@ import Testing
 
         let before = site.puts().count
         result = await site.publish()
-        #expect(result.stdout.contains("published: 0 uploaded, 0 catalog(s) replaced, 0 deleted, 17 unchanged"))
+        #expect(result.stdout.contains("published: 0 uploaded, 0 catalog(s) replaced, 0 deleted, 23 unchanged"))
         #expect(site.puts().count == before)
 
         // Content-versioned names (the default): a changed issue's bundles go up under new names.
@@ -111,7 +111,7 @@ import Testing
         result = await site.publish()
         #expect(result.status == 0)
         let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".new") }
-        #expect(Set(uploaded) == Set([newA2[0], newA2[1], newA2[4]].map { "/dav/" + $0 }))
+        #expect(Set(uploaded) == Set([newA2[0], newA2[1], newA2[4], newA2[5], newA2[6]].map { "/dav/" + $0 }))  // + indexes
         #expect(try site.get(oldA2[0]).0 == 200, "the old bundle stays until --prune")
         #expect(try site.get(oldA2[4]).0 == 200 && site.get(newA2[4]).0 == 200, "both books are served")
 
@@ -124,7 +124,7 @@ import Testing
         #expect(try site.get(a3[0]).0 == 200)
         result = await site.publish("--prune")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("8 deleted"))
+        #expect(result.stdout.contains("12 deleted"))  // a-3's 7 files, a-2's old bundles, indexes and book
         #expect(try site.get(a3[0]).0 == 404 && site.get(a3[4]).0 == 404)
         #expect(try site.get(oldA2[0]).0 == 404 && site.get(oldA2[4]).0 == 404)
         #expect(try Catalog.decode(site.get("issues.plist").1).entries.map(\.name) == ["a-2", "a-1"])
@@ -135,7 +135,10 @@ import Testing
         defer { site.nginx.stop() }
         #expect(await site.publish().status == 0)
         #expect(
-            try site.files(of: "a-2") == ["a-2/a-2.zip", "a-2/a-2@2x.zip", "a-2/cover.png", "a-2/cover@2x.png", "a-2/a-2.hpub"])
+            try site.files(of: "a-2") == [
+                "a-2/a-2.zip", "a-2/a-2@2x.zip", "a-2/cover.png", "a-2/cover@2x.png", "a-2/a-2.hpub", "a-2/a-2.index.json",
+                "a-2/a-2.index@2x.json",
+            ])
         try site.changeIssue("a-2")
         try await site.build()
         let dryRun = await site.publish("--dry-run")
@@ -143,7 +146,7 @@ import Testing
         let before = site.nginx.requests().count
         let result = await site.publish()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("published: 0 uploaded, 3 replaced in place, 1 catalog(s) replaced"))
+        #expect(result.stdout.contains("published: 0 uploaded, 5 replaced in place, 1 catalog(s) replaced"))
         let requests = site.nginx.requests()[before...].map { "\($0.method) \($0.uri)" }
         // Staged under hidden names, then: keep the old one aside, move the new one in; catalogs last.
         let swap = try #require(requests.firstIndex { $0.hasPrefix("MOVE /dav/a-2/.a-2.zip.") })

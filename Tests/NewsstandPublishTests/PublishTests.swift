@@ -15,7 +15,8 @@ import Testing
             .build(plans)
     }
 
-    /// Every file the published catalog names exists at the destination with the catalog's size and SHA-256.
+    /// Every file the published catalog names exists at the destination with the catalog's
+    /// SHA-256 (bundles and their indexes), covers exist.
     private func expectConsistent(_ root: URL) throws {
         let (entries, problems) = try Catalog.decode(Data(contentsOf: root.appendingPathComponent("issues.plist")))
         #expect(problems.isEmpty)
@@ -27,6 +28,9 @@ import Testing
                 #expect(try SHA256.hex(ofFileAt: bundle) == entry.contentSHA256(retina: retina))
                 let cover = String(entry.coverURL(retina: retina).dropFirst("https://example.com/mag/".count))
                 #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(cover).path), "\(cover) is missing")
+                let indexURL = try #require(entry.contentIndexURL(retina: retina), "\(entry.name) has no ContentIndex")
+                let index = root.appendingPathComponent(String(indexURL.dropFirst("https://example.com/mag/".count)))
+                #expect(try SHA256.hex(ofFileAt: index) == entry.contentIndexSHA256(retina: retina), "\(indexURL)")
             }
         }
     }
@@ -39,19 +43,24 @@ import Testing
         let destination = LocalFolderDestination(root: site)
 
         var report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.count == 8)
+        // Each issue's bundles, then their indexes, then its covers; the catalog after all.
+        #expect(
+            report.uploaded == ["f-1", "f-2"].flatMap { issue in
+                ["\(issue).zip", "\(issue)@2x.zip", "\(issue).index.json", "\(issue).index@2x.json", "cover.png", "cover@2x.png"]
+                    .map { "\(issue)/\($0)" }
+            })
         #expect(report.replacedCatalogs == ["issues.plist"])
         try expectConsistent(site)
 
         report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty && report.unchanged == 9)
+        #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty && report.unchanged == 13)
 
         // Fixed names: the changed bundles replace served files, so they are staged and swapped.
         try fixture.image("f-2", "1-0.png", width: 11, height: 20)
         try build(fixture, into: built)
         report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.isEmpty)
-        #expect(report.swapped == ["f-2/f-2.zip", "f-2/f-2@2x.zip"])
+        #expect(report.swapped == ["f-2/f-2.zip", "f-2/f-2@2x.zip", "f-2/f-2.index.json", "f-2/f-2.index@2x.json"])
         #expect(report.replacedCatalogs == ["issues.plist"])
         try expectConsistent(site)
         let hidden = try FileManager.default.subpathsOfDirectory(atPath: site.path).filter {
@@ -72,13 +81,13 @@ import Testing
         try fixture.image("f-1", "1-0.png", width: 11, height: 20)
         try build(fixture, into: built, versioned: true)
         let report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.count == 2 && report.swapped.isEmpty)
+        #expect(report.uploaded.count == 4 && report.swapped.isEmpty, "\(report.uploaded)")  // bundles and indexes
         // The old bundles stay (a reader with the old catalog still gets them) until --prune.
         let now = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("f-1").path)
-        #expect(Set(first).isSubset(of: Set(now)) && now.count == first.count + 2)
+        #expect(Set(first).isSubset(of: Set(now)) && now.count == first.count + 4)
         try expectConsistent(site)
         let pruned = try await Publisher.publish(built, to: destination, prune: true)
-        #expect(pruned.deleted.count == 2)
+        #expect(pruned.deleted.count == 4)
         try expectConsistent(site)
     }
 
@@ -98,7 +107,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("f-1/f-1.zip").path))
 
         report = try await Publisher.publish(built, to: destination, prune: true)
-        #expect(Set(report.deleted) == ["f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/cover.png", "f-1/cover@2x.png"])
+        #expect(
+            Set(report.deleted) == [
+                "f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/f-1.index.json", "f-1/f-1.index@2x.json", "f-1/cover.png", "f-1/cover@2x.png",
+            ])
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("f-1/f-1.zip").path))
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))
         try expectConsistent(site)
@@ -139,7 +151,7 @@ import Testing
         let bundle = try #require(try PublishPlan.make(builtFolder: built, remote: nil).files.first).path
         try FileManager.default.removeItem(at: site.appendingPathComponent(bundle))
         let report = try await Publisher.publish(built, to: destination)
-        #expect(report.swapped == [bundle] && report.unchanged == 4)
+        #expect(report.swapped == [bundle] && report.unchanged == 6)
         try expectConsistent(site)
     }
 
@@ -149,7 +161,7 @@ import Testing
         let site = try Shell.temporaryFolder().appendingPathComponent("not-yet")
         try build(fixture, into: built)
         let plan = try await Publisher(destination: LocalFolderDestination(root: site), prune: false).plan(builtFolder: built)
-        #expect(plan.uploads.count == 4 && plan.swaps.isEmpty)
+        #expect(plan.uploads.count == 6 && plan.swaps.isEmpty)
         #expect(plan.catalogs.map(\.path) == ["issues.plist"])
         #expect(!FileManager.default.fileExists(atPath: site.path), "planning does not even create the folder")
     }
@@ -175,7 +187,7 @@ import Testing
         let destination = try Destinations.parse("rclone::local:\(site.path)")
         #expect(!destination.supportsAtomicMove)
         var report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.count == 8)
+        #expect(report.uploaded.count == 12)  // per issue: 2 bundles, 2 indexes, 2 covers
         try expectConsistent(site)
         report = try await Publisher.publish(built, to: destination)
         #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty)
@@ -183,8 +195,8 @@ import Testing
         try FileManager.default.removeItem(at: fixture.url("issues/f-2"))
         try build(fixture, into: built)
         report = try await Publisher.publish(built, to: destination, prune: true)
-        #expect(report.swapped == ["f-1/f-1.zip", "f-1/f-1@2x.zip"])
-        #expect(report.deleted.count == 4)
+        #expect(report.swapped == ["f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/f-1.index.json", "f-1/f-1.index@2x.json"])
+        #expect(report.deleted.count == 6)
         try expectConsistent(site)
     }
 

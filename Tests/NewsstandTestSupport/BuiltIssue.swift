@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `newsstand build` wrote for one issue, read from its build manifest: bundle and cover
+/// What `newsstand build` wrote for one issue, read from its build manifest: bundle, index and cover
 /// names carry a content hash by default (`a-1.3fa9c1e2.zip`), so tests look them up.
 public struct BuiltIssue {
     /// The normal bundle, the `@2x` bundle, the cover and the `@2x` cover: file names in the issue's folder.
@@ -8,9 +8,12 @@ public struct BuiltIssue {
     public let retinaBundle: String
     public let cover: String
     public let retinaCover: String
+    /// The bundles' indexes (issue 14).
+    public let index: String
+    public let retinaIndex: String
 
-    /// The four file names, bundles first.
-    public var files: [String] { [bundle, retinaBundle, cover, retinaCover] }
+    /// The six file names: bundles, their indexes, covers.
+    public var files: [String] { [bundle, retinaBundle, index, retinaIndex, cover, retinaCover] }
 
     /// Reads `<output>/<issue>/.newsstand/manifest.json`.
     public init(_ issue: String, in output: URL) throws {
@@ -28,5 +31,7 @@ public struct BuiltIssue {
         retinaBundle = try file("retinaBundle")
         cover = try file("cover")
         retinaCover = try file("retinaCover")
+        index = try file("index")
+        retinaIndex = try file("retinaIndex")
     }
 }

@@ -111,11 +111,14 @@ public final class RecordingProxy: @unchecked Sendable {
 
 /// What a reader gets from a served magazine: fetches the catalog at a URL and every bundle and
 /// cover it lists (both sizes) with Python's urllib, and compares each body's size and SHA-256
-/// with what the catalog says; checks that every URL in a `shelf.json` beside it answers.
+/// with what the catalog says; so too each bundle index it lists (`ContentIndex`, both sizes),
+/// which must also describe the bundle the catalog lists (its size and SHA-256); checks that
+/// every URL in a `shelf.json` beside it answers.
 public enum ServedMagazine {
     /// The entries in the served catalog, and every mismatch found (empty when consistent).
-    public static func check(catalog: URL) throws -> (names: [String], problems: [String]) {
-        let result = try Shell.python(script, [catalog.absoluteString])
+    /// `requiringIndexes`: an entry without `ContentIndex` is a problem too.
+    public static func check(catalog: URL, requiringIndexes: Bool = false) throws -> (names: [String], problems: [String]) {
+        let result = try Shell.python(script, [catalog.absoluteString, requiringIndexes ? "indexes" : ""])
         guard result.status == 0,
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
             let names = object["names"] as? [String], let problems = object["problems"] as? [String]
@@ -155,6 +158,26 @@ public enum ServedMagazine {
                     problems.append("%s: %d bytes, the catalog says %d" % (url, len(body), entry[size_key]))
                 if hashlib.sha256(body).hexdigest() != entry[sha_key]:
                     problems.append("%s: SHA-256 %s, the catalog says %s" % (url, hashlib.sha256(body).hexdigest(), entry[sha_key]))
+            if "ContentIndex" not in entry:
+                if sys.argv[2] == "indexes":
+                    problems.append("%s: no ContentIndex" % entry["Name"])
+                continue
+            for retinaURL, prefix in [(False, ""), (True, "Retina")]:
+                url = retina(entry["ContentIndex"]) if retinaURL else entry["ContentIndex"]
+                body = fetch(url)
+                if body is None:
+                    continue
+                if len(body) != entry[prefix + "ContentIndexSize"]:
+                    problems.append("%s: %d bytes, the catalog says %d" % (url, len(body), entry[prefix + "ContentIndexSize"]))
+                if hashlib.sha256(body).hexdigest() != entry[prefix + "ContentIndexSHA256"]:
+                    problems.append("%s: SHA-256 differs from the catalog's" % url)
+                try:
+                    bundle = json.loads(body)["bundle"]
+                except Exception as error:
+                    problems.append("%s: not an index: %s" % (url, error))
+                    continue
+                if bundle["size"] != entry[prefix + "ContentSize"] or bundle["sha256"] != entry[prefix + "ContentSHA256"]:
+                    problems.append("%s: describes another bundle than the catalog's" % url)
         shelf_url = catalog.rpartition("/")[0] + "/shelf.json"
         try:
             with urllib.request.urlopen(shelf_url, timeout=30) as response:

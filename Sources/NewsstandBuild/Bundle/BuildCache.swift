@@ -55,12 +55,24 @@ enum BuildCache {
         return .touched(fresh)
     }
 
-    /// Whether every output the manifest lists is in the folder with its recorded size.
+    /// Whether every output the manifest lists is in the folder with its recorded size, both
+    /// bundle indexes among them with their recorded SHA-256 (a record from before indexes
+    /// has none: the issue is built again to get them).
     static func outputsPresent(_ manifest: BuildManifest, in folder: OpenFolder) -> Bool {
-        manifest.outputs.allSatisfy { record in
+        guard let index = manifest.index, let retinaIndex = manifest.retinaIndex else { return false }
+        return manifest.outputs.allSatisfy { record in
             guard let status = folder.status(of: record.file) else { return false }
             return status.kind == .regularFile && status.size == record.size
-        }
+        } && [index, retinaIndex].allSatisfy { hasRecordedBytes($0, in: folder) }
+    }
+
+    /// Whether the small file `record` names holds the bytes recorded (an index someone edited
+    /// keeping its size is written again). Read without following links, within its size.
+    static func hasRecordedBytes(_ record: OutputRecord, in folder: OpenFolder) -> Bool {
+        guard record.size <= BundleIndexLimits().maximumBytes, let file = try? folder.file(record.file),
+            let data = try? file.readAll(limit: Int(record.size))
+        else { return false }
+        return data.count == record.size && SHA256.hex(of: data) == record.sha256
     }
 
     /// The manifest of the last build when the output is up to date, or nil when the issue

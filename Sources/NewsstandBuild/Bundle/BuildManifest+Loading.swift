@@ -134,12 +134,15 @@ private struct Outputs: Decodable {
     var retinaBundle: OutputRecord
     var cover: OutputRecord
     var retinaCover: OutputRecord
+    var index: OutputRecord?
+    var retinaIndex: OutputRecord?
     var hpub: OutputRecord?
     var isVersioned: Bool
 
     var manifest: BuildManifest {
         BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, hpub: hpub, isVersioned: isVersioned, validation: nil)
+            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, isVersioned: isVersioned,
+            validation: nil)
     }
 }

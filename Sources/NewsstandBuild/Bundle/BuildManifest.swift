@@ -23,6 +23,10 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var retinaBundle: OutputRecord
     public var cover: OutputRecord
     public var retinaCover: OutputRecord
+    /// The indexes of the normal and `@2x` bundles (`BundleIndex`); nil in records of builds
+    /// before indexes, which are then rebuilt.
+    public var index: OutputRecord?
+    public var retinaIndex: OutputRecord?
     /// The Baker book (`<name>.hpub`), when the build wrote one (`--feed shelf`).
     public var hpub: OutputRecord?
     /// Whether the outputs carry content hashes in their names (`build --versioned`).
@@ -31,8 +35,12 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     /// records of earlier versions.
     public var validation: ValidationRecord?
 
-    /// The outputs: bundles and covers in both sizes, and the Baker book when there is one.
-    public var outputs: [OutputRecord] { [bundle, retinaBundle, cover, retinaCover] + (hpub.map { [$0] } ?? []) }
+    /// The outputs: bundles, their indexes and covers in both sizes, and the Baker book when
+    /// there is one. In this order, which is the order publish uploads them in (a bundle
+    /// before its index, so whatever names a file finds it there).
+    public var outputs: [OutputRecord] {
+        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [cover, retinaCover] + (hpub.map { [$0] } ?? [])
+    }
 
     /// The folder, inside an issue's output folder, that holds the manifest.
     public static let folderName = ".newsstand"
@@ -73,6 +81,13 @@ public struct BuildManifest: Sendable, Codable, Equatable {
         entry.retinaContentSHA256 = retinaBundle.sha256
         entry.coverSHA256 = cover.sha256
         entry.retinaCoverSHA256 = retinaCover.sha256
+        if let index, let retinaIndex {
+            entry.contentIndex = folder + Self.escape(index.file)
+            entry.contentIndexSize = Int(index.size)
+            entry.contentIndexSHA256 = index.sha256
+            entry.retinaContentIndexSize = Int(retinaIndex.size)
+            entry.retinaContentIndexSHA256 = retinaIndex.sha256
+        }
         return entry
     }
 

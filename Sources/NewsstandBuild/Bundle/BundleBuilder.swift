@@ -6,12 +6,15 @@ import NewsstandFormat
 /// What building one scale of an issue produced.
 struct ScaleOutput: Sendable {
     var bundle: OutputRecord
+    /// The bundle's index (`BundleIndex`), beside it.
+    var index: OutputRecord
     var cover: OutputRecord
     var inputs: [InputRecord]
 }
 
 /// Builds one scale of an issue: the bundle (`<name>.zip` or `<name>@2x.zip`) and the cover
-/// (`cover.png` or `cover@2x.png`) in the issue's output folder.
+/// (`cover.png` or `cover@2x.png`) in the issue's output folder, and the bundle's index
+/// (`<name>.index.json` or `<name>.index@2x.json`: `BundleIndex`).
 ///
 /// The archive holds `issue.plist`, `pages.plist` and every referenced asset at its root, in a
 /// fixed order, with the issue's date as every entry's time and fixed permissions, so the
@@ -35,20 +38,32 @@ struct BundleBuilder {
         let assets = try source.assets()
         var inputs: [InputRecord] = []
         let bundleName = retina ? RetinaName.of("\(plan.name).zip") : "\(plan.name).zip"
-        let bundle = try writeBundle(named: bundleName, source: source, assets: assets, inputs: &inputs)
+        let (bundle, index) = try writeBundle(named: bundleName, source: source, assets: assets, inputs: &inputs)
         let coverName = retina ? RetinaName.of(plan.metadata.cover) : plan.metadata.cover
         let cover = try copyCover(named: coverName, source: source, assets: assets, inputs: &inputs)
-        return ScaleOutput(bundle: bundle, cover: cover, inputs: inputs)
+        return ScaleOutput(bundle: bundle, index: index, cover: cover, inputs: inputs)
     }
 
-    /// The bundle and cover names this scale writes (for the record of written files).
+    /// The index's name beside the normal bundle `a-1.zip` (`a-1.index.json`), or beside the
+    /// `@2x` bundle by the `@2x` rule (`a-1.index@2x.json`), so the catalog's one
+    /// `ContentIndex` URL gives both, as `Content` does.
+    static func indexName(ofNormalBundle bundle: String, retina: Bool) -> String {
+        let normal = BundleIndex.fileName(forBundle: bundle)
+        return retina ? RetinaName.of(normal) : normal
+    }
+
+    /// The bundle, index and cover names both scales write (for the record of written files).
     static func outputNames(of plan: IssuePlan) -> [String] {
-        ["\(plan.name).zip", RetinaName.of("\(plan.name).zip"), plan.metadata.cover, RetinaName.of(plan.metadata.cover)]
+        let bundle = "\(plan.name).zip"
+        return [
+            bundle, RetinaName.of(bundle), indexName(ofNormalBundle: bundle, retina: false),
+            indexName(ofNormalBundle: bundle, retina: true), plan.metadata.cover, RetinaName.of(plan.metadata.cover),
+        ]
     }
 
     private func writeBundle(
         named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
-    ) throws(BuildError) -> OutputRecord {
+    ) throws(BuildError) -> (bundle: OutputRecord, index: OutputRecord) {
         var configs: [(name: String, canonical: Data)] = []
         for config in ["issue.plist", "pages.plist"] {
             let (canonical, record) = try Self.canonical(config, of: source)
@@ -61,11 +76,15 @@ struct BundleBuilder {
             files.append((try source.file(file, in: assets), "assets/\(file)", file))
         }
         let hasher = BackgroundHasher()
+        // Each entry's SHA-256 for the index, from the bytes as they are packed (no second read).
+        let entryHasher = EntryHasher()
         let pending = try create(name)
         let size: Int64
+        let entries: [ZipWrittenEntry]
         do {
             let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }
             for (name, canonical) in configs {
+                entryHasher.add(canonical)
                 try writer.addData(canonical, as: name, modified: plan.metadata.date, compression: .deflate)
             }
             var recorders: [InputRecorder] = []
@@ -74,17 +93,49 @@ struct BundleBuilder {
                 try writer.addFile(
                     reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
                     modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
-                ) { recorder.observe($0) }
+                ) {
+                    recorder.observe($0)
+                    entryHasher.update($0)
+                }
+                entryHasher.endEntry()
                 recorders.append(recorder)
             }
             size = try writer.close()
+            entries = writer.entries
             inputs += recorders.map { $0.finish() }
+        } catch {
+            pending.discard()
+            _ = entryHasher.finish()
+            throw .archive(issue: plan.name, error)
+        }
+        let bundle = OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
+        let index: BundleIndex
+        do {
+            index = try BundleIndexMaker.index(of: bundle, entries: entries, sha256: entryHasher.finish())
         } catch {
             pending.discard()
             throw .archive(issue: plan.name, error)
         }
+        // The index first: a bundle under its name always has its index beside it.
+        let indexRecord = try writeIndex(index)
         try commit(pending)
-        return OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
+        return (bundle, indexRecord)
+    }
+
+    /// Writes the index under its name beside the bundle (a new file: what was at that name,
+    /// a link or an edited copy, is replaced, never written through).
+    private func writeIndex(_ index: BundleIndex) throws(BuildError) -> OutputRecord {
+        let name = Self.indexName(ofNormalBundle: "\(plan.name).zip", retina: retina)
+        let data = index.encoded()
+        let pending = try create(name)
+        do {
+            try pending.file.write(data)
+        } catch {
+            pending.discard()
+            throw .output(issue: plan.name, error)
+        }
+        try commit(pending)
+        return OutputRecord(file: name, size: Int64(data.count), sha256: SHA256.hex(of: data))
     }
 
     /// A new file for the output `name`, under the temporary name recorded for it.

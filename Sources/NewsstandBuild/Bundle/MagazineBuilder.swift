@@ -269,7 +269,7 @@ public struct MagazineBuilder: Sendable {
             var manifest = BuildManifest(
                 toolVersion: ToolVersion.current, name: plan.name, metadata: plan.metadata,
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
-                cover: normal.cover, retinaCover: retina.cover, hpub: bookRecord, isVersioned: options.versioned, validation: plan.validation)
+                cover: normal.cover, retinaCover: retina.cover, index: normal.index, retinaIndex: retina.index, hpub: bookRecord, isVersioned: options.versioned, validation: plan.validation)
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
             var own = recorded[plan.name] ?? []
             do {

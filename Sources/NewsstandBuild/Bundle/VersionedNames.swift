@@ -2,8 +2,8 @@ import Foundation
 import NewsstandCore
 import NewsstandFormat
 
-/// Cache-safe names: a short content hash in the name of each bundle and cover
-/// (`a-1.3fa9c1e2.zip`, `a-1.3fa9c1e2@2x.zip`), so their URLs can be cached forever. One hash
+/// Cache-safe names: a short content hash in the name of each bundle, index and cover
+/// (`a-1.3fa9c1e2.zip`, `a-1.3fa9c1e2@2x.zip`, `a-1.3fa9c1e2.index.json`), so their URLs can be cached forever. One hash
 /// covers both sizes, so the `@2x` URL still follows from the normal one by the `@2x` rule.
 enum VersionedNames {
     /// Inserts `.tag` before the extension of a normal-size name.
@@ -17,24 +17,38 @@ enum VersionedNames {
         String(SHA256.hex(of: Data((normal.sha256 + retina.sha256).utf8)).prefix(8))
     }
 
-    /// The versioned names of the outputs, in the manifest's order (the Baker book's tag is
-    /// its own SHA-256's first 8 hex digits).
+    /// The versioned names of the outputs, in the manifest's order (`outputs`): a bundle's
+    /// index takes its bundle's tag (`a-1.3fa9c1e2.index.json`, `a-1.3fa9c1e2.index@2x.json`),
+    /// as it describes that bundle's bytes; the Baker book's tag is its own SHA-256's first 8
+    /// hex digits.
     static func names(for manifest: BuildManifest) -> [String] {
+        let planned = plannedNames(for: manifest)
+        return [planned.bundle, RetinaName.of(planned.bundle)]
+            + (manifest.index != nil ? [planned.index, RetinaName.of(planned.index)] : [])
+            + [planned.cover, RetinaName.of(planned.cover)] + (planned.book.map { [$0] } ?? [])
+    }
+
+    private static func plannedNames(for manifest: BuildManifest) -> (bundle: String, index: String, cover: String, book: String?) {
         let bundleName = name("\(manifest.name).zip", tag: tag(manifest.bundle, manifest.retinaBundle))
         let coverName = name(manifest.metadata.cover, tag: tag(manifest.cover, manifest.retinaCover))
-        let book = manifest.hpub.map { [name($0.file, tag: String($0.sha256.prefix(8)))] } ?? []
-        return [bundleName, RetinaName.of(bundleName), coverName, RetinaName.of(coverName)] + book
+        let book = manifest.hpub.map { name($0.file, tag: String($0.sha256.prefix(8))) }
+        return (bundleName, BundleIndex.fileName(forBundle: bundleName), coverName, book)
     }
 
     /// Renames the outputs in `folder` to their versioned names and records them.
     static func apply(to manifest: inout BuildManifest, in folder: OpenFolder) throws(FileSystemError) {
-        let names = names(for: manifest)
-        try rename(&manifest.bundle, to: names[0], in: folder)
-        try rename(&manifest.retinaBundle, to: names[1], in: folder)
-        try rename(&manifest.cover, to: names[2], in: folder)
-        try rename(&manifest.retinaCover, to: names[3], in: folder)
-        if var book = manifest.hpub, names.count > 4 {
-            try rename(&book, to: names[4], in: folder)
+        let names = plannedNames(for: manifest)
+        try rename(&manifest.bundle, to: names.bundle, in: folder)
+        try rename(&manifest.retinaBundle, to: RetinaName.of(names.bundle), in: folder)
+        if var index = manifest.index, var retinaIndex = manifest.retinaIndex {
+            try rename(&index, to: names.index, in: folder)
+            try rename(&retinaIndex, to: RetinaName.of(names.index), in: folder)
+            (manifest.index, manifest.retinaIndex) = (index, retinaIndex)
+        }
+        try rename(&manifest.cover, to: names.cover, in: folder)
+        try rename(&manifest.retinaCover, to: RetinaName.of(names.cover), in: folder)
+        if var book = manifest.hpub, let name = names.book {
+            try rename(&book, to: name, in: folder)
             manifest.hpub = book
         }
     }

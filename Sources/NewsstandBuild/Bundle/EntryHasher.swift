@@ -1,0 +1,50 @@
+import Foundation
+import NewsstandCore
+
+/// The SHA-256 of each entry of a bundle, from the bytes as they are packed, on a thread of its
+/// own (like `BackgroundHasher` for the whole archive): the packing thread copies each chunk and
+/// goes on. Entries are hashed one after another on one serial queue, so a bundle of many
+/// entries costs one extra thread, and at most `depth` chunks wait at once (memory stays
+/// bounded whatever the bundle's size).
+final class EntryHasher: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "newsstand.entry-hash")
+    private let slots: DispatchSemaphore
+    // Touched on `queue` only.
+    private var current = SHA256()
+    private var digests: [String] = []
+
+    init(depth: Int = 8) {
+        slots = DispatchSemaphore(value: depth)
+    }
+
+    /// Queues a chunk of the current entry (copied).
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        slots.wait()
+        let chunk = ChunkPool.shared.copy(of: bytes)
+        let count = bytes.count
+        queue.async {
+            chunk.withUnsafeBytes { self.current.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            ChunkPool.shared.recycle(chunk)
+            self.slots.signal()
+        }
+    }
+
+    /// Ends the current entry: its digest is kept, the next chunk starts a new entry.
+    func endEntry() {
+        queue.async {
+            self.digests.append(self.current.finalizeHex())
+            self.current = SHA256()
+        }
+    }
+
+    /// Adds an entry whose bytes are all in memory (a config), hashed here.
+    func add(_ data: Data) {
+        let digest = SHA256.hex(of: data)
+        queue.async { self.digests.append(digest) }
+    }
+
+    /// Waits for the queued work; the digests, one per entry, in order.
+    func finish() -> [String] {
+        queue.sync { digests }
+    }
+}
