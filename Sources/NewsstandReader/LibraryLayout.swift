@@ -6,6 +6,13 @@ import NewsstandCore
 /// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.
 struct LibraryLayout: Sendable {
     let folder: URL
+    /// `Issues/`'s path, made once: the shelf makes a content URL per issue on every listing.
+    private let issuesPath: String
+
+    init(folder: URL) {
+        self.folder = folder
+        issuesPath = folder.appendingPathComponent("Issues", isDirectory: true).path
+    }
 
     var stateFile: URL { folder.appendingPathComponent(StateStore.fileName) }
     /// The file `LibraryLock` locks.
@@ -17,7 +24,7 @@ struct LibraryLayout: Sendable {
     /// The unpacked content of an issue. Made from the path as text: `appendingPathComponent`
     /// re-parses the whole URL, and the shelf makes one per issue on every listing.
     func content(of name: String) -> URL {
-        URL(fileURLWithPath: issues.path + "/" + name, isDirectory: true)
+        URL(fileURLWithPath: issuesPath + "/" + name, isDirectory: true)
     }
 
     /// The partial bundle download (`<name>.zip.part` or `<name>@2x.zip.part`).

@@ -15,7 +15,7 @@ import Testing
         let build = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         var found: [(String, URL)] = []
-        for issue in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() where !issue.hasSuffix(".plist") {
+        for issue in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() where !issue.hasSuffix(".plist") && !issue.hasPrefix(".") {
             // Bundles are named by content (a-1.3fa9c1e2.zip); called here a-1.zip and a-1@2x.zip.
             let zips = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(issue).path)
                 .filter { $0.hasSuffix(".zip") }.sorted()

@@ -67,6 +67,33 @@ import Testing
         #expect(result.stdout.contains("2 up to date; 2 validation(s) reused from build records"))
     }
 
+    @Test func buildWarnsAboutABuildIndexItCannotTrustAndReadsTheManifests() async throws {
+        let magazine = try sampleCopy()
+        let output = try Shell.temporaryFolder().appendingPathComponent("out")
+        _ = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
+        let index = output.appendingPathComponent(".newsstand/build-index")
+        var bytes = try Data(contentsOf: index)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: index)
+
+        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
+        #expect(result.status == 0)
+        #expect(
+            result.stderr.split(separator: "\n").map(String.init)
+                == ["newsstand build: warning: build index \(index.path) is not used (its checksum does not match: it was edited or cut short); every issue's manifest is read instead"])
+        #expect(result.stdout.contains("0 issue(s): 0 bundles, 0 bytes; 3 up to date; 3 validation(s) reused from build records"))
+        // A good index replaces it.
+        let again = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
+        #expect(again.stderr == "")
+        // In a JSON report, the warning is among the records not used.
+        try Data("not an index".utf8).write(to: index)
+        let json = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let report = try #require(document["build"] as? [String: Any])
+        #expect(report["recordWarnings"] as? [String] == ["build index \(index.path) is not used (it is not a build index); every issue's manifest is read instead"])
+        #expect(json.stderr == "")
+    }
+
     @Test func forceReusesNoValidation() async throws {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
         let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path

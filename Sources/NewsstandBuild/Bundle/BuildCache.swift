@@ -12,8 +12,8 @@ enum BuildCache {
     static func inputPaths(of plan: IssuePlan) -> Set<String> {
         var paths: Set<String> = ["issue.plist", "pages.plist"]
         for retina in [false, true] {
-            for asset in plan.assets { paths.insert("assets/\(asset.fileName(retina: retina))") }
-            paths.insert("assets/\(retina ? RetinaName.of(plan.metadata.cover) : plan.metadata.cover)")
+            for asset in plan.assets { paths.insert("assets/" + asset.fileName(retina: retina)) }
+            paths.insert("assets/" + (retina ? RetinaName.of(plan.metadata.cover) : plan.metadata.cover))
         }
         return paths
     }

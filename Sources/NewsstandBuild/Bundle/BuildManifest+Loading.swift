@@ -83,7 +83,7 @@ extension BuildManifest {
         return try decode(file, path: path)
     }
 
-    private static func decode(_ file: OpenFile, path: String, omittingInputs: Bool = false) throws(BuildRecordError) -> BuildManifest {
+    static func decode(_ file: OpenFile, path: String, omittingInputs: Bool = false) throws(BuildRecordError) -> BuildManifest {
         let data: Data?
         do {
             data = try file.readAll(limit: maximumBytes)
@@ -100,6 +100,13 @@ extension BuildManifest {
         guard let manifest = decoded else {
             throw .undecodable(path: path, kind: "build manifest")
         }
+        try checkNames(of: manifest, path: path)
+        return manifest
+    }
+
+    /// Refuses a manifest (read from `path`, or from the build index) that names an output,
+    /// input, cover or asset that is not a plain file name: nothing is acted on at its word.
+    static func checkNames(of manifest: BuildManifest, path: String) throws(BuildRecordError) {
         for name in manifest.outputs.map(\.file) where !SafeRelativePath.isSafeComponent(name) {
             throw .unsafeName(path: path, name: name)
         }
@@ -114,7 +121,6 @@ extension BuildManifest {
         for name in names where !SafeRelativePath.isSafeComponent(name) {
             throw .unsafeName(path: path, name: name)
         }
-        return manifest
     }
 
     /// `issue.plist`, `pages.plist` or `assets/<plain file name>`.

@@ -49,8 +49,8 @@ public enum RecordedValidation {
     /// validated one at a time on the calling thread, as without records (a config may take
     /// tens of MB to read: two at once would double the peak).
     public static func validate(
-        issues names: [String], in magazine: Magazine, feeds: Set<Feed> = [], records: OpenFolder?, width: Int, batch: Int = 64,
-        each: (String, IssueValidation, Outcome) -> Void
+        issues names: [String], in magazine: Magazine, feeds: Set<Feed> = [], records: OpenFolder?, index: BuildIndex? = nil, width: Int,
+        batch: Int = 64, each: (String, IssueValidation, Outcome) -> Void
     ) {
         var start = 0
         while start < names.count {
@@ -60,7 +60,9 @@ public enum RecordedValidation {
             if let records {
                 // Nothing here throws: Never is the queue's failure type.
                 let queue = WorkQueue<String, Attempt, Never>(slice)
-                attempts = queue.run(width: width, perform: { name in reuse(issue: name, in: magazine, feeds: feeds, records: records) }) { _ in }
+                attempts = queue.run(width: width, perform: { name in
+                    reuse(issue: name, in: magazine, feeds: feeds, records: records, index: index)
+                }) { _ in }
             } else {
                 attempts = slice.map { _ in .refused(.noRecord) }
             }
@@ -78,7 +80,9 @@ public enum RecordedValidation {
         case refused(Outcome)
     }
 
-    private static func reuse(issue name: String, in magazine: Magazine, feeds: Set<Feed>, records: OpenFolder) -> Attempt {
+    private static func reuse(
+        issue name: String, in magazine: Magazine, feeds: Set<Feed>, records: OpenFolder, index: BuildIndex? = nil
+    ) -> Attempt {
         let output: OpenFolder
         let manifest: BuildManifest?
         do throws(FileSystemError) {
@@ -89,7 +93,12 @@ public enum RecordedValidation {
             return .refused(.untrusted(.unreadable(error)))
         }
         do {
-            manifest = try BuildManifest.load(from: output)
+            // Through the build index when there is one: one stat instead of reading and decoding.
+            if let index {
+                manifest = try index.manifest(in: output, name: name)
+            } else {
+                manifest = try BuildManifest.load(from: output)
+            }
         } catch {
             return .refused(.untrusted(error))
         }

@@ -9,7 +9,10 @@ public enum IssueOrder {
         a.date != b.date ? a.date > b.date : a.name < b.name
     }
 
-    /// `items` in issue order, by the date and name `key` gives for each.
+    /// `items` in issue order, by the date and name `key` gives for each. Inlinable, so that it
+    /// is specialized where it is used: called generically across modules, sorting a 10,000-issue
+    /// shelf was an eighth of the reader's `list`.
+    @inlinable
     public static func sorted<Item>(_ items: some Sequence<Item>, by key: (Item) -> (date: Date, name: String)) -> [Item] {
         items.sorted { precedes(key($0), key($1)) }
     }

@@ -1,0 +1,389 @@
+import Foundation
+import NewsstandCore
+
+/// The magazine-wide build index, `<output>/.newsstand/build-index`: every issue's manifest in
+/// a compact binary form, under the identity (device, inode, size, times to the nanosecond) of
+/// the `manifest.json` it was read from, and the digests of the catalogs last written. A build
+/// then takes an unchanged issue's manifest from the index after one `stat` instead of reading
+/// and decoding it (`JSONDecoder` was a quarter of a no-change build), and leaves `issues.plist`
+/// alone when no entry changed and the file still holds what was written.
+///
+/// The manifests stay the records; the index only remembers what they said. It is trusted
+/// entry by entry, only while the manifest file has the recorded identity (a replaced or
+/// rewritten manifest has another inode or `ctime`, which nobody can set back), and only
+/// manifests whose last change was over a second old when read are remembered (a write in the
+/// same clock tick would leave the identity as it was). The whole index is distrusted, and
+/// every manifest read, when it is a link, larger than `maximumBytes`, of another format
+/// version or tool version, or fails its XXH3 checksum (edited or cut short).
+///
+/// Format (version 1): the line `newsstand build index`, varint version, the tool version,
+/// catalog records, then entries sorted by issue name (name, identity, length, manifest in
+/// `ManifestCodec`'s form); last, 32 hex digits of XXH3-128 over everything before them.
+public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; the rest under `lock`
+    /// The folder in the output that holds the index.
+    public static let folderName = ".newsstand"
+    /// The index's file name in that folder.
+    public static let fileName = "build-index"
+    /// The largest index read: about 6 KB per issue of 30 pages (a 10,000-issue magazine's is
+    /// about 60 MB); a larger one is not used (every manifest is read instead).
+    public static let maximumBytes = 128 << 20
+    static let version: UInt64 = 1
+    static let magic = Array("newsstand build index\n".utf8)
+
+    /// A catalog file as this build wrote (or found) it: the digest of the entries it was
+    /// written from, its size and the XXH3 of its bytes.
+    struct CatalogRecord: Equatable, Sendable {
+        var file: String
+        var digest: String
+        var size: Int64
+        var xxh3: String
+    }
+
+    private let stored: [UInt8]
+    private let storedEntries: [String: (identity: FileIdentity, range: Range<Int>)]
+    private let storedCatalog: [String: CatalogRecord]
+    private let lock = NSLock()
+    /// What the next index holds: entries carried over from the one read (a range of `stored`,
+    /// not a copy) or remembered by this run.
+    private var fresh: [String: (identity: FileIdentity, bytes: EntryBytes)] = [:]
+
+    private enum EntryBytes {
+        case stored(Range<Int>)
+        case own([UInt8])
+    }
+    private var freshCatalog: [String: CatalogRecord] = [:]
+    private var hits: Set<String> = []
+    /// The time now, in seconds since 1970 (tests move it on, rather than wait a second).
+    private let clock: @Sendable () -> Double
+
+    /// The issues whose manifests were taken from the index read (not from what this run
+    /// remembered itself) so far.
+    public var issuesFromIndex: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return hits
+    }
+
+    private init(
+        stored: [UInt8], entries: [String: (identity: FileIdentity, range: Range<Int>)], catalog: [String: CatalogRecord],
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.stored = stored
+        storedEntries = entries
+        storedCatalog = catalog
+        self.clock = clock
+    }
+
+    /// The wall clock, in seconds since 1970.
+    public static let systemClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+    /// An index that remembers nothing yet (a first build, or `--force`).
+    public static func empty(clock: @escaping @Sendable () -> Double = systemClock) -> BuildIndex {
+        BuildIndex(stored: [], entries: [:], catalog: [:], clock: clock)
+    }
+
+    /// Reads the index in the output folder `output`. An index that is missing or was made by
+    /// another version of newsstand gives an empty one; one that cannot be trusted gives an
+    /// empty one and the reason, to be printed as a warning.
+    public static func load(output: URL, clock: @escaping @Sendable () -> Double = systemClock) -> (index: BuildIndex, problem: String?) {
+        let path = output.appendingPathComponent(folderName).appendingPathComponent(fileName).path
+        let data: Data?
+        do throws(FileSystemError) {
+            data = try OpenFolder.open(output).folder(folderName).file(fileName).readAll(limit: maximumBytes)
+        } catch .missing {
+            return (empty(clock: clock), nil)
+        } catch {
+            return (empty(clock: clock), "build index \(path) is not used (\(error.reason)); every issue's manifest is read instead")
+        }
+        guard let data else {
+            return (empty(clock: clock), "build index \(path) is not used (larger than \(maximumBytes >> 20) MB); every issue's manifest is read instead")
+        }
+        switch parse(Array(data), clock: clock) {
+        case .success(let index): return (index, nil)
+        case .failure(.otherToolVersion): return (empty(clock: clock), nil)
+        case .failure(let problem):
+            return (empty(clock: clock), "build index \(path) is not used (\(problem)); every issue's manifest is read instead")
+        }
+    }
+
+    /// Why an index is not used.
+    enum Problem: Error, Equatable, CustomStringConvertible {
+        case notAnIndex
+        case otherVersion(UInt64)
+        case otherToolVersion
+        case checksum
+        case malformed
+
+        var description: String {
+            switch self {
+            case .notAnIndex: "it is not a build index"
+            case .otherVersion(let version): "its format is version \(version), not \(BuildIndex.version)"
+            case .otherToolVersion: "it was made by another version of newsstand"
+            case .checksum: "its checksum does not match: it was edited or cut short"
+            case .malformed: "it is malformed"
+            }
+        }
+    }
+
+    static func parse(_ bytes: [UInt8], clock: @escaping @Sendable () -> Double = systemClock) -> Result<BuildIndex, Problem> {
+        guard bytes.count >= magic.count + 32, bytes.starts(with: magic) else { return .failure(.notAnIndex) }
+        let bodyEnd = bytes.count - 32
+        let hasher = XXH3()
+        bytes.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<bodyEnd])) }
+        guard Array(hasher.finalizeHex().utf8) == Array(bytes[bodyEnd...]) else {
+            // The version is said when it can be read: an index of a later format is not "edited".
+            return .failure(versionProblem(bytes) ?? .checksum)
+        }
+        return bytes.withUnsafeBytes { raw in
+            do throws(RecordReader.Malformed) {
+                var input = RecordReader(UnsafeRawBufferPointer(rebasing: raw[..<bodyEnd]), offset: magic.count)
+                let version = try input.unsigned()
+                guard version == Self.version else { return .failure(.otherVersion(version)) }
+                guard try input.string() == ToolVersion.current else { return .failure(.otherToolVersion) }
+                var catalog: [String: CatalogRecord] = [:]
+                for _ in 0..<(try input.count()) {
+                    let record = CatalogRecord(file: try input.string(), digest: try input.string(), size: try input.signed(), xxh3: try input.string())
+                    guard catalog.updateValue(record, forKey: record.file) == nil else { return .failure(.malformed) }
+                }
+                var entries: [String: (identity: FileIdentity, range: Range<Int>)] = [:]
+                for _ in 0..<(try input.count()) {
+                    let name = try input.string()
+                    let identity = FileIdentity(
+                        device: try input.unsigned(), inode: try input.unsigned(), size: try input.signed(),
+                        modifiedSeconds: try input.signed(), modifiedNanoseconds: try input.signed(), changedSeconds: try input.signed(),
+                        changedNanoseconds: try input.signed())
+                    let range = try input.skip(try input.count())
+                    guard entries.updateValue((identity, range), forKey: name) == nil else { return .failure(.malformed) }
+                }
+                guard input.isAtEnd else { return .failure(.malformed) }
+                return .success(BuildIndex(stored: bytes, entries: entries, catalog: catalog, clock: clock))
+            } catch {
+                return .failure(.malformed)
+            }
+        }
+    }
+
+    private static func versionProblem(_ bytes: [UInt8]) -> Problem? {
+        let version: UInt64? = bytes.withUnsafeBytes { raw in
+            var reader = RecordReader(raw, offset: magic.count)
+            return try? reader.unsigned()
+        }
+        guard let version, version != Self.version else { return nil }
+        return .otherVersion(version)
+    }
+
+    // MARK: Manifests
+
+    /// The manifest in the open issue output folder (`.newsstand/manifest.json`, no link
+    /// followed): from the index while the file has the recorded identity, else read from the
+    /// file (with `BuildManifest`'s checks) and remembered. Nil when there is none.
+    func manifest(in issueOutput: OpenFolder, name: String) throws(BuildRecordError) -> BuildManifest? {
+        let path = issueOutput.path(of: "\(BuildManifest.folderName)/\(BuildManifest.fileName)")
+        let records: OpenFolder
+        do {
+            records = try issueOutput.folder(BuildManifest.folderName)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unreadable(error)
+        }
+        if let identity = FileIdentity.of(BuildManifest.fileName, in: records),
+            let known = remembered(name, identity: identity, path: path, omittingInputs: false)
+        {
+            return known
+        }
+        let file: OpenFile
+        do {
+            file = try records.file(BuildManifest.fileName)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unreadable(error)
+        }
+        let manifest = try BuildManifest.decode(file, path: path)
+        remember(manifest, as: name, identity: FileIdentity.of(file))
+        return manifest
+    }
+
+    /// The manifest of the issue output folder at `issueOutput` (links followed: the catalog
+    /// reads gathered outputs), as `BuildManifest.load(in:omittingInputs:)` reads it; from the
+    /// index while the file has the recorded identity. Read from the file, it is remembered
+    /// unless `remembering` is false (an issue this build wrote: its manifest is a second old
+    /// at most, and is remembered by the next build).
+    func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError) -> BuildManifest? {
+        let folder = issueOutput.path
+        let path = (folder.hasSuffix("/") ? folder : folder + "/") + BuildManifest.folderName + "/" + BuildManifest.fileName
+        if let identity = FileIdentity.of(path: path), let known = remembered(name, identity: identity, path: path, omittingInputs: omittingInputs) {
+            return known
+        }
+        let url = BuildManifest.url(in: issueOutput)
+        let file: OpenFile
+        do {
+            file = try OpenFile.open(url)
+        } catch .missing {
+            return nil
+        } catch {
+            throw .unreadable(error)
+        }
+        guard remembering, let identity = FileIdentity.of(file), identity.isSettled(at: clock()) else {
+            return try BuildManifest.decode(file, path: url.path, omittingInputs: omittingInputs)
+        }
+        let manifest = try BuildManifest.decode(file, path: url.path)
+        remember(manifest, as: name, identity: identity)
+        return manifest
+    }
+
+    /// The manifest remembered for `name` under `identity`, carried into the next index; nil
+    /// when there is none, or it does not decode or pass the name checks (then the file is read).
+    private func remembered(_ name: String, identity: FileIdentity, path: String, omittingInputs: Bool) -> BuildManifest? {
+        lock.lock()
+        let known = fresh[name]
+        lock.unlock()
+        let manifest: BuildManifest?
+        if let known {
+            guard known.identity == identity else { return nil }
+            manifest = withBytes(known.bytes) { try? ManifestCodec.decode($0, omittingInputs: omittingInputs) }
+        } else {
+            guard let entry = storedEntries[name], entry.identity == identity else { return nil }
+            manifest = stored.withUnsafeBytes { raw in
+                try? ManifestCodec.decode(UnsafeRawBufferPointer(rebasing: raw[entry.range]), omittingInputs: omittingInputs)
+            }
+            guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
+            lock.lock()
+            fresh[name] = (identity, .stored(entry.range))
+            hits.insert(name)
+            lock.unlock()
+            return manifest
+        }
+        guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
+        return manifest
+    }
+
+    /// Remembers a manifest read from a file of `identity`, if its last change is settled.
+    private func remember(_ manifest: BuildManifest, as name: String, identity: FileIdentity?) {
+        guard let identity, identity.isSettled(at: clock()) else { return }
+        let bytes = ManifestCodec.encode(manifest)
+        lock.lock()
+        fresh[name] = (identity, .own(bytes))
+        lock.unlock()
+    }
+
+    private func withBytes<T>(_ bytes: EntryBytes, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        switch bytes {
+        case .stored(let range): stored.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        case .own(let own): own.withUnsafeBytes(body)
+        }
+    }
+
+    // MARK: Catalogs
+
+    /// The record of the catalog file `file` in the index read.
+    func catalogRecord(_ file: String) -> CatalogRecord? { storedCatalog[file] }
+
+    /// Keeps the record of a catalog file as written (or found unchanged) by this build.
+    func record(_ catalog: CatalogRecord) {
+        lock.lock()
+        freshCatalog[catalog.file] = catalog
+        lock.unlock()
+    }
+
+    // MARK: Writing
+
+    /// The index of what this build read, remembered and wrote (manifests it did not look at,
+    /// of issues that left the magazine, are dropped), handed to `write` in pieces: one entry
+    /// at a time, so that writing it needs no second copy of it in memory.
+    func encode(into write: (UnsafeRawBufferPointer) throws(FileSystemError) -> Void) throws(FileSystemError) {
+        lock.lock()
+        let entries = fresh
+        let catalog = freshCatalog
+        lock.unlock()
+        let hasher = XXH3()
+        func emit(_ bytes: UnsafeRawBufferPointer, hashing: Bool = true) throws(FileSystemError) {
+            if hashing { hasher.update(bytes) }
+            try write(bytes)
+        }
+        // `withUnsafeBytes` rethrows untyped errors: the error is carried out as a value.
+        func emit(_ array: [UInt8], hashing: Bool = true) throws(FileSystemError) {
+            let failure: FileSystemError? = array.withUnsafeBytes { bytes in
+                do throws(FileSystemError) {
+                    try emit(bytes, hashing: hashing)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+        }
+        var head = RecordWriter()
+        head.raw(Self.magic)
+        head.unsigned(Self.version)
+        head.string(ToolVersion.current)
+        head.count(catalog.count)
+        for record in catalog.values.sorted(by: { $0.file < $1.file }) {
+            head.string(record.file)
+            head.string(record.digest)
+            head.signed(record.size)
+            head.string(record.xxh3)
+        }
+        head.count(entries.count)
+        try emit(head.bytes)
+        for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            var out = RecordWriter()
+            out.string(name)
+            let identity = entry.identity
+            out.unsigned(identity.device)
+            out.unsigned(identity.inode)
+            out.signed(identity.size)
+            out.signed(identity.modifiedSeconds)
+            out.signed(identity.modifiedNanoseconds)
+            out.signed(identity.changedSeconds)
+            out.signed(identity.changedNanoseconds)
+            let failure: FileSystemError? = withBytes(entry.bytes) { bytes in
+                do throws(FileSystemError) {
+                    out.count(bytes.count)
+                    try emit(out.bytes)
+                    try emit(bytes)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+        }
+        try emit(Array(hasher.finalizeHex().utf8), hashing: false)
+    }
+
+    /// The whole index as bytes (tests).
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        try? encode { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Whether the index to write is the one read: every entry read was used as it was, none
+    /// added or dropped, and the catalogs' records are the same.
+    private var isUnchanged: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !stored.isEmpty && hits.count == storedEntries.count && fresh.count == storedEntries.count
+            && freshCatalog == storedCatalog && fresh.allSatisfy { storedEntries[$0.key]?.identity == $0.value.identity }
+    }
+
+    /// Writes the index into the output folder (`.newsstand/build-index`, atomically; a link
+    /// at `.newsstand` is refused), unless it would be the index read, and that is still in
+    /// place. Best effort: an index lost to a power cut only makes the next build read every
+    /// manifest.
+    public func write(in output: OpenFolder) throws(FileSystemError) {
+        if isUnchanged, let file = try? output.folder(Self.folderName).file(Self.fileName), file.size == Int64(stored.count) {
+            return
+        }
+        let pending = try AtomicFile.create(named: Self.fileName, in: try output.makeFolder(Self.folderName))
+        do {
+            try encode { bytes throws(FileSystemError) in try pending.file.write(bytes) }
+        } catch {
+            pending.discard()
+            throw error
+        }
+        try pending.commit(.bestEffort)
+    }
+}
