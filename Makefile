@@ -135,6 +135,7 @@ bench: deps bench-deps release
 	bench/reader
 	bench/reader-update
 	bench/imaging
+	bench/import
 
 # One-line breaks of the rules that matter (mutants/mutants.txt), each applied alone to a scratch
 # clone of HEAD and run against the tests that must notice; fails if any survives. Not in CI: it

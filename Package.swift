@@ -52,10 +52,13 @@ let package = Package(
         ),
         // The imaging engine (libvips): derived normal sizes, lossless optimisation, PDF pages.
         .target(name: "NewsstandImaging", dependencies: ["CVips", "CJPEGLossless"]),
+        // `newsstand import`: a print PDF or a folder of page images into a new issue.
+        .target(name: "NewsstandImport", dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),
         .target(
             name: "NewsstandCLI",
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
+                "NewsstandImport",
             ]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI"]),
         // Times the reader library's operations for bench/reader; also the program that shows
@@ -103,6 +106,7 @@ let package = Package(
             dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
+        .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
         ),

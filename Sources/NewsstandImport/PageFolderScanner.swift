@@ -1,0 +1,54 @@
+import Foundation
+import NewsstandCore
+import NewsstandImaging
+
+/// Lists a folder of page images: PNG, JPEG, WebP and HEIF files by their extension, in natural
+/// name order (`page2` before `page10`). Hidden files (`.DS_Store`) are passed over; other files
+/// and subfolders are skipped with a note. A page image that is not a regular file (a symbolic
+/// link, a FIFO, a socket, a device) is refused: skipping it would drop a page unnoticed, and
+/// following it would read what the folder only points at.
+struct PageFolderScanner {
+    /// The extensions of page images, lowercased. What a file holds is checked when it is read
+    /// (a `.png` that is a JPEG is read as the JPEG it is; a `.png` that is an SVG is refused).
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif"]
+
+    /// What a scan found.
+    struct Listing {
+        /// The page images, in page order.
+        var pages: [String]
+        /// One line per file skipped, saying why.
+        var notes: [String]
+    }
+
+    static func scan(_ folder: OpenFolder, limit: Int) throws(ImportError) -> Listing {
+        let entries: [FolderEntry]
+        do {
+            entries = try folder.entries()
+        } catch {
+            throw .unreadableSource(path: folder.path, reason: error.reason)
+        }
+        var pages: [String] = []
+        var notes: [String] = []
+        for entry in entries where !entry.isHidden {
+            guard let name = entry.name else {
+                notes.append("skipped '\(entry.displayName)': its name is not UTF-8")
+                continue
+            }
+            let isImageName = imageExtensions.contains((name as NSString).pathExtension.lowercased())
+            switch entry.kind {
+            case .regularFile where isImageName:
+                pages.append(name)
+            case .regularFile:
+                notes.append("skipped '\(entry.displayName)': not a page image (PNG, JPEG, WebP or HEIF)")
+            case .folder:
+                notes.append("skipped '\(entry.displayName)': a folder (subfolders are not read)")
+            case let kind where isImageName:
+                throw .refusedEntry(path: folder.path(of: entry.displayName), reason: "it is \(kind.description)")
+            case let kind:
+                notes.append("skipped '\(entry.displayName)': \(kind.description)")
+            }
+        }
+        guard pages.count <= limit else { throw .tooManyPages(path: folder.path, count: pages.count, limit: limit) }
+        return Listing(pages: NaturalOrder.sorted(pages), notes: notes.sorted())
+    }
+}
