@@ -133,6 +133,7 @@ bench: deps bench-deps release
 	bench/build
 	bench/daily
 	bench/reader
+	bench/reader-update
 	bench/imaging
 	bench/import
 

@@ -5,17 +5,17 @@ import NewsstandReader
 /// download (with resume), remove.
 enum LibraryCommand: Command {
     static let declaration = CommandDeclaration(
-        name: "library", summary: "keep a shelf of issues like a reader app: refresh, list, download, remove",
+        name: "library", summary: "keep a shelf of issues like a reader app: refresh, list, download, update, remove",
         operands: [
             OperandDeclaration("folder", .folder, help: "the library's folder (created when missing)"),
-            OperandDeclaration("action", .choice(["refresh", "list", "download", "resume", "remove", "cover"]), help: "what to do"),
+            OperandDeclaration("action", .choice(["refresh", "list", "download", "update", "resume", "remove", "cover"]), help: "what to do"),
             OperandDeclaration(
-                "operand", .text, help: "refresh: the catalog URL; download, remove and cover: an issue's name", isRequired: false),
+                "operand", .text, help: "refresh: the catalog URL; download, update, remove and cover: an issue's name", isRequired: false),
         ],
         options: [
             .flag("--retina", help: "use the @2x covers and bundles (fixed when the folder is first used)"),
             .flag("--latest", help: "download the newest issue"),
-            .flag("--all", help: "download every issue that is not downloaded yet"),
+            .flag("--all", help: "download every issue that is not downloaded yet; update: every issue with an update"),
             .value("--format", .choice(["text", "json"]), help: "text (default) or json"),
             .value(
                 "--covers", .wholeNumber(unit: "covers", range: 0...Int64(Int32.max)), placeholder: "N",
@@ -41,12 +41,13 @@ enum LibraryCommand: Command {
             "<folder> refresh <catalog-url> [--retina]",
             "<folder> list",
             "<folder> download <name> | --latest | --all",
+            "<folder> update <name> | --all",
             "<folder> resume",
             "<folder> remove <name>",
             "<folder> cover <name>",
         ],
         description: [
-            "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; resume continues downloads that were interrupted.",
+            "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; update brings a downloaded issue with an update to the catalog's content, fetching only the files that changed (HTTP Range requests, checked against the bundle's index) when it can, the whole bundle otherwise; resume continues downloads that were interrupted.",
             "One process at a time uses a folder: another one waits for it (--wait), then fails with \"library ... is in use\".",
         ],
         exitStatuses: [(0, "success"), (1, "failure (one line on standard error)"), (2, "usage error")])
@@ -82,6 +83,12 @@ enum LibraryCommand: Command {
             default: throw UsageError("download needs exactly one of <name>, --latest or --all")
             }
             return try session.download(folder: folder, selection)
+        case "update":
+            switch (operands.count, arguments.has("--latest"), arguments.has("--all")) {
+            case (1, false, false): return try session.update(folder: folder, names: operands)
+            case (0, false, true): return try session.update(folder: folder, names: nil)
+            default: throw UsageError("update needs exactly one of <name> or --all")
+            }
         case "resume":
             guard operands.isEmpty else { throw UsageError("resume takes no operands") }
             return try session.download(folder: folder, .pending)
@@ -92,7 +99,7 @@ enum LibraryCommand: Command {
             guard operands.count == 1 else { throw UsageError("cover needs one <name>") }
             return try session.cover(folder: folder, name: operands[0])
         default:
-            throw UsageError("unknown action '\(action)' (refresh, list, download, resume, remove, cover)")
+            throw UsageError("unknown action '\(action)' (refresh, list, download, update, resume, remove, cover)")
         }
     }
 

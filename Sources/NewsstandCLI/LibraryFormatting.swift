@@ -5,13 +5,44 @@ import NewsstandReader
 enum LibraryFormatting {
     static func line(_ issue: Issue, scale: LibraryScale) -> String {
         let size = issue.contentSize.map { ByteCount.format(Int64($0)) } ?? "-"
-        let update = issue.hasUpdate ? "  (update available)" : ""
+        let update = issue.hasUpdate ? "  (\(updateCost(issue)))" : ""
         // A retina library that fell back to the normal files (no @2x ones on the server) says so.
         var fallbacks: [String] = []
         if issue.installedScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale content") }
         if issue.coverScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale cover") }
         let fellBack = fallbacks.isEmpty ? "" : "  (\(fallbacks.joined(separator: ", ")))"
         return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)\(fellBack)"
+    }
+
+    /// "update available: 65.6 KB by ranges, 812.3 KB whole" (or "…: 812.3 KB whole download"
+    /// when it cannot go by ranges, or the size is unknown).
+    static func updateCost(_ issue: Issue) -> String {
+        let whole = issue.contentSize.map { ByteCount.format(Int64($0)) }
+        switch (issue.updateBytes, whole) {
+        case (let ranges?, let whole?): return "update available: \(ByteCount.format(ranges)) by ranges, \(whole) whole"
+        case (let ranges?, nil): return "update available: \(ByteCount.format(ranges)) by ranges"
+        case (nil, let whole?): return "update available: \(whole) whole download"
+        case (nil, nil): return "update available"
+        }
+    }
+
+    /// An update's outcome, as `update` prints it.
+    static func describe(_ result: UpdateResult) -> String {
+        switch result {
+        case .upToDate: "up to date"
+        case .ranges(let bytes, let requests, let fetched, let kept):
+            "updated by ranges: \(bytes) bytes in \(requests) request\(requests == 1 ? "" : "s") (\(fetched) file\(fetched == 1 ? "" : "s") fetched, \(kept) kept)"
+        case .full(let reason): "downloaded whole: \(reason)"
+        }
+    }
+
+    static func json(_ result: UpdateResult) -> [String: Any] {
+        switch result {
+        case .upToDate: ["update": "none"]
+        case .ranges(let bytes, let requests, let fetched, let kept):
+            ["update": "ranges", "bytesFetched": bytes, "requests": requests, "filesFetched": fetched, "filesKept": kept]
+        case .full(let reason): ["update": "full", "reason": reason.description]
+        }
     }
 
     static func json(_ issue: Issue) -> [String: Any] {
@@ -21,6 +52,7 @@ enum LibraryFormatting {
             "contentURL": issue.remoteContentURL.absoluteString,
         ]
         object["size"] = issue.contentSize
+        object["updateBytes"] = issue.updateBytes
         object["installedScale"] = issue.installedScale?.rawValue
         object["coverScale"] = issue.coverScale?.rawValue
         object["cover"] = issue.coverFileURL?.path

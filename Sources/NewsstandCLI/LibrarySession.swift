@@ -129,6 +129,43 @@ struct LibrarySession: Sendable {
         return failed ? ExitStatus.failure : ExitStatus.success
     }
 
+    /// Updates the named issues (nil: every issue with an update), one after the other.
+    func update(folder: URL, names: [String]?) throws -> Int32 {
+        let library = try open(folder)
+        let outcomes: [(String, Result<UpdateResult, LibraryError>)] = try runBlocking {
+            let chosen: [String]
+            if let names { chosen = names } else { chosen = await library.issues.filter { $0.hasUpdate }.map(\.name) }
+            var outcomes: [(String, Result<UpdateResult, LibraryError>)] = []
+            for name in chosen {
+                do throws(LibraryError) {
+                    outcomes.append((name, .success(try await library.update(name))))
+                } catch {
+                    outcomes.append((name, .failure(error)))
+                }
+            }
+            return outcomes
+        }
+        if json {
+            printJSON(
+                outcomes.map { name, result -> [String: Any] in
+                    switch result {
+                    case .success(let update): LibraryFormatting.json(update).merging(["name": name]) { $1 }
+                    case .failure(let error): ["name": name, "error": error.description]
+                    }
+                })
+        } else {
+            for (name, result) in outcomes {
+                switch result {
+                case .success(let update): console.out("\(name): \(LibraryFormatting.describe(update))")
+                case .failure(let error): console.err("newsstand library: error: \(error.description)")
+                }
+            }
+            if outcomes.isEmpty { console.out("nothing to update") }
+        }
+        let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
     func remove(folder: URL, name: String) throws -> Int32 {
         let library = try open(folder)
         try runBlocking { try await library.remove(name) }

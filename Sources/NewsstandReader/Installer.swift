@@ -12,6 +12,9 @@ struct Installer: Sendable {
     let limits: ZipExtractionLimits
     let hasher: any ContentHasher
     let unpacker: any BundleUnpacker
+    /// The bundle's verified index, kept in the content (`InstalledIndex`) when it describes
+    /// this bundle and the bundle's root is the issue (the index's names are then the files').
+    var index: BundleIndex?
 
     /// Returns the bundle's digest once the content is in place. Blocking (hashing and
     /// unpacking a bundle take seconds): run it with `BlockingWork`.
@@ -41,6 +44,14 @@ struct Installer: Sendable {
         } catch {
             try? issues.removeTree(unpacked.lastPathComponent)
             return .failure(.fileSystem(path: error.path, reason: error.reason))
+        }
+        if let index, index.bundleSHA256 == sha256, temporary == unpacked {
+            do {
+                try InstalledIndex.write(index, into: try issues.folder(temporary.lastPathComponent))
+            } catch {
+                try? issues.removeTree(temporary.lastPathComponent)
+                return .failure(.fileSystem(path: error.path, reason: error.reason))
+            }
         }
         do {
             if issues.kind(of: name) != nil {

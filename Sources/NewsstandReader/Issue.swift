@@ -39,6 +39,11 @@ public struct Issue: Sendable, Equatable, Identifiable {
     /// The scale of the cached cover (`.normal` in a retina library that fell back), when cached.
     public var coverScale: LibraryScale?
 
+    /// For an issue with an update (`hasUpdate`): the bytes updating it by ranges will fetch, as
+    /// measured at the last refresh; nil when it will be a full download of `contentSize` bytes
+    /// (no index in the catalog, or the change is over half the bundle).
+    public var updateBytes: Int64?
+
     /// `name`, the key the library looks issues up by.
     public var id: String { name }
 }

@@ -4,7 +4,9 @@ import NewsstandCore
 extension IssueLibrary {
     /// Downloads, verifies and unpacks an issue, and waits until it is available.
     /// If the issue is already downloading, joins that download. An available issue without
-    /// an update is returned at once.
+    /// an update is returned at once; one with an update is updated (by ranges when it can,
+    /// see `update(_:)`) and stays available, its installed version readable, until the new one
+    /// is in place.
     /// - Parameter progress: called as bytes arrive (bytes on disk, bytes expected).
     /// - Throws: `LibraryError`; the issue's status is back to none (the `.part` file is kept
     ///   for a resume unless the download was bad).
@@ -67,11 +69,15 @@ extension IssueLibrary {
         let part = layout.part(of: name, scale: state.scale)
         let onDisk = FileStatus.size(of: part) ?? 0
         try checkSpace(for: record, alreadyDownloaded: onDisk)
-        let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
-        record.status = .downloading(progress)
-        state.issues[name] = record
-        try save()
-        emit(.statusChanged(name: name, record.status))
+        // An update leaves the issue available: its installed version stays readable until the
+        // new one is swapped in whole, and a crash leaves it as it was (the update is asked again).
+        if record.status != .available {
+            let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
+            record.status = .downloading(progress)
+            state.issues[name] = record
+            try save()
+            emit(.statusChanged(name: name, record.status))
+        }
         let task = Task { await self.runDownload(name) }
         running[name] = task
         return task
@@ -113,7 +119,8 @@ extension IssueLibrary {
                 try? save()
             }
             emit(.downloadFailed(name: name, error))
-            emit(.statusChanged(name: name, .none))
+            // A failed update leaves the installed version available.
+            emit(.statusChanged(name: name, state.issues[name]?.status ?? .none))
         }
         return result
     }
@@ -126,13 +133,40 @@ extension IssueLibrary {
         // Under a slow consumer the oldest values are dropped, never the newest.
         let (reports, reporter) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
         let forwarding = Task { for await progress in reports { self.recordProgress(name, progress) } }
+        var fullReason = FullDownloadReason.notInstalled
+        if canUpdateByRanges(record) {
+            switch await updateByRanges(name, progress: { reporter.yield($0) }) {
+            case .done(let issue, let result):
+                reporter.finish()
+                await forwarding.value
+                updateResults[name] = result
+                emit(.updated(name: name, result))
+                return .success(issue)
+            case .failed(let error):
+                reporter.finish()
+                await forwarding.value
+                return .failure(error)
+            case .fallBack(let reason):
+                log("\(name): downloading the whole bundle: \(reason)")
+                fullReason = reason
+            }
+        }
         let transferred = await transfer(record, into: part) { reporter.yield($0) }
         // Every report is delivered before the download ends either way.
         reporter.finish()
         await forwarding.value
         switch transferred {
         case .failure(let error): return .failure(error)
-        case .success(let source): return await install(name, from: part, source: source)
+        case .success(let source):
+            // An index that lied about an entry is not kept: a later update would trust its hashes.
+            var distrusted = false
+            if case .indexMismatch = fullReason { distrusted = true }
+            let installed = await install(name, from: part, source: source, keepIndex: !distrusted)
+            if case .success = installed, record.hasUpdate {
+                updateResults[name] = .full(fullReason)
+                emit(.updated(name: name, .full(fullReason)))
+            }
+            return installed
         }
     }
 
@@ -215,11 +249,14 @@ extension IssueLibrary {
     }
 
     /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
-    private func install(_ name: String, from part: URL, source: BundleSource) async -> Result<Issue, LibraryError> {
+    private func install(
+        _ name: String, from part: URL, source: BundleSource, keepIndex: Bool
+    ) async -> Result<Issue, LibraryError> {
         guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
+        let index = keepIndex ? await indexForInstall(name, source: source) : nil
         let installer = Installer(
             name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
-            unpacker: configuration.unpacker)
+            unpacker: configuration.unpacker, index: index)
         // Hashing and unpacking a bundle take seconds: on a thread of their own, not the actor's
         // or the cooperative pool's.
         let installation = await BlockingWork.run {
@@ -248,10 +285,33 @@ extension IssueLibrary {
         }
     }
 
+    /// The verified index of the bundle being installed, kept with its content so that a later
+    /// update can go by ranges; nil when the catalog gives none or it is unusable (the install
+    /// goes on: only a later update is then a whole download).
+    private func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
+        guard let record = state.issues[name], source.url == record.remoteContentURL, let url = record.contentIndexURL,
+            let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
+        else { return nil }
+        let fetch = IndexFetch(
+            url: url, size: size, sha256: sha256, bundleSize: source.size, bundleSHA256: source.sha256,
+            limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
+            allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+        switch await fetch.run() {
+        case .success(let index): return index
+        case .failure(let reason):
+            log("\(name): the index is not kept: \(reason)")
+            return nil
+        }
+    }
+
     func recordProgress(_ name: String, _ progress: DownloadProgress) {
-        guard running[name] != nil, var record = state.issues[name], case .downloading = record.status else { return }
-        record.status = .downloading(progress)
-        state.issues[name] = record
+        guard running[name] != nil, var record = state.issues[name] else { return }
+        if case .downloading = record.status {
+            record.status = .downloading(progress)
+            state.issues[name] = record
+        } else if record.status != .available {
+            return
+        }
         emit(.progress(name: name, progress))
         for handler in progressHandlers[name] ?? [] { handler(progress) }
     }

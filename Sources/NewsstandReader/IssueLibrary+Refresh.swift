@@ -39,6 +39,9 @@ extension IssueLibrary {
         state.catalogLastModified = lastModified
         try save()
         await refreshCovers(&result)
+        // What each update will cost by ranges, for `Issue.updateBytes` (`newsstand library list`):
+        // the new index is fetched now, once per new content, capped and checked like any index.
+        await measureUpdates(state.issues.values.filter { $0.hasUpdate && $0.updateBytes == nil }.map(\.name).sorted())
         log(
             "catalog \(catalogURL.absoluteString): \(result.added.count) added, \(result.updated.count) updated, \(result.removed.count) removed"
         )
@@ -88,6 +91,18 @@ extension IssueLibrary {
             record.contentSize = entry.contentSize(retina: retina)
             record.contentSHA256 = entry.contentSHA256(retina: retina)?.lowercased()
             record.coverSHA256 = entry.coverSHA256(retina: retina)?.lowercased()
+            // The index is used only with its size and SHA-256 from the catalog to check it by.
+            if let index = entry.contentIndexURL(retina: retina), let size = entry.contentIndexSize(retina: retina),
+                let sha256 = entry.contentIndexSHA256(retina: retina)
+            {
+                record.contentIndexURL = URL(string: index, relativeTo: catalogURL)?.absoluteURL
+                record.contentIndexSize = size
+                record.contentIndexSHA256 = sha256.lowercased()
+            } else {
+                record.contentIndexURL = nil
+                record.contentIndexSize = nil
+                record.contentIndexSHA256 = nil
+            }
             record.fallback = retina && !entry.hasRetinaKeys ? Self.fallback(for: entry, relativeTo: catalogURL) : nil
             record.isInCatalog = true
             guard let existing else {
@@ -99,6 +114,10 @@ extension IssueLibrary {
                 let changed = record.catalogHasNewContent
                 if changed && !record.hasUpdate { result.contentUpdates.append(entry.name) }
                 record.hasUpdate = changed
+                if !changed || record.contentSHA256 != existing.contentSHA256 || record.contentIndexSHA256 != existing.contentIndexSHA256 {
+                    // Measured again for this content (`measureUpdates`), after the save.
+                    record.updateBytes = nil
+                }
             }
             if record != existing { result.updated.append(entry.name) }
             state.issues[entry.name] = record

@@ -33,6 +33,14 @@ struct IssueRecord: Codable, Equatable, Sendable {
     /// The `@2x` bundle URL that answered 404 or 410: while it is still the catalog's, downloads
     /// fetch the fallback's bundle (a new URL tries `@2x` again).
     var missingRetinaContentURL: URL?
+    /// The index of the catalog's bundle for the library's scale (`ContentIndex`), with the size
+    /// and SHA-256 the catalog gives for it: what an update by ranges starts from.
+    var contentIndexURL: URL?
+    var contentIndexSize: Int?
+    var contentIndexSHA256: String?
+    /// What updating the installed content by ranges will fetch, in bytes, measured at the last
+    /// refresh from the new index and the installed one (nil: not known, a full download).
+    var updateBytes: Int64?
 
     /// The bundle a download fetches, with what it is checked against and its scale.
     func bundleSource(scale: LibraryScale) -> BundleSource {
@@ -60,7 +68,8 @@ struct IssueRecord: Codable, Equatable, Sendable {
             contentSHA256: contentSHA256, status: status, hasUpdate: hasUpdate, isInCatalog: isInCatalog,
             contentURL: layout.content(of: name),
             coverFileURL: coverFileName.map { layout.covers.appendingPathComponent($0) },
-            installedScale: status == .available ? installedScale : nil, coverScale: coverFileName == nil ? nil : cachedCoverScale)
+            installedScale: status == .available ? installedScale : nil, coverScale: coverFileName == nil ? nil : cachedCoverScale,
+            updateBytes: hasUpdate ? updateBytes : nil)
     }
 }
 

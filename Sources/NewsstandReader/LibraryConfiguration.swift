@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandArchive
 
 /// How a library downloads, unpacks and keeps issues. The defaults suit an app.
@@ -65,6 +66,10 @@ public struct LibraryConfiguration: Sendable {
     public var hasher: any ContentHasher = SHA256Hasher()
     /// Unpacks a verified bundle into an issue's content folder: `ZipExtractor` by default.
     public var unpacker: any BundleUnpacker = ZipBundleUnpacker()
+
+    /// What a bundle's index (fetched to update an issue by ranges) may be: 16 MiB and 100,000
+    /// entries by default; the catalog's `ContentIndexSize` caps it further.
+    public var indexLimits = BundleIndexLimits()
 
     /// The default configuration.
     public init() {}

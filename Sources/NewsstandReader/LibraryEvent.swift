@@ -8,6 +8,9 @@ public enum LibraryEvent: Sendable, Equatable {
     case downloadFailed(name: String, LibraryError)
     /// An issue's cover was fetched on demand (`IssueLibrary.cover(of:)`).
     case coverChanged(name: String)
+    /// An update of a downloaded issue finished: by ranges (with the bytes fetched), or by a
+    /// whole download (with the reason).
+    case updated(name: String, UpdateResult)
     /// A refresh finished.
     case refreshed(RefreshResult)
 }

@@ -37,6 +37,10 @@ struct LibraryLayout: Sendable {
         (scale.isRetina ? "\(name)@2x.zip" : "\(name).zip") + ".part"
     }
 
+    /// The spool of ranges fetched to update an issue (`Downloads/<name>.ranges`): an update
+    /// interrupted by a crash starts again, so open removes it as it removes unknown files.
+    static func rangesFileName(of name: String) -> String { "\(name).ranges" }
+
     /// Prefix of the folders an unpack or a replacement works in, beside the content folders;
     /// any found on open are leftovers of an interrupted run.
     static let temporaryPrefix = ".tmp-"

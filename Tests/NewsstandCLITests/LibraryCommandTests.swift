@@ -225,3 +225,65 @@ import Testing
         }
     }
 }
+
+/// `newsstand library list` shows what an update will cost, and `update` fetches only what
+/// changed (issue 14), end to end: the sample built by `newsstand build` (which writes each
+/// bundle's index and lists it in the catalog), then built again with a page image changed.
+@Suite struct LibraryUpdateCommandTests {
+    @Test func listShowsTheUpdatesCostAndUpdateFetchesOnlyTheChangedPage() async throws {
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let work = try Shell.temporaryFolder("library-update-cli")
+        let magazine = try nginx.sampleMagazine(in: work)
+        #expect(await InProcess.newsstand(["build", magazine.path, "--output", nginx.root.path]).status == 0)
+        let shelf = work.appendingPathComponent("shelf").path
+        func library(_ arguments: String...) async -> Shell.Result {
+            await InProcess.newsstand(["library", shelf] + arguments)
+        }
+        let catalog = nginx.baseURL.absoluteString + "issues.plist"
+        #expect(await library("refresh", catalog).status == 0)
+        var result = await library("download", "a-3")
+        #expect(result.status == 0, "\(result.stderr)")
+
+        // One page image changes (a text chunk after IHDR: the same pixels, other bytes).
+        let image = magazine.appendingPathComponent("issues/a-3/assets/2-0.png")
+        let edit = try Shell.python(
+            """
+            import struct, sys, zlib
+            data = open(sys.argv[1], "rb").read()
+            body = b"Comment\\0corrected"
+            chunk = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(">I", zlib.crc32(b"tEXt" + body))
+            open(sys.argv[1], "wb").write(data[:33] + chunk + data[33:])
+            """, [image.path])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        result = await InProcess.newsstand(["build", magazine.path, "--output", nginx.root.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = await library("refresh", catalog)
+        #expect(result.stdout.contains("1 with new content"), "\(result.stdout)")
+
+        let line = await library("list").stdout.split(separator: "\n").first { $0.hasPrefix("a-3\t") }
+        #expect(line?.contains("(update available: ") == true && line?.contains(" by ranges, ") == true, "\(line ?? "")")
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(await library("list", "--format", "json").stdout.utf8)) as? [[String: Any]])
+        let cost = try #require(listed.first { $0["name"] as? String == "a-3" }?["updateBytes"] as? Int)
+
+        let bundle = try BuiltIssue("a-3", in: nginx.root).bundle
+        result = await library("update", "a-3")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "a-3: updated by ranges: \(cost) bytes in 1 request (1 file fetched, \(try Self.entryCount(nginx.root, bundle) - 1) kept)\n")
+        let served = nginx.requests().filter { $0.uri == "/a-3/\(bundle)" }
+        #expect(served.map(\.status) == [206] && served.first?.bytesSent == cost)
+        #expect(await library("list").stdout.contains("(update available") == false)
+        #expect(await library("update", "a-3").stdout == "a-3: up to date\n")
+        let unpacked = URL(fileURLWithPath: shelf).appendingPathComponent("Issues/a-3/2-0.png")
+        #expect(try Data(contentsOf: unpacked) == Data(contentsOf: image))
+        #expect(await library("update").status == 2)
+    }
+
+    static func entryCount(_ root: URL, _ bundle: String) throws -> Int {
+        let result = try Shell.python(
+            "import sys, zipfile; print(len([i for i in zipfile.ZipFile(sys.argv[1]).infolist() if not i.is_dir()]))",
+            [root.appendingPathComponent("a-3/\(bundle)").path])
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}

@@ -106,12 +106,36 @@ struct StateStoreTests {
         }
     }
 
+    /// Version 1 (before issue 14) had no index columns: opening adds them, empty, and keeps
+    /// every row; the issues read as before, without an index.
+    @Test func aVersion1DatabaseIsMigratedKeepingEveryRow() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            try Self.sqlite(
+                path,
+                """
+                ALTER TABLE issues DROP COLUMN content_index_url; ALTER TABLE issues DROP COLUMN content_index_size;
+                ALTER TABLE issues DROP COLUMN content_index_sha256; ALTER TABLE issues DROP COLUMN update_bytes;
+                PRAGMA user_version = 1;
+                """)
+            let library = try bed.library()
+            #expect(await library.issues.map(\.name) == ["b", "a"])
+            #expect(await library.issues.allSatisfy { $0.updateBytes == nil && $0.status == .none })
+            try await library.refresh()
+            await library.close()
+            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "2\n")
+            let columns = try Shell.run("sqlite3", [path, "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'"])
+            #expect(columns.stdout == "content_index_url\ncontent_index_size\ncontent_index_sha256\nupdate_bytes\n")
+        }
+    }
+
     @Test func aNewerSchemaOrAnotherProgramsDatabaseIsRefused() async throws {
         try await Testbed.with { bed in
             try await Self.closedLibrary(bed)
             let path = Self.databasePath(bed)
-            try Self.sqlite(path, "PRAGMA user_version = 2")
-            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 2, supported: 1))) { try bed.library() }
+            try Self.sqlite(path, "PRAGMA user_version = 3")
+            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 3, supported: 2))) { try bed.library() }
             try FileManager.default.removeItem(atPath: path)
             try Self.sqlite(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
             #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }

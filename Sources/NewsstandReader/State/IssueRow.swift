@@ -22,6 +22,8 @@ enum IssueRow {
             record.fallback.map { .text($0.coverURL.absoluteString) }, record.fallback.map { .text($0.contentURL.absoluteString) },
             record.fallback?.contentSize.map { .integer(Int64($0)) }, record.fallback?.contentSHA256.map(SQLiteValue.text),
             record.fallback?.coverSHA256.map(SQLiteValue.text), record.missingRetinaContentURL.map { .text($0.absoluteString) },
+            record.contentIndexURL.map { .text($0.absoluteString) }, record.contentIndexSize.map { .integer(Int64($0)) },
+            record.contentIndexSHA256.map(SQLiteValue.text), record.updateBytes.map(SQLiteValue.integer),
         ]
     }
 
@@ -112,6 +114,10 @@ enum IssueRow {
                 contentSHA256: try text(25, "fallback_content_sha256"), coverSHA256: try text(26, "fallback_cover_sha256"))
         }
         record.missingRetinaContentURL = try url(27, "missing_retina_content_url")
+        record.contentIndexURL = try url(28, "content_index_url")
+        record.contentIndexSize = try size(29, "content_index_size")
+        record.contentIndexSHA256 = try text(30, "content_index_sha256")
+        record.updateBytes = try integer(31, "update_bytes")
         return record
     }
 }

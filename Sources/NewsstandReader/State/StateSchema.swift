@@ -1,11 +1,11 @@
-/// The tables of `library.sqlite`, version 1. `PRAGMA application_id` marks the file as a
+/// The tables of `library.sqlite`, version 2 (1 had no index columns; `migrateFrom1`). `PRAGMA application_id` marks the file as a
 /// library's; `PRAGMA user_version` is the schema version (a later version that changes the
 /// tables adds a migration step from each earlier one and raises it).
 enum StateSchema {
     /// "NSRD": Newsstand reader.
     static let applicationID: Int64 = 0x4E53_5244
     /// The version this library writes and reads.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     static let create = """
         CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
@@ -37,7 +37,11 @@ enum StateSchema {
             fallback_content_size INTEGER,
             fallback_content_sha256 TEXT,
             fallback_cover_sha256 TEXT,
-            missing_retina_content_url TEXT
+            missing_retina_content_url TEXT,
+            content_index_url TEXT,
+            content_index_size INTEGER,
+            content_index_sha256 TEXT,
+            update_bytes INTEGER
         ) WITHOUT ROWID;
         CREATE TABLE reading_positions (
             name TEXT PRIMARY KEY NOT NULL, article INTEGER NOT NULL, page INTEGER NOT NULL
@@ -52,9 +56,18 @@ enum StateSchema {
         cover_sha256, status, bytes_received, bytes_expected, has_update, in_catalog, cover_file, cached_cover_url, \
         cached_cover_sha256, cached_cover_scale, installed_sha256, installed_content_url, installed_scale, \
         fallback_cover_url, fallback_content_url, fallback_content_size, fallback_content_sha256, fallback_cover_sha256, \
-        missing_retina_content_url
+        missing_retina_content_url, content_index_url, content_index_size, content_index_sha256, update_bytes
         """
-    static let issueColumnCount = 28
+    static let issueColumnCount = 32
+
+    /// From version 1 (before issue 14's updates by ranges): the index columns, empty.
+    static let migrateFrom1 = """
+        ALTER TABLE issues ADD COLUMN content_index_url TEXT;
+        ALTER TABLE issues ADD COLUMN content_index_size INTEGER;
+        ALTER TABLE issues ADD COLUMN content_index_sha256 TEXT;
+        ALTER TABLE issues ADD COLUMN update_bytes INTEGER;
+        PRAGMA user_version = 2;
+        """
 
     static let upsertIssue =
         "INSERT OR REPLACE INTO issues (\(issueColumns)) VALUES (\((1...issueColumnCount).map { "?\($0)" }.joined(separator: ", ")))"

@@ -144,7 +144,13 @@ final class StateStore: @unchecked Sendable {
             guard version <= StateSchema.version else {
                 throw LibraryError.stateUnusable(.newerSchema(path: path, found: version, supported: StateSchema.version))
             }
-            guard version == StateSchema.version else { throw LibraryError.stateUnusable(.notALibrary(path: path)) }
+            if version == 1 {
+                // Adds empty columns only: a row of version 1 reads as before, without an index.
+                try database.transaction { () throws(SQLiteFailure) in try database.execute(StateSchema.migrateFrom1) }
+            }
+            guard try database.integer("PRAGMA user_version") == StateSchema.version else {
+                throw LibraryError.stateUnusable(.notALibrary(path: path))
+            }
             guard try database.text("PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
                 throw SQLiteFailure(code: 0, message: "the database cannot use a write-ahead log")
             }

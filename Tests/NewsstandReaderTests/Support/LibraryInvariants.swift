@@ -34,7 +34,7 @@ enum LibraryInvariants {
         }
         let compare = try Shell.python(
             """
-            import json, os, sys, zipfile
+            import hashlib, json, os, sys, zipfile
             problems = []
             for folder, bundle in json.loads(sys.argv[1]).items():
                 with zipfile.ZipFile(bundle) as z:
@@ -49,6 +49,11 @@ enum LibraryInvariants {
                     for root, dirs, files in os.walk(folder):
                         for f in files:
                             rel = os.path.relpath(os.path.join(root, f), folder)
+                            if rel == ".newsstand-index.json":
+                                # The index the content was installed from (issue 14): it must be the bundle's.
+                                if json.load(open(os.path.join(root, f)))["bundle"]["sha256"] != hashlib.sha256(open(bundle, "rb").read()).hexdigest():
+                                    problems.append(folder + ": its index is not the bundle's")
+                                continue
                             if rel not in names:
                                 problems.append(folder + ": " + rel + " is not in the bundle")
             print("\\n".join(problems))

@@ -1,0 +1,196 @@
+import Foundation
+import NewsstandArchive
+import NewsstandCore
+
+extension IssueLibrary {
+    /// Brings a downloaded issue with an update (`Issue.hasUpdate`) to the catalog's content and
+    /// says how: by ranges (only the entries that changed, fetched with HTTP `Range` requests into
+    /// the new bundle, checked against its index) or by a whole download, with the reason. The
+    /// old version stays readable until the new one is swapped in whole. An issue not downloaded
+    /// is downloaded (`.full(.notInstalled)`); one without an update returns `.upToDate`.
+    /// Also emits `LibraryEvent.updated`.
+    /// - Throws: `LibraryError`, as `download(_:)`; the installed version is then unchanged.
+    @discardableResult
+    public func update(_ name: String) async throws(LibraryError) -> UpdateResult {
+        guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
+        if record.status == .available, !record.hasUpdate { return .upToDate }
+        updateResults[name] = nil
+        try await download(name)
+        return updateResults[name] ?? .full(.notInstalled)
+    }
+
+    /// Outcome of trying an update by ranges.
+    enum RangedUpdate {
+        case done(Issue, UpdateResult)
+        case fallBack(FullDownloadReason)
+        case failed(LibraryError)
+    }
+
+    /// Whether the issue's installed content can be the base of an update by ranges.
+    func canUpdateByRanges(_ record: IssueRecord) -> Bool {
+        record.hasUpdate && record.installedSHA256 != nil && FileStatus.kind(of: layout.content(of: record.name)) == .folder
+    }
+
+    /// Updates an installed issue by ranges, or says why a whole download is needed.
+    func updateByRanges(_ name: String, progress: @escaping @Sendable (DownloadProgress) -> Void) async -> RangedUpdate {
+        guard let record = state.issues[name] else { return .failed(.unknownIssue(name: name)) }
+        let source = record.bundleSource(scale: state.scale)
+        // A retina library that fell back to the normal bundle has no index for it.
+        guard source.url == record.remoteContentURL, let indexURL = record.contentIndexURL, let indexSize = record.contentIndexSize,
+            let indexSHA256 = record.contentIndexSHA256
+        else { return .fallBack(.noIndex) }
+        let fetch = IndexFetch(
+            url: indexURL, size: indexSize, sha256: indexSHA256, bundleSize: source.size, bundleSHA256: source.sha256,
+            limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
+            allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+        let index: BundleIndex
+        switch await fetch.run() {
+        case .failure(let reason): return .fallBack(reason)
+        case .success(let fetched): index = fetched
+        }
+        if let problem = Self.unusableShape(of: index, limits: configuration.extractionLimits) {
+            return .fallBack(.indexUnusable(problem))
+        }
+        let layout = layout
+        let limits = configuration.indexLimits
+        let planned = await BlockingWork.run { () -> UpdatePlan? in
+            guard let content = try? OpenFolder.open(layout.content(of: name)),
+                let installed = InstalledIndex.load(from: content, limits: limits)
+            else { return nil }
+            return UpdatePlan.make(installed: installed, new: index, content: content)
+        }
+        guard let plan = planned else { return .fallBack(.noInstalledIndex) }
+        if plan.bytes * 2 > index.bundleSize { return .fallBack(.tooMuchChanged(bytes: plan.bytes, bundleSize: index.bundleSize)) }
+        log("\(name): updating by ranges: \(plan.fetched.count) entries in \(plan.ranges.count) ranges (\(plan.bytes) bytes), \(plan.kept.count) kept")
+
+        let spoolName = LibraryLayout.rangesFileName(of: name)
+        let downloads: OpenFolder
+        do {
+            downloads = try OpenFolder.open(layout.downloads)
+        } catch {
+            return .failed(.fileSystem(path: error.path, reason: error.reason))
+        }
+        defer { try? downloads.removeRegularFile(spoolName) }
+        let fetcher = RangeFetcher(
+            url: source.url, bundleSize: index.bundleSize, ranges: plan.ranges, spool: downloads, spoolName: spoolName,
+            limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
+            transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
+        let total = plan.bytes
+        let counter = ByteCounter()
+        let outcome: RangeFetcher.Outcome
+        do {
+            outcome = try await fetcher.run { count in
+                let sum = counter.add(count)
+                progress(DownloadProgress(bytesReceived: sum, bytesExpected: total))
+            }
+        } catch {
+            switch error {
+            case .ignoresRanges: return .fallBack(.rangesIgnored)
+            case .refused(let reason): return .fallBack(.badRangeResponse(reason))
+            case .transfer(.cancelled): return .failed(.cancelled(name: name))
+            case .transfer(.file(let failure)) where failure.isNoSpace: return .failed(.diskFull(path: failure.path, reason: failure.reason))
+            case .transfer(.file(let failure)): return .failed(.fileSystem(path: failure.path, reason: failure.reason))
+            case .transfer(let failure): return .fallBack(.badRangeResponse(failure.description))
+            }
+        }
+        if Task.isCancelled { return .failed(.cancelled(name: name)) }
+        let assembler = UpdateAssembler(name: name, layout: layout, plan: plan, index: index, spool: URL(fileURLWithPath: downloads.path(of: spoolName)))
+        let assembled = await BlockingWork.run { assembler.run() }
+        let aside: String
+        switch assembled {
+        case .failure(.mismatch(let reason)): return .fallBack(.indexMismatch(reason))
+        case .failure(.file(let failure)) where failure.isNoSpace: return .failed(.diskFull(path: failure.path, reason: failure.reason))
+        case .failure(.file(let failure)): return .failed(.fileSystem(path: failure.path, reason: failure.reason))
+        case .success(let name): aside = name
+        }
+        // The new version is in place: record it (a crash before this save is repaired on open
+        // from the installed index, see `recover`).
+        guard var current = state.issues[name] else { return .failed(.unknownIssue(name: name)) }
+        current.status = .available
+        current.hasUpdate = false
+        current.updateBytes = nil
+        current.installedSHA256 = index.bundleSHA256
+        current.installedContentURL = source.url
+        current.installedScale = source.scale
+        state.issues[name] = current
+        do {
+            try save()
+        } catch {
+            return .failed(error)
+        }
+        await delete(aside, of: name)
+        // A whole download of an earlier bundle, cut before it ended, is of no use any more.
+        PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
+        let result = UpdateResult.ranges(
+            bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count, entriesKept: plan.kept.count)
+        log("\(name) is available: \(result)")
+        return .done(current.issue(in: layout), result)
+    }
+
+    /// Why the new version cannot be assembled from the index as it stands, or nil: the unpack
+    /// limits hold for ranges too (entries, total size, compression ratio: an entry inflates only
+    /// up to its stated size, so the sizes bound it), and the index's names must be the issue's
+    /// files (its root: `pages.plist` there, no `__MACOSX/`), as an unpack would lay them out.
+    static func unusableShape(of index: BundleIndex, limits: ZipExtractionLimits) -> String? {
+        if index.entries.count > limits.maxEntries { return "it has more than \(limits.maxEntries) entries, the unpack limit" }
+        var total: Int64 = 0
+        for entry in index.entries {
+            let sum = total.addingReportingOverflow(entry.size)
+            guard !sum.overflow, sum.partialValue <= limits.maxTotalSize else {
+                return "its files add up to more than the unpack limit of \(limits.maxTotalSize) bytes"
+            }
+            total = sum.partialValue
+        }
+        if total > limits.ratioGraceSize, Double(total) / Double(max(index.bundleSize, 1)) > limits.maxCompressionRatio {
+            return "its files are more than \(limits.maxCompressionRatio) times the bundle's size"
+        }
+        guard index.entries.contains(where: { $0.name == BundleShape.pageConfig }),
+            !index.entries.contains(where: { $0.name.hasPrefix(BundleShape.macOSMetadata + "/") })
+        else { return "its files are not laid out with the issue at the bundle's root" }
+        return nil
+    }
+
+    /// Measures what updating each of `names` by ranges will fetch (the new index against the
+    /// installed one), for `Issue.updateBytes`; nil where it will be a whole download.
+    func measureUpdates(_ names: [String]) async {
+        for name in names {
+            guard let record = state.issues[name], canUpdateByRanges(record), let url = record.contentIndexURL,
+                let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256,
+                record.bundleSource(scale: state.scale).url == record.remoteContentURL
+            else { continue }
+            let fetch = IndexFetch(
+                url: url, size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
+                limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
+                allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+            guard case .success(let index) = await fetch.run(),
+                Self.unusableShape(of: index, limits: configuration.extractionLimits) == nil
+            else { continue }
+            let layout = layout
+            let limits = configuration.indexLimits
+            let bytes = await BlockingWork.run { () -> Int64? in
+                guard let content = try? OpenFolder.open(layout.content(of: name)),
+                    let installed = InstalledIndex.load(from: content, limits: limits)
+                else { return nil }
+                let plan = UpdatePlan.make(installed: installed, new: index, content: content)
+                return plan.bytes * 2 > index.bundleSize ? nil : plan.bytes
+            }
+            guard var current = state.issues[name], current.contentSHA256 == record.contentSHA256 else { continue }
+            current.updateBytes = bytes
+            state.issues[name] = current
+        }
+        try? save()
+    }
+}
+
+/// A running total shared with a transfer's thread.
+final class ByteCounter: @unchecked Sendable {  // guarded by its lock
+    private let lock = NSLock()
+    private var total: Int64 = 0
+
+    func add(_ count: Int64) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        total += count
+        return total
+    }
+}

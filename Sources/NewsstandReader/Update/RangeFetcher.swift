@@ -1,0 +1,105 @@
+import Foundation
+import NewsstandCore
+
+/// Fetches ranges of a bundle into a spool file, one after the other in order (the spool holds
+/// range `i` at the sum of the lengths before it), several per request while the server answers
+/// `multipart/byteranges` properly, one per request otherwise. Memory stays flat: bytes go to
+/// the file as they arrive.
+struct RangeFetcher: Sendable {
+    /// Why the ranges could not all be fetched.
+    enum Failure: Error, Sendable, Equatable {
+        /// The server answered 200: it ignores `Range`.
+        case ignoresRanges
+        /// A 206 that does not answer what was asked (after falling back to single ranges).
+        case refused(String)
+        /// The transfer failed (network, stall, limit, disk, cancelled) after its retries.
+        case transfer(TransferFailure)
+    }
+
+    /// How the fetch went.
+    struct Outcome: Sendable, Equatable {
+        var requests: Int
+        var bytes: Int64
+    }
+
+    let url: URL
+    let bundleSize: Int64
+    let ranges: [Range<Int64>]
+    let spool: OpenFolder
+    let spoolName: String
+    let limits: TransferLimits
+    let allowsCellularAccess: Bool
+    let transport: any HTTPTransport
+    let maxAttempts: Int
+    let retryDelay: Double
+    /// Most ranges asked in one request (a `Range` header stays short).
+    static let rangesPerRequest = 32
+
+    /// Fetches every range; `received` is called with each chunk's size.
+    func run(received: @escaping @Sendable (Int64) -> Void) async throws(Failure) -> Outcome {
+        var offsets: [Int64] = [0]
+        for range in ranges { offsets.append(offsets[offsets.count - 1] + Int64(range.count)) }
+        var outcome = Outcome(requests: 0, bytes: 0)
+        var multipart = true
+        var next = 0
+        while next < ranges.count {
+            let count = multipart ? min(Self.rangesPerRequest, ranges.count - next) : 1
+            let batch = Array(ranges[next..<(next + count)])
+            var attempt = 0
+            while true {
+                attempt += 1
+                outcome.requests += 1
+                let answer: RangeAnswer
+                let failure: TransferFailure?
+                (answer, failure) = await fetch(batch, at: offsets[next], received: received)
+                guard let failure else { break }
+                switch answer {
+                case .ignoresRanges: throw .ignoresRanges
+                case .refused(let reason):
+                    // A server that cannot do multipart properly may still do one range at a time.
+                    if batch.count > 1 {
+                        multipart = false
+                        break
+                    }
+                    throw .refused(reason)
+                case .usable:
+                    if failure == .cancelled || Task.isCancelled { throw .transfer(.cancelled) }
+                    guard failure.isTransient, attempt < maxAttempts else { throw .transfer(failure) }
+                    try? await Task.sleep(nanoseconds: UInt64(retryDelay * pow(2, Double(attempt - 1)) * 1e9))
+                    continue
+                }
+                break
+            }
+            if batch.count > 1, !multipart { continue }  // the same ranges again, one per request
+            outcome.bytes += offsets[next + count] - offsets[next]
+            next += count
+        }
+        return outcome
+    }
+
+    /// One request for `batch`, its bytes written at `offset` in the spool (cutting what an
+    /// earlier failed attempt left there).
+    private func fetch(
+        _ batch: [Range<Int64>], at offset: Int64, received: @escaping @Sendable (Int64) -> Void
+    ) async -> (RangeAnswer, TransferFailure?) {
+        let file: WritableFile
+        do {
+            file = try spool.openForWriting(spoolName, at: offset)
+        } catch {
+            return (.usable, .file(error))
+        }
+        defer { try? file.close() }
+        let header = "bytes=" + batch.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ",")
+        let request = HTTPRequest(
+            url: url, headers: ["Range": header], acceptsCompression: false, limits: limits,
+            allowsCellularAccess: allowsCellularAccess)
+        if batch.count == 1 {
+            let sink = SingleRangeSink(range: batch[0], total: bundleSize, file: file, received: received)
+            do { try await request.perform(into: sink, on: transport) } catch { return (sink.answer, error) }
+            return (.usable, nil)
+        }
+        let sink = MultipartRangeSink(ranges: batch, total: bundleSize, file: file, received: received)
+        do { try await request.perform(into: sink, on: transport) } catch { return (sink.answer, error) }
+        return (.usable, nil)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import NewsstandArchive
+import NewsstandCore
+
+/// Builds the new version of an issue's content beside the old one and swaps it in: kept files
+/// hard-linked (copied where links are not possible) from the installed version, fetched entries
+/// read from the spool of fetched ranges and checked against the index, the new index written
+/// beside them. Until the swap the old version is untouched and readable.
+///
+/// The swap is two renames: `<name>` to `.swap-<name>`, then the new folder to `<name>`. A crash
+/// between them leaves `.swap-<name>` and no `<name>`: the next open renames it back (the old
+/// version, as the state still says). A crash after them leaves the new version in place with
+/// the state not yet saved: the next open sees the installed index describe the catalog's bundle
+/// and records it (`IssueLibrary.recover`). Either way no folder ever holds a mix.
+struct UpdateAssembler: Sendable {
+    /// Prefix of the old content during a swap; issue names never start with a dot.
+    static let swapPrefix = ".swap-"
+
+    /// Why assembling failed.
+    enum Failure: Error, Sendable, Equatable {
+        /// A fetched entry is not what the index says (its record, size or SHA-256).
+        case mismatch(String)
+        /// A file operation failed.
+        case file(FileSystemError)
+    }
+
+    let name: String
+    let layout: LibraryLayout
+    let plan: UpdatePlan
+    let index: BundleIndex
+    let spool: URL
+
+    /// Assembles and swaps; returns the name the old version was renamed to (the caller deletes
+    /// it once the state is saved). Blocking: run it with `BlockingWork`.
+    func run() -> Result<String, Failure> {
+        let issues: OpenFolder
+        do {
+            issues = try OpenFolder.open(layout.issues)
+        } catch {
+            return .failure(.file(error))
+        }
+        let temporary = layout.temporaryContent(of: name).lastPathComponent
+        do throws(Failure) {
+            try assemble(into: temporary, in: issues)
+        } catch {
+            try? issues.removeTree(temporary)
+            return .failure(error)
+        }
+        let aside = Self.swapPrefix + name
+        do throws(FileSystemError) {
+            if issues.kind(of: aside) != nil { try issues.removeTree(aside) }
+            try issues.rename(name, to: aside)
+            do {
+                try issues.rename(temporary, to: name)
+            } catch {
+                try? issues.rename(aside, to: name)
+                throw error
+            }
+            try issues.synchronize()
+        } catch {
+            try? issues.removeTree(temporary)
+            return .failure(.file(error))
+        }
+        return .success(aside)
+    }
+
+    private func assemble(into temporary: String, in issues: OpenFolder) throws(Failure) {
+        let folder: OpenFolder
+        let spoolFile: OpenFile
+        do throws(FileSystemError) {
+            folder = try issues.makeFolder(temporary)
+            spoolFile = try OpenFile.open(spool)
+        } catch {
+            throw .file(error)
+        }
+        // Where each range starts in the spool: the ranges were fetched in order, back to back.
+        var starts: [Int64] = []
+        var offset: Int64 = 0
+        for range in plan.ranges {
+            starts.append(offset)
+            offset += Int64(range.count)
+        }
+        guard spoolFile.size == offset else {
+            throw .mismatch("the fetched ranges hold \(spoolFile.size) bytes, \(offset) were asked")
+        }
+        var rangeIndex = 0
+        for entry in plan.fetched {
+            while rangeIndex < plan.ranges.count, plan.ranges[rangeIndex].upperBound < entry.recordRange.upperBound {
+                rangeIndex += 1
+            }
+            guard rangeIndex < plan.ranges.count, plan.ranges[rangeIndex].lowerBound <= entry.headerOffset else {
+                throw .mismatch("'\(entry.name)' is in no fetched range")
+            }
+            let at = starts[rangeIndex] + entry.headerOffset - plan.ranges[rangeIndex].lowerBound
+            try extract(entry, from: spoolFile, at: at, into: folder)
+        }
+        for entry in plan.kept {
+            do throws(FileSystemError) {
+                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
+                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
+                }
+            } catch {
+                throw .file(error)
+            }
+        }
+        do throws(FileSystemError) {
+            try InstalledIndex.write(index, into: folder)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Writes one fetched entry into the new folder, checked against the index as it streams.
+    private func extract(_ entry: BundleIndex.Entry, from spool: OpenFile, at offset: Int64, into folder: OpenFolder) throws(Failure) {
+        let target: WritableFile
+        do throws(FileSystemError) {
+            guard let (parent, file) = try folder.parent(of: entry.name, create: true) else {
+                throw FileSystemError.missing(path: folder.path(at: entry.name))
+            }
+            target = try parent.createFile(file)
+        } catch {
+            throw .file(error)
+        }
+        defer { try? target.close() }
+        let digest = SHA256()
+        var size: Int64 = 0
+        var writeFailure: FileSystemError?
+        do throws(ArchiveError) {
+            try ZipLocalRecord.read(descriptor: spool.descriptor, offset: offset, expectedName: entry.name, maximumBytes: entry.size) {
+                (bytes: UnsafeRawBufferPointer) throws(ArchiveError) in
+                do throws(FileSystemError) {
+                    try target.write(bytes)
+                } catch {
+                    writeFailure = error
+                    throw ArchiveError(path: error.path, reason: error.reason)
+                }
+                digest.update(bytes)
+                size += Int64(bytes.count)
+            }
+        } catch {
+            if let writeFailure { throw .file(writeFailure) }
+            throw .mismatch("'\(entry.name)': \(error.reason)")
+        }
+        guard size == entry.size else { throw .mismatch("'\(entry.name)' has \(size) bytes, the index says \(entry.size)") }
+        let sha256 = digest.finalizeHex()
+        guard sha256 == entry.sha256 else {
+            throw .mismatch("'\(entry.name)' has SHA-256 \(sha256), the index says \(entry.sha256)")
+        }
+    }
+}
