@@ -172,10 +172,28 @@ public struct CatalogWriter {
         index.record(BuildIndex.CatalogRecord(file: name, digest: digest, size: Int64(data.count), xxh3: XXH3.hex(of: data)))
     }
 
+    /// Writes a catalog file, with a modification time in a later second than the file it
+    /// replaces: static servers derive `ETag` and `Last-Modified` from the size and the
+    /// modification time in whole seconds (nginx: `"<mtime hex>-<size hex>"`), so a catalog
+    /// rewritten within the same second at the same size (the usual case: only hashes and
+    /// content-named URLs change) would keep the old validators, and a reader that fetched the
+    /// old one would be answered `304 Not Modified` for the new one from then on.
     private func writeFile(_ name: String, _ contents: Data) throws(BuildError) {
-        do {
+        do throws(FileSystemError) {
+            let folder = try OpenFolder.open(output)
+            let previous = folder.status(of: name)
             // Best effort: the catalogs are written again from the manifests by the next build.
-            try AtomicFile.write(contents, named: name, in: try OpenFolder.open(output), .bestEffort)
+            let pending = try AtomicFile.create(named: name, in: folder)
+            do throws(FileSystemError) {
+                try pending.file.write(contents)
+                if let previous, previous.kind == .regularFile {
+                    try CatalogTimes.moveOnIfNeeded(pending.file, after: previous.modified, path: pending.temporaryPath)
+                }
+            } catch {
+                pending.discard()
+                throw error
+            }
+            try pending.commit(.bestEffort)
         } catch {
             throw .output(issue: nil, error)
         }
