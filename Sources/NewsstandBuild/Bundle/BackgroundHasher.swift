@@ -2,34 +2,50 @@ import Foundation
 import NewsstandCore
 import NewsstandFormat
 
-/// SHA-256 on its own thread: chunks are copied and hashed in order on a serial queue while
-/// the caller goes on writing, so an archive's hash costs a core that would otherwise wait
-/// (an issue's `@2x` bundle holds most of its bytes and is the build's critical path). At most
-/// `depth` chunks wait at once, so memory stays bounded.
-final class BackgroundHasher: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "newsstand.hash")
+/// A serial queue fed with copies of the caller's chunks: each chunk is copied (from
+/// `ChunkPool`) and handed to `body` on the queue while the caller goes on, and at most `depth`
+/// chunks wait at once, so memory stays bounded. The hashers below run on one.
+final class ChunkQueue: @unchecked Sendable {
+    let queue: DispatchQueue
     private let slots: DispatchSemaphore
-    private let hasher = SHA256()
 
-    init(depth: Int = 8) {
+    init(label: String, depth: Int) {
+        queue = DispatchQueue(label: label)
         slots = DispatchSemaphore(value: depth)
     }
 
-    /// Queues bytes for hashing (they are copied).
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    /// Copies `bytes` and runs `body` with the copy on the queue, after the work queued before.
+    func feed(_ bytes: UnsafeRawBufferPointer, to body: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
         slots.wait()
         let chunk = ChunkPool.shared.copy(of: bytes)
         let count = bytes.count
         queue.async {
-            chunk.withUnsafeBytes { self.hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             ChunkPool.shared.recycle(chunk)
             self.slots.signal()
         }
     }
+}
+
+/// SHA-256 on its own thread: chunks are copied and hashed in order on a serial queue while
+/// the caller goes on writing, so an archive's hash costs a core that would otherwise wait
+/// (an issue's `@2x` bundle holds most of its bytes and is the build's critical path).
+final class BackgroundHasher: @unchecked Sendable {
+    private let chunks: ChunkQueue
+    private let hasher = SHA256()
+
+    init(depth: Int = 8) {
+        chunks = ChunkQueue(label: "newsstand.hash", depth: depth)
+    }
+
+    /// Queues bytes for hashing (they are copied).
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        chunks.feed(bytes) { self.hasher.update($0) }
+    }
 
     /// Waits for the queued bytes and returns the digest as lowercase hex.
     func finalizeHex() -> String {
-        queue.sync { hasher.finalizeHex() }
+        chunks.queue.sync { hasher.finalizeHex() }
     }
 }
 

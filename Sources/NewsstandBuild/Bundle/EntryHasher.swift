@@ -7,26 +7,19 @@ import NewsstandCore
 /// entries costs one extra thread, and at most `depth` chunks wait at once (memory stays
 /// bounded whatever the bundle's size).
 final class EntryHasher: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "newsstand.entry-hash")
-    private let slots: DispatchSemaphore
+    private let chunks: ChunkQueue
+    private var queue: DispatchQueue { chunks.queue }
     // Touched on `queue` only.
     private var current = SHA256()
     private var digests: [String] = []
 
     init(depth: Int = 8) {
-        slots = DispatchSemaphore(value: depth)
+        chunks = ChunkQueue(label: "newsstand.entry-hash", depth: depth)
     }
 
     /// Queues a chunk of the current entry (copied).
     func update(_ bytes: UnsafeRawBufferPointer) {
-        slots.wait()
-        let chunk = ChunkPool.shared.copy(of: bytes)
-        let count = bytes.count
-        queue.async {
-            chunk.withUnsafeBytes { self.current.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            ChunkPool.shared.recycle(chunk)
-            self.slots.signal()
-        }
+        chunks.feed(bytes) { self.current.update($0) }
     }
 
     /// Ends the current entry: its digest is kept, the next chunk starts a new entry.
