@@ -111,15 +111,27 @@ public struct LocalFolderDestination: PublishDestination {
         return confirmed
     }
 
+    /// How long `lock()` waits for the lock. A running publish holds it for its whole run, so
+    /// a second one still fails, but not because of a process this one (or the program that
+    /// embeds it) forked a moment ago: a child holds a copy of the lock's descriptor from
+    /// `fork` until its `exec` closes it, and under load that took over a second in tests.
+    public static let lockWait: TimeInterval = 2
+
     /// An exclusive lock on `.newsstand-publish.lock` in the folder: a second publish to the
-    /// same folder fails at once instead of interleaving its renames with the first one's.
+    /// same folder fails (after `lockWait`) instead of interleaving its renames with the first
+    /// one's.
     public func lock() async throws(PublishError) -> PublishLock? {
         let folder = try folder("lock")
+        // Waiting blocks a thread: one of its own, not the cooperative pool's.
+        let outcome = await BlockingWork.run { () -> Result<FileLock?, FileSystemError> in
+            Result { () throws(FileSystemError) -> FileLock? in
+                try FileLock.acquire(".newsstand-publish.lock", in: folder, timeout: Self.lockWait)
+            }
+        }
         let held: FileLock?
-        do {
-            held = try FileLock.acquire(".newsstand-publish.lock", in: folder, timeout: 0)
-        } catch {
-            throw .fileSystem("lock", error)
+        switch outcome {
+        case .success(let lock): held = lock
+        case .failure(let error): throw .fileSystem("lock", error)
         }
         guard let held else {
             throw PublishError(step: "lock", target: folder.path(of: ".newsstand-publish.lock"), reason: .locked)
