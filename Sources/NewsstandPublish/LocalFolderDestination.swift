@@ -114,7 +114,8 @@ public struct LocalFolderDestination: PublishDestination {
     /// How long `lock()` waits for the lock. A running publish holds it for its whole run, so
     /// a second one still fails, but not because of a process this one (or the program that
     /// embeds it) forked a moment ago: a child holds a copy of the lock's descriptor from
-    /// `fork` until its `exec` closes it, and under load that took over a second in tests.
+    /// `fork` until its `exec` closes it, and under load that window was long enough for a
+    /// lock taken right after a release to be refused in tests.
     public static let lockWait: TimeInterval = 2
 
     /// An exclusive lock on `.newsstand-publish.lock` in the folder: a second publish to the
