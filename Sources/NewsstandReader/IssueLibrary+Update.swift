@@ -68,7 +68,7 @@ extension IssueLibrary {
         do {
             downloads = try OpenFolder.open(layout.downloads)
         } catch {
-            return .failed(.fileSystem(path: error.path, reason: error.reason))
+            return Self.rangesFailed(error, name: name)
         }
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
@@ -88,8 +88,7 @@ extension IssueLibrary {
             case .ignoresRanges: return .fallBack(.rangesIgnored)
             case .refused(let reason): return .fallBack(.badRangeResponse(reason))
             case .transfer(.cancelled): return .failed(.cancelled(name: name))
-            case .transfer(.file(let failure)) where failure.isNoSpace: return .failed(.diskFull(path: failure.path, reason: failure.reason))
-            case .transfer(.file(let failure)): return .failed(.fileSystem(path: failure.path, reason: failure.reason))
+            case .transfer(.file(let failure)): return Self.rangesFailed(failure, name: name)
             case .transfer(let failure): return .fallBack(.badRangeResponse(failure.description))
             }
         }
@@ -99,8 +98,7 @@ extension IssueLibrary {
         let aside: String
         switch assembled {
         case .failure(.mismatch(let reason)): return .fallBack(.indexMismatch(reason))
-        case .failure(.file(let failure)) where failure.isNoSpace: return .failed(.diskFull(path: failure.path, reason: failure.reason))
-        case .failure(.file(let failure)): return .failed(.fileSystem(path: failure.path, reason: failure.reason))
+        case .failure(.file(let failure)): return Self.rangesFailed(failure, name: name)
         case .success(let name): aside = name
         }
         // The new version is in place: record it (a crash before this save is repaired on open
@@ -125,6 +123,13 @@ extension IssueLibrary {
             bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count, entriesKept: plan.kept.count)
         log("\(name) is available: \(result)")
         return .done(current.issue(in: layout), result)
+    }
+
+    /// What a file error on the ranges path leads to: a whole download, which needs none of the
+    /// spool, links or folders that failed; but a full disk stays an error, as the whole bundle
+    /// needs more room than the ranges (its `.part` file and its unpacked copy).
+    static func rangesFailed(_ failure: FileSystemError, name: String) -> RangedUpdate {
+        failure.isNoSpace ? .failed(.diskFull(path: failure.path, reason: failure.reason)) : .fallBack(.rangesFailed(failure.description))
     }
 
     /// Why the new version cannot be assembled from the index as it stands, or nil: the unpack

@@ -66,9 +66,33 @@ struct UpdateAssembler: Sendable {
 
     private func assemble(into temporary: String, in issues: OpenFolder) throws(Failure) {
         let folder: OpenFolder
-        let spoolFile: OpenFile
         do throws(FileSystemError) {
             folder = try issues.makeFolder(temporary)
+        } catch {
+            throw .file(error)
+        }
+        // An update that only drops entries or repacks the same files fetches nothing: no spool.
+        if !plan.fetched.isEmpty { try extractFetched(into: folder) }
+        for entry in plan.kept {
+            do throws(FileSystemError) {
+                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
+                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
+                }
+            } catch {
+                throw .file(error)
+            }
+        }
+        do throws(FileSystemError) {
+            try InstalledIndex.write(index, into: folder)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Writes every fetched entry from the spool into the new folder.
+    private func extractFetched(into folder: OpenFolder) throws(Failure) {
+        let spoolFile: OpenFile
+        do throws(FileSystemError) {
             spoolFile = try OpenFile.open(spool)
         } catch {
             throw .file(error)
@@ -93,20 +117,6 @@ struct UpdateAssembler: Sendable {
             }
             let at = starts[rangeIndex] + entry.headerOffset - plan.ranges[rangeIndex].lowerBound
             try extract(entry, from: spoolFile, at: at, into: folder)
-        }
-        for entry in plan.kept {
-            do throws(FileSystemError) {
-                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
-                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
-                }
-            } catch {
-                throw .file(error)
-            }
-        }
-        do throws(FileSystemError) {
-            try InstalledIndex.write(index, into: folder)
-        } catch {
-            throw .file(error)
         }
     }
 

@@ -30,6 +30,9 @@ public enum FullDownloadReason: Error, Sendable, Equatable, CustomStringConverti
     case indexMismatch(String)
     /// The changed entries are more than half of the bundle: one whole download is cheaper.
     case tooMuchChanged(bytes: Int64, bundleSize: Int64)
+    /// The update by ranges failed on this side (its spool or the new version could not be
+    /// written, an installed file could not be linked): the file error.
+    case rangesFailed(String)
 
     /// One line, for logs and `newsstand library`.
     public var description: String {
@@ -42,6 +45,7 @@ public enum FullDownloadReason: Error, Sendable, Equatable, CustomStringConverti
         case .badRangeResponse(let reason): "the server's ranges are unusable: \(reason)"
         case .indexMismatch(let reason): "the bundle does not match its index: \(reason)"
         case .tooMuchChanged(let bytes, let size): "\(bytes) of \(size) bytes changed (over half)"
+        case .rangesFailed(let reason): "the update by ranges failed: \(reason)"
         }
     }
 }
