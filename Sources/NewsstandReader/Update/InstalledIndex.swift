@@ -18,9 +18,9 @@ enum InstalledIndex {
     }
 
     /// Writes `index` into `folder` (a content folder not yet in place). Not synced on its own,
-    /// like the unpacked files beside it: the swap's rename is made durable by syncing the issues
-    /// folder (`UpdateAssembler`), and an index lost to a power cut only makes the next update a
-    /// whole download (`noInstalledIndex`), never a wrong one. Syncing the file and the folder
+    /// like the unpacked files beside it: the staged folder's name is made durable by syncing the
+    /// issues folder (`ContentSwap.stage`), and an index lost to a power cut only makes the next
+    /// update a whole download (`noInstalledIndex`), never a wrong one. Syncing the file and the folder
     /// here cost more than the rest of a one-page update (70 ms of 110 on this machine).
     static func write(_ index: BundleIndex, into folder: OpenFolder) throws(FileSystemError) {
         let file = try AtomicFile.create(named: fileName, in: folder)
