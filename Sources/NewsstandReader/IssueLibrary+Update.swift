@@ -105,14 +105,14 @@ extension IssueLibrary {
     }
 
     /// What updating `name`'s installed files to `index` takes, on a thread of its own; nil when
-    /// the content has no index.
+    /// the content has no index describing `installed`, the bundle the record says is installed.
     func plan(_ name: String, installed sha256: String?, to index: BundleIndex) async -> UpdatePlan? {
-        guard sha256 != nil else { return nil }
+        guard let sha256 else { return nil }
         let content = layout.content(of: name)
         let limits = configuration.indexLimits
         return await BlockingWork.run { () -> UpdatePlan? in
             guard let folder = try? OpenFolder.open(content),
-                let installed = InstalledIndex.load(from: folder, limits: limits)
+                let installed = InstalledIndex.load(from: folder, describing: sha256, limits: limits)
             else { return nil }
             return UpdatePlan.make(installed: installed, new: index, content: folder)
         }

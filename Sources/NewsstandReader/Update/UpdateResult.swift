@@ -17,7 +17,8 @@ public enum FullDownloadReason: Error, Sendable, Equatable, CustomStringConverti
     /// The catalog gives no index (`ContentIndex` and its size and SHA-256) for the bundle.
     case noIndex
     /// The installed content has no index of its own (installed before indexes, or from a bundle
-    /// zipped with an enclosing folder), so no installed file can be trusted by its hash.
+    /// zipped with an enclosing folder), or one that does not describe the bundle the record says
+    /// is installed, so no installed file can be trusted by its hash.
     case noInstalledIndex
     /// The index could not be fetched, or was refused (size, SHA-256, format, or it describes
     /// another bundle than the catalog's).
