@@ -60,7 +60,7 @@ extension IssueLibrary {
         do {
             downloads = try OpenFolder.open(layout.downloads)
         } catch {
-            return Self.rangesFailed(error, name: name)
+            return Self.rangesFailed(error)
         }
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
@@ -68,11 +68,15 @@ extension IssueLibrary {
             limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
             transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
         let total = plan.bytes
-        let counter = ByteCounter()
+        // A running total, shared with the transfer's thread.
+        let counter = Locked<Int64>(0)
         let outcome: RangeFetcher.Outcome
         do {
             outcome = try await fetcher.run { count in
-                let sum = counter.add(count)
+                let sum = counter.withLock { total in
+                    total += count
+                    return total
+                }
                 progress(DownloadProgress(bytesReceived: sum, bytesExpected: total))
             }
         } catch {
@@ -80,7 +84,7 @@ extension IssueLibrary {
             case .ignoresRanges: return .fallBack(.rangesIgnored)
             case .refused(let reason): return .fallBack(.badRangeResponse(reason))
             case .transfer(.cancelled): return .failed(.cancelled(name: name))
-            case .transfer(.file(let failure)): return Self.rangesFailed(failure, name: name)
+            case .transfer(.file(let failure)): return Self.rangesFailed(failure)
             case .transfer(let failure): return .fallBack(.badRangeResponse(failure.description))
             }
         }
@@ -88,7 +92,7 @@ extension IssueLibrary {
         let assembler = UpdateAssembler(name: name, layout: layout, plan: plan, index: index, spool: URL(fileURLWithPath: downloads.path(of: spoolName)))
         switch await BlockingWork.run({ assembler.run() }) {
         case .failure(.mismatch(let reason)): return .fallBack(.indexMismatch(reason))
-        case .failure(.file(let failure)): return Self.rangesFailed(failure, name: name)
+        case .failure(.file(let failure)): return Self.rangesFailed(failure)
         case .success: break
         }
         let current: IssueRecord
@@ -121,7 +125,7 @@ extension IssueLibrary {
     /// What a file error on the ranges path leads to: a whole download, which needs none of the
     /// spool, links or folders that failed; but a full disk stays an error, as the whole bundle
     /// needs more room than the ranges (its `.part` file and its unpacked copy).
-    static func rangesFailed(_ failure: FileSystemError, name: String) -> RangedUpdate {
+    static func rangesFailed(_ failure: FileSystemError) -> RangedUpdate {
         failure.isNoSpace ? .failed(.diskFull(path: failure.path, reason: failure.reason)) : .fallBack(.rangesFailed(failure.description))
     }
 
@@ -171,18 +175,5 @@ extension IssueLibrary {
             state.issues[name] = current
         }
         try? save()
-    }
-}
-
-/// A running total shared with a transfer's thread.
-final class ByteCounter: @unchecked Sendable {  // guarded by its lock
-    private let lock = NSLock()
-    private var total: Int64 = 0
-
-    func add(_ count: Int64) -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        total += count
-        return total
     }
 }
