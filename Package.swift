@@ -5,6 +5,10 @@ import PackageDescription
 // The module graph and what each module may import are described in ARCHITECTURE.md.
 let package = Package(
     name: "Newsstand",
+    // What an app embeds (NewsstandReader and what it depends on) builds for these; the floor is
+    // the first release with URLSession's async API and the concurrency runtime in the OS
+    // (ARCHITECTURE.md, "The reader on Apple platforms"). Linux builds are not affected.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .executable(name: "newsstand", targets: ["newsstand"]),
         .library(name: "NewsstandCore", targets: ["NewsstandCore"]),

@@ -42,7 +42,7 @@ extension IssueLibrary {
         let fetch = IndexFetch(
             url: indexURL, size: indexSize, sha256: indexSHA256, bundleSize: source.size, bundleSHA256: source.sha256,
             limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-            allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+            policy: policy(of: name), transport: configuration.transport)
         let index: BundleIndex
         switch await fetch.run() {
         case .failure(let reason): return .fallBack(reason)
@@ -73,7 +73,7 @@ extension IssueLibrary {
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
             url: source.url, bundleSize: index.bundleSize, ranges: plan.ranges, spool: downloads, spoolName: spoolName,
-            limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
+            limits: configuration.downloadLimits, policy: policy(of: name),
             transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
         let total = plan.bytes
         let counter = ByteCounter()
@@ -114,7 +114,7 @@ extension IssueLibrary {
         current.installedScale = source.scale
         state.issues[name] = current
         do {
-            try save()
+            try await save()
         } catch {
             return .failed(error)
         }
@@ -161,7 +161,7 @@ extension IssueLibrary {
             let fetch = IndexFetch(
                 url: url, size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
                 limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-                allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+                policy: configuration.networkPolicy, transport: configuration.transport)
             guard case .success(let index) = await fetch.run(),
                 Self.unusableShape(of: index, limits: configuration.extractionLimits) == nil
             else { continue }
@@ -178,7 +178,7 @@ extension IssueLibrary {
             current.updateBytes = bytes
             state.issues[name] = current
         }
-        try? save()
+        try? await save()
     }
 }
 
