@@ -32,7 +32,7 @@ public final class LibraryReader: Sendable {
         return try await BlockingWork.run {
             Result { () throws(LibraryError) in
                 try Self.read(layout) { database in
-                    let loaded = try StateRows.readAll(database)
+                    let loaded = try StateRows.readTables(database)
                     let state = loaded.state
                     let names = IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
                     return LibrarySnapshot(

@@ -39,7 +39,8 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
     static let temporaryPrefix = ".library.sqlite.tmp-"
 
     private let database: SQLiteDatabase
-    private let statements: StateStatements
+    /// Nil once closed: a connection closes only when its last statement is finalized.
+    private var statements: StateStatements?
     /// `PRAGMA data_version` as of this connection's last transaction: another value means
     /// another writer committed since.
     private var seenVersion: Int64
@@ -97,6 +98,7 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
         do {
             try database.transaction { () throws(SQLiteFailure) in
                 version = try database.dataVersion()
+                guard let statements else { throw SQLiteFailure(code: 0, message: "the database was closed") }
                 try statements.write(batch)
                 if version != seenVersion {
                     do {
@@ -134,6 +136,10 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
         }
     }
 
-    /// Closes the database; later commits are refused by the library before they reach it.
-    func close() { database.close() }
+    /// Closes the database (its statements first, so that its files are closed now); later
+    /// commits are refused by the library before they reach it.
+    func close() {
+        statements = nil
+        database.close()
+    }
 }
