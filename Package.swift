@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "NewsstandPublish", targets: ["NewsstandPublish"]),
         .library(name: "NewsstandPreview", targets: ["NewsstandPreview"]),
         .library(name: "NewsstandReader", targets: ["NewsstandReader"]),
+        .library(name: "NewsstandReaderObservation", targets: ["NewsstandReaderObservation"]),
         .library(name: "NewsstandImaging", targets: ["NewsstandImaging"]),
     ],
     targets: [
@@ -56,6 +57,9 @@ let package = Package(
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The shelf as an @Observable model for SwiftUI (iOS 17, macOS 14): a module of its own, so
+        // that an app on an older system links the reader without the Observation framework.
+        .target(name: "NewsstandReaderObservation", dependencies: ["NewsstandReader", "NewsstandCore"]),
         // The imaging engine (libvips): derived normal sizes, lossless optimisation, PDF pages.
         .target(name: "NewsstandImaging", dependencies: ["CVips", "CJPEGLossless"]),
         // `newsstand import`: a print PDF or a folder of page images into a new issue.
@@ -111,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
+            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandTestSupport"]),
