@@ -12,9 +12,10 @@ extension IssueLibrary {
         let batch = state.pendingChanges
         guard !batch.isEmpty else { return }
         let store = store
-        let result = await commits.run({ () -> Result<LoadedState?, LibraryError> in
-            Result { () throws(LibraryError) in try store.commit(batch) }
-        }, then: { result in await self.applyCommit(result, batch: batch) })
+        let result = await commits.run(
+            { () -> Result<LoadedState?, LibraryError> in
+                Result { () throws(LibraryError) in try store.commit(batch) }
+            }, then: { result in await self.applyCommit(result, batch: batch) })
         if case .failure(let error) = result { throw error }
     }
 
@@ -50,9 +51,10 @@ extension IssueLibrary {
     public func reload() async throws(LibraryError) {
         guard !isStoreClosed else { return }
         let store = store
-        let result = await commits.run({ () -> Result<LoadedState?, LibraryError> in
-            Result { () throws(LibraryError) in try store.reloadIfChanged() }
-        }, then: { result in await self.applyReload(result) })
+        let result = await commits.run(
+            { () -> Result<LoadedState?, LibraryError> in
+                Result { () throws(LibraryError) in try store.reloadIfChanged() }
+            }, then: { result in await self.applyReload(result) })
         if case .failure(let error) = result { throw error }
     }
 

@@ -82,7 +82,9 @@ extension IssueLibrary {
     }
 
     /// The running download of `name`, or a new one.
-    private func startTask(_ name: String, policy: NetworkPolicy?) throws(LibraryError) -> Task<Result<Issue, LibraryError>, Never> {
+    private func startTask(_ name: String, policy: NetworkPolicy?) throws(LibraryError) -> Task<
+        Result<Issue, LibraryError>, Never
+    > {
         if let task = running[name] { return task }
         try checkOpen()
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
@@ -176,7 +178,8 @@ extension IssueLibrary {
         // new one is swapped in whole, and a crash leaves it as it was (the update is asked again).
         if record.status != .available {
             let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
-            record.status = .downloading(DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init)))
+            record.status = .downloading(
+                DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init)))
             state.issues[name] = record
             do {
                 try await save()

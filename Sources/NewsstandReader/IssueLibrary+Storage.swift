@@ -71,7 +71,8 @@ extension IssueLibrary {
         let names = IssueOrder.sorted(state.issues.values.filter { $0.status == .available }) { ($0.date, $0.name) }.map(\.name)
         let layout = layout
         // Only a byte budget needs the sizes, and measuring walks every downloaded issue's files.
-        let measured = budget.maxBytes == nil ? nil : await BlockingWork.run { names.map { ContentUsage.bytes(of: layout.content(of: $0)) } }
+        let measured =
+            budget.maxBytes == nil ? nil : await BlockingWork.run { names.map { ContentUsage.bytes(of: layout.content(of: $0)) } }
         let downloaded = names.enumerated().map { StorageBudget.Issue(name: $1, bytes: measured?[$0] ?? 0) }
         var kept = protected
         if let reading = state.currentlyReading { kept.insert(reading) }
@@ -99,7 +100,9 @@ extension IssueLibrary {
         do {
             try await save()
         } catch {
-            for entry in removed.reversed() { putBack(entry.record.name, record: entry.record, doomed: entry.doomed, reading: reading) }
+            for entry in removed.reversed() {
+                putBack(entry.record.name, record: entry.record, doomed: entry.doomed, reading: reading)
+            }
             throw error
         }
         for entry in removed {

@@ -67,12 +67,17 @@ extension IssueLibrary {
                 let outcome = try await transfer.run { received, expected in
                     progress(DownloadProgress(bytesReceived: received, bytesExpected: expected))
                 }
-                log(.debug, "\(name): \(outcome.bytesTransferred) bytes transferred\(outcome.restarted ? " (restarted from zero)" : "")")
+                log(
+                    .debug,
+                    "\(name): \(outcome.bytesTransferred) bytes transferred\(outcome.restarted ? " (restarted from zero)" : "")")
                 return .success(source)
             } catch {
                 if error == .cancelled || Task.isCancelled { return .failure(.cancelled(name: name)) }
                 if NormalScaleFallback.isMissing(error), let fallen = await fallBackToNormal(name, from: source) {
-                    log(.notice, "\(name): \(url.absoluteString) answered \(error); the entry has no retina keys: using \(fallen.url.absoluteString)")
+                    log(
+                        .notice,
+                        "\(name): \(url.absoluteString) answered \(error); the entry has no retina keys: using \(fallen.url.absoluteString)"
+                    )
                     PartMetadata.discard(part: part)
                     source = fallen
                     url = source.url

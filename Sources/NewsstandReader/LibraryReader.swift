@@ -54,7 +54,8 @@ public final class LibraryReader: Sendable {
     public func issue(named name: String) async throws(LibraryError) -> Issue? {
         let layout = layout
         return try await BlockingWork.run {
-            Result { () throws(LibraryError) in try Self.read(layout) { try Self.record(named: name, in: $0)?.issue(in: layout) } }
+            Result { () throws(LibraryError) in try Self.read(layout) { try Self.record(named: name, in: $0)?.issue(in: layout) }
+            }
         }.get()
     }
 
@@ -137,7 +138,9 @@ public final class LibraryReader: Sendable {
 
     /// Opens the state read-only, checks it is a library's of this schema, runs `body` in one read
     /// transaction and closes it. Blocking.
-    private static func read<Result>(_ layout: LibraryLayout, _ body: (SQLiteDatabase) throws -> Result) throws(LibraryError) -> Result {
+    private static func read<Result>(_ layout: LibraryLayout, _ body: (SQLiteDatabase) throws -> Result) throws(LibraryError)
+        -> Result
+    {
         let folder: OpenFolder
         do {
             folder = try OpenFolder.open(layout.folder)

@@ -25,7 +25,8 @@ struct DeviceStorageTests {
             let paths = ["", "Issues", "Issues/a", "Downloads", "Covers", "Claims", "library.sqlite", "library.lock"]
                 .map { bed.libraryFolder.appendingPathComponent($0).path }
             let attributes = try Shell.python(
-                "import os, sys\nfor p in sys.argv[1:]:\n    if os.listxattr(p, follow_symlinks=False): print(p, os.listxattr(p))", paths)
+                "import os, sys\nfor p in sys.argv[1:]:\n    if os.listxattr(p, follow_symlinks=False): print(p, os.listxattr(p))",
+                paths)
             #expect(attributes.status == 0 && attributes.stdout == "", "\(attributes.stdout) \(attributes.stderr)")
         }
     }
@@ -48,7 +49,8 @@ struct DeviceStorageTests {
     /// on a small file system of its own where nobody else writes (as root, as on CI).
     @Test func freeSpaceIsWhatDfCallsAvailable() throws {
         let mountPoint = try Shell.temporaryFolder("free-space")
-        guard geteuid() == 0, (try? Shell.run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint.path]).status) == 0 else {
+        guard geteuid() == 0, (try? Shell.run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint.path]).status) == 0
+        else {
             return
         }
         defer { _ = try? Shell.run("umount", [mountPoint.path]) }

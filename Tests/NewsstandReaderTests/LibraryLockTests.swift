@@ -61,7 +61,9 @@ struct LibraryLockTests {
             let database = StateStoreTests.databasePath(bed)
             let write = try Shell.run("sqlite3", ["-cmd", ".timeout 0", database, "BEGIN IMMEDIATE; COMMIT;"])
             #expect(write.status == 0, "a write transaction is held: \(write.stderr)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Claims").path) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Claims").path) == []
+            )
             // The kernel's table of locks holds none on library.lock (SQLite's own are POSIX locks,
             // and the ones WAL keeps while a connection is open are shared: see StateStore).
             var info = stat()
@@ -91,7 +93,9 @@ struct LibraryLockTests {
             try await library.setReadingPosition(ReadingPosition(article: 5, page: 0), of: "b")
             await library.close()
             let reopened = try bed.library()
-            #expect(await reopened.readingPosition(of: "a") == ReadingPosition(article: 4, page: 0), "the failed commit's row went with the next")
+            #expect(
+                await reopened.readingPosition(of: "a") == ReadingPosition(article: 4, page: 0),
+                "the failed commit's row went with the next")
             #expect(await reopened.readingPosition(of: "b") == ReadingPosition(article: 5, page: 0))
         }
     }
@@ -114,7 +118,8 @@ struct LibraryLockTests {
             let joined = try await second.download("f-1")
             #expect(joined.status == .available)
             #expect(try await downloading.value.status == .available)
-            #expect(bed.requests("slow/f-1/f-1.zip") == [LoggedRequest("200 \(size) GET /slow/f-1/f-1.zip \"-\"")!], "one transfer")
+            #expect(
+                bed.requests("slow/f-1/f-1.zip") == [LoggedRequest("200 \(size) GET /slow/f-1/f-1.zip \"-\"")!], "one transfer")
             try await second.remove("f-1")
             try await first.reload()
             #expect(await first.issue(named: "f-1")?.status == IssueStatus.none)
@@ -133,7 +138,10 @@ struct LibraryLockTests {
             try Data("keep".utf8).write(to: outside)
             let claim = bed.libraryFolder.appendingPathComponent("Claims/a")
             try FileManager.default.createSymbolicLink(at: claim, withDestinationURL: outside)
-            await #expect(throws: LibraryError.fileSystem(path: claim.standardizedFileURL.path, reason: "it is a symbolic link (to '\(outside.path)')")) {
+            await #expect(
+                throws: LibraryError.fileSystem(
+                    path: claim.standardizedFileURL.path, reason: "it is a symbolic link (to '\(outside.path)')")
+            ) {
                 try await library.download("a")
             }
             #expect(await library.issue(named: "a")?.status == IssueStatus.none)

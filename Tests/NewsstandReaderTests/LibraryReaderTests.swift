@@ -109,7 +109,10 @@ struct LibraryReaderTests {
             let reader = try LibraryReader(folder: folder)
             let snapshot = try await reader.snapshot()
             #expect(snapshot.issues.map(\.name) == ["b"])
-            #expect(snapshot.problems == [.badRow(path: path, name: "a", reason: "status 'exploded' is not none, downloading or available")])
+            #expect(
+                snapshot.problems == [
+                    .badRow(path: path, name: "a", reason: "status 'exploded' is not none, downloading or available")
+                ])
             #expect(try await reader.issue(named: "a") == nil)
 
             try StateStoreTests.sqlite(path, "PRAGMA user_version = 1")

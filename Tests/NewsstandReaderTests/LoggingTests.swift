@@ -35,7 +35,8 @@ struct LoggingTests {
             #expect(all.allSatisfy { !$0.text.contains(secret) }, "\(all.map(\.text).filter { $0.contains(secret) })")
             #expect(!(failure?.description.contains(secret) ?? true), "\(String(describing: failure))")
             // What is left says where, not how to get in.
-            #expect(all.contains { $0.level == .debug && $0.text.contains("GET \(base)a/a.zip?… attempt 1") }, "\(all.map(\.text))")
+            #expect(
+                all.contains { $0.level == .debug && $0.text.contains("GET \(base)a/a.zip?… attempt 1") }, "\(all.map(\.text))")
             #expect(all.contains { $0.level == .error && $0.text.contains("download of b ended") })
             #expect(failure?.description.contains("\(base)missing/b.zip?…") == true, "\(String(describing: failure))")
         }

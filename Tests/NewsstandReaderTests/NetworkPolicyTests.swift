@@ -104,7 +104,9 @@ struct NetworkPolicyTests {
         for (code, failure) in cases {
             #expect(URLErrorClassification.failure(for: URLError(code)) == failure, "\(code)")
         }
-        for code: URLError.Code in [.appTransportSecurityRequiresSecureConnection, .serverCertificateUntrusted, .serverCertificateHasBadDate] {
+        for code: URLError.Code in [
+            .appTransportSecurityRequiresSecureConnection, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+        ] {
             guard case .insecureConnectionRefused = URLErrorClassification.failure(for: URLError(code)) else {
                 Issue.record("\(code) is not refused as insecure")
                 continue
@@ -127,9 +129,11 @@ struct NetworkPolicyTests {
             let offline = try Shell.run("unshare", ["-n", Shell.newsstand, "library", shelf, "download", "a"])
             #expect(offline.status == 1)
             #expect(offline.stderr == "newsstand library: error: cannot fetch '\(entries[0].content)': no network connection\n")
-            let refresh = try Shell.run("unshare", ["-n", Shell.newsstand, "library", shelf, "refresh", bed.catalogURL.absoluteString])
+            let refresh = try Shell.run(
+                "unshare", ["-n", Shell.newsstand, "library", shelf, "refresh", bed.catalogURL.absoluteString])
             #expect(refresh.stderr.contains("no network connection"), "\(refresh.stderr)")
-            #expect(try Shell.run(Shell.newsstand, ["library", shelf, "download", "a"]).status == 0, "works again with a network")
+            #expect(
+                try Shell.run(Shell.newsstand, ["library", shelf, "download", "a"]).status == 0, "works again with a network")
         }
     }
 }

@@ -134,16 +134,22 @@ struct PlatformTests {
     static let refused: [(pattern: String, why: String)] = [
         (#"\bst_[mca]tim\b"#, "glibc's stat field name (Darwin: st_mtimespec)"),
         (#"UInt64\(\w+\.st_(dev|ino)\)"#, "dev_t is a signed 32-bit number on Darwin: UInt64(_:) traps on a negative one"),
-        (#"\b(posix_fadvise|O_TMPFILE|renameat2|statx|fallocate|sendfile|copy_file_range|syncfs|pipe2|SOCK_CLOEXEC|fdatasync|uselocale|newlocale|malloc_trim|mallopt|prctl|epoll_\w+|inotify_\w+|O_PATH|AT_EMPTY_PATH|MSG_NOSIGNAL)\b"#,
-            "Linux-only (or with Linux-only semantics)"),
-        (#"\b(import|canImport\()\s*(Glibc|Musl|CSQLite|CCurl|CCrypto|CArchive|CXML2|FoundationNetworking|SQLite3|CryptoKit|os)\b"#,
-            "a platform's own module"),
+        (
+            #"\b(posix_fadvise|O_TMPFILE|renameat2|statx|fallocate|sendfile|copy_file_range|syncfs|pipe2|SOCK_CLOEXEC|fdatasync|uselocale|newlocale|malloc_trim|mallopt|prctl|epoll_\w+|inotify_\w+|O_PATH|AT_EMPTY_PATH|MSG_NOSIGNAL)\b"#,
+            "Linux-only (or with Linux-only semantics)"
+        ),
+        (
+            #"\b(import|canImport\()\s*(Glibc|Musl|CSQLite|CCurl|CCrypto|CArchive|CXML2|FoundationNetworking|SQLite3|CryptoKit|os)\b"#,
+            "a platform's own module"
+        ),
         (#"\bcsqlite_\w+"#, "the Linux shim's function"),
         (#"String\(validating:"#, "iOS 18 / macOS 15"),
         (#"\b(Mutex|Atomic)<|import Synchronization"#, "iOS 18 / macOS 15"),
         (#"Task\.sleep\(for:|\bDuration\b|\b(ContinuousClock|SuspendingClock)\b"#, "iOS 16 / macOS 13"),
-        (#"URL\(filePath:|\.appending\((path|component|components):|URL\.(documentsDirectory|temporaryDirectory|homeDirectory)"#,
-            "iOS 16 / macOS 13"),
+        (
+            #"URL\(filePath:|\.appending\((path|component|components):|URL\.(documentsDirectory|temporaryDirectory|homeDirectory)"#,
+            "iOS 16 / macOS 13"
+        ),
         (#"\.formatted\(|\bRegex\b|import RegexBuilder|\.firstRange\(of:|\.ranges\(of:|\.trimmingPrefix\("#, "iOS 16 / macOS 13"),
         (#"withDiscardingTaskGroup|withThrowingDiscardingTaskGroup"#, "iOS 17 / macOS 14"),
         (#"Task\.immediate|\bInlineArray\b|\bSpan<"#, "iOS 26 / macOS 26"),
@@ -153,8 +159,11 @@ struct PlatformTests {
         let sources = try Self.closureSources()
         let islands = try Self.islands()
         #expect(sources.count > 50, "the closure's sources were found: \(sources.count)")
-        #expect(!islands.isEmpty && islands.isSubset(of: Set(sources.map(\.path))), "every island is a file of the closure: \(islands.subtracting(sources.map(\.path)))")
-        let conditional = try NSRegularExpression(pattern: #"^\s*#(if|elseif)\b.*\b(os|canImport|arch|targetEnvironment)\("#, options: .anchorsMatchLines)
+        #expect(
+            !islands.isEmpty && islands.isSubset(of: Set(sources.map(\.path))),
+            "every island is a file of the closure: \(islands.subtracting(sources.map(\.path)))")
+        let conditional = try NSRegularExpression(
+            pattern: #"^\s*#(if|elseif)\b.*\b(os|canImport|arch|targetEnvironment)\("#, options: .anchorsMatchLines)
         let checks = try Self.refused.map { (try NSRegularExpression(pattern: $0.pattern), $0.why) }
         let comments = try NSRegularExpression(pattern: #"//[^\n]*|/\*[\s\S]*?\*/"#)
         for var source in sources {
@@ -185,11 +194,18 @@ struct PlatformTests {
     /// another of our modules to call it.
     @Test func theReadersPublicAPIUsesReaderAndCoreTypesOnly() throws {
         let modules = URL(fileURLWithPath: Shell.newsstand).deletingLastPathComponent().appendingPathComponent("Modules")
-        try #require(FileManager.default.fileExists(atPath: modules.appendingPathComponent("NewsstandReader.swiftmodule").path), "build first")
+        try #require(
+            FileManager.default.fileExists(atPath: modules.appendingPathComponent("NewsstandReader.swiftmodule").path),
+            "build first")
         let output = try Shell.temporaryFolder("symbol-graph")
-        let cModules = ["CArchive", "CSQLite", "CCurl", "CCrypto"].flatMap { ["-I", Shell.repositoryRoot.appendingPathComponent("Sources/\($0)").path] }
+        let cModules = ["CArchive", "CSQLite", "CCurl", "CCrypto"].flatMap {
+            ["-I", Shell.repositoryRoot.appendingPathComponent("Sources/\($0)").path]
+        }
         let machine = try Shell.run("uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let allowed: Set<String> = ["Foundation", "FoundationEssentials", "_Concurrency", "Dispatch", "NewsstandReader", "NewsstandCore", "NewsstandReaderObservation", "Observation"]
+        let allowed: Set<String> = [
+            "Foundation", "FoundationEssentials", "_Concurrency", "Dispatch", "NewsstandReader", "NewsstandCore",
+            "NewsstandReaderObservation", "Observation",
+        ]
         var pending: Set<String> = []
         for module in Self.roots {
             let extract = try Shell.run(
@@ -198,15 +214,20 @@ struct PlatformTests {
                     + ["-target", "\(machine)-unknown-linux-gnu", "-minimum-access-level", "public", "-output-dir", output.path])
             try #require(extract.status == 0, "\(extract.stderr)")
             let graph = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("\(module).symbols.json"))) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("\(module).symbols.json")))
+                    as? [String: Any])
             for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
                 let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
                 let signature = symbol["functionSignature"] as? [String: Any]
-                let fragments = (symbol["declarationFragments"] as? [[String: Any]] ?? [])
-                    + ((signature?["parameters"] as? [[String: Any]]) ?? []).flatMap { $0["declarationFragments"] as? [[String: Any]] ?? [] }
+                let fragments =
+                    (symbol["declarationFragments"] as? [[String: Any]] ?? [])
+                    + ((signature?["parameters"] as? [[String: Any]]) ?? []).flatMap {
+                        $0["declarationFragments"] as? [[String: Any]] ?? []
+                    }
                     + (signature?["returns"] as? [[String: Any]] ?? [])
                 for fragment in fragments where fragment["kind"] as? String == "typeIdentifier" {
-                    guard let identifier = fragment["preciseIdentifier"] as? String, let owner = Self.module(of: identifier) else { continue }
+                    guard let identifier = fragment["preciseIdentifier"] as? String, let owner = Self.module(of: identifier)
+                    else { continue }
                     if allowed.contains(owner) { continue }
                     if Self.pendingZipReader.contains(owner) {
                         pending.insert(owner)

@@ -122,8 +122,16 @@ struct ProgressAndObservationTests {
 
             let shelfChanged = Locked(false)
             let progressChanged = Locked(false)
-            withObservationTracking { _ = model.items } onChange: { shelfChanged.exchange(true) }
-            withObservationTracking { _ = item.progress } onChange: { progressChanged.exchange(true) }
+            withObservationTracking {
+                _ = model.items
+            } onChange: {
+                shelfChanged.exchange(true)
+            }
+            withObservationTracking {
+                _ = item.progress
+            } onChange: {
+                progressChanged.exchange(true)
+            }
             try await library.download("a")
             while item.issue.status != .available { try await Task.sleep(nanoseconds: 10_000_000) }
             #expect(progressChanged.current, "the item's progress moved")

@@ -28,7 +28,10 @@ struct StateCommitTests {
             #expect(reason.contains("database is locked"), "\(reason)")
             #expect(await library.issue(named: "a")?.status == .available)
             #expect(FolderSnapshot(issue.contentURL) == before, "the content is back, whole")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == ["a"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == [
+                    "a"
+                ])
             // SIGKILL: a child of the test process starts with SIGTERM blocked.
             holder.killNow()
             _ = holder.wait()
@@ -74,7 +77,9 @@ struct StateCommitTests {
             let folder = try OpenFolder.open(bed.libraryFolder)
             let held = try #require(try FileLock.acquire("library.lock", in: folder, timeout: 0))
             let writers = (0..<8).map { step in
-                Task { try await library.setReadingPosition(ReadingPosition(article: step, page: 0), of: step % 2 == 0 ? "a" : "b") }
+                Task {
+                    try await library.setReadingPosition(ReadingPosition(article: step, page: 0), of: step % 2 == 0 ? "a" : "b")
+                }
             }
             // The positions are set on the actor at once; their commits wait for the lock.
             while await library.readingPosition(of: "b") != ReadingPosition(article: 7, page: 0) {
@@ -86,10 +91,13 @@ struct StateCommitTests {
                 return await group.reduce(0, +)
             }
             #expect(pool == 120, "the cooperative pool runs while commits wait")
-            #expect(try Shell.run("sqlite3", [StateStoreTests.databasePath(bed), "SELECT count(*) FROM reading_positions"]).stdout == "0\n")
+            #expect(
+                try Shell.run("sqlite3", [StateStoreTests.databasePath(bed), "SELECT count(*) FROM reading_positions"]).stdout
+                    == "0\n")
             held.release()
             for writer in writers { try await writer.value }
-            let rows = try Shell.run("sqlite3", [StateStoreTests.databasePath(bed), "SELECT name, article FROM reading_positions ORDER BY name"])
+            let rows = try Shell.run(
+                "sqlite3", [StateStoreTests.databasePath(bed), "SELECT name, article FROM reading_positions ORDER BY name"])
             #expect(rows.stdout == "a|6\nb|7\n")
         }
     }

@@ -42,7 +42,8 @@ enum StateRows {
                 continue
             }
             guard let value = rows.text(1, limit: IssueRow.maxTextBytes) else {
-                problems.append(.badSetting(path: database.path, key: key, reason: "its value is not UTF-8 text of at most 64 KiB"))
+                problems.append(
+                    .badSetting(path: database.path, key: key, reason: "its value is not UTF-8 text of at most 64 KiB"))
                 continue
             }
             if key == LibraryState.Setting.catalogURL, URL(string: value)?.scheme == nil {
