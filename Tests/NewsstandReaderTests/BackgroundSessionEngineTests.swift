@@ -214,6 +214,30 @@ struct BackgroundSessionEngineTests {
         }
     }
 
+    @Test func aTaskStillListedAfterItsOutcomeIsNotTakenInAgain() async throws {
+        try await World.with { world in
+            let session = try #require(world.engine.session(.user))
+            let task = session.downloadTask(with: world.nginx.baseURL.appendingPathComponent("a.zip"))
+            task.taskDescription = "a#1"
+            let file = world.folder.appendingPathComponent("body.tmp")
+            try Data(count: 10).write(to: file)
+            // The session's callbacks, in their order, with a `report` between the hand-off and the
+            // completion: FoundationNetworking lists a task as running until its completion returned.
+            world.engine.finished(task, lane: .user, location: file)
+            #expect(world.engine.adopt([(.user, task)]).isEmpty)
+            world.engine.completed(task, lane: .user, error: nil)
+            #expect(world.sink.outcomes.count == 1)
+            #expect(world.engine.state.current.tasks.isEmpty)
+            // A failure is settled the same way.
+            let failing = session.downloadTask(with: world.nginx.baseURL.appendingPathComponent("b.zip"))
+            failing.taskDescription = "b#1"
+            world.engine.completed(failing, lane: .user, error: URLError(.networkConnectionLost))
+            #expect(world.engine.adopt([(.user, failing)]).isEmpty)
+            world.engine.completed(failing, lane: .user, error: URLError(.networkConnectionLost))
+            #expect(world.sink.outcomes.count == 2)
+        }
+    }
+
     @Test func cancellingStopsTheTransferAndSaysSoOnce() async throws {
         try await World.with { world in
             try world.serve("a.zip")
@@ -262,7 +286,7 @@ struct BackgroundSessionEngineTests {
             for task in foreign { task.cancel() }
             #expect(world.nginx.requests(for: "/slow/other.zip", atLeast: foreign.count).count == foreign.count)
             let outcomes = world.sink.outcomes
-            #expect(outcomes.count == 2)
+            #expect(outcomes.count == 2, "\(outcomes)")
             for outcome in outcomes {
                 guard case .finished(let id, 200, let file, bytes?, let taken) = outcome else {
                     Issue.record("unexpected \(outcome)")

@@ -24,7 +24,7 @@ extension BackgroundSessionEngine {
             let limit = live.limit(unstated: settings.maxUnstatedBytes)
             if received > limit || (total ?? 0) > limit {
                 engine.tasks[id] = nil
-                engine.silenced.insert(ObjectIdentifier(task))
+                engine.settle(task)
                 return .cut(limit: limit, offset: live.offset)
             }
             guard received - live.lastReported >= max(64 << 10, (total ?? 0) / 200) || received == total else { return nil }
@@ -58,6 +58,7 @@ extension BackgroundSessionEngine {
             guard let live = engine.live(task, id: id, lane: lane) else { return nil }
             // Its one event: the completion that follows says nothing more.
             engine.tasks[id] = nil
+            engine.settle(task)
             return (live, engine.sink)
         }
         guard let (live, sink) = taken else { return }
@@ -89,17 +90,17 @@ extension BackgroundSessionEngine {
         }
         let next = state.withLock { engine -> Next? in
             engine.wakes[lane, default: BackgroundSessionWake()].eventArrived()
-            if engine.silenced.remove(ObjectIdentifier(task)) != nil { return nil }
+            if engine.isSettled(task) { return nil }
             guard let live = engine.tasks[id] else {
-                // A relaunch's failed task never seen before; without an error, its file came already.
-                return error.map {
-                    .fail(
-                        BackgroundSessionError($0), offset: BackgroundSessionRequest.offset(of: task.originalRequest), engine.sink
-                    )
-                }
+                // A relaunch's failed task never heard of before (a finished one came through `finished`).
+                guard let error else { return nil }
+                engine.settle(task)
+                let offset = BackgroundSessionRequest.offset(of: task.originalRequest)
+                return .fail(BackgroundSessionError(error), offset: offset, engine.sink)
             }
             guard live.task === task else { return nil }
             engine.tasks[id] = nil
+            engine.settle(task)
             guard let error else {
                 return .fail(
                     BackgroundSessionError(failure: .badResponse("the download ended without a file")), offset: live.offset,

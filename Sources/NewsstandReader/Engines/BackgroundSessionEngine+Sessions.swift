@@ -67,17 +67,20 @@ extension BackgroundSessionEngine {
     @discardableResult
     func adopt(_ live: [(BackgroundSessionLane, URLSessionDownloadTask)]) -> Set<TransferID> {
         let running = Set(live.map { ObjectIdentifier($0.1) })
+        // Read outside the lock: a task's state is the session's to guard.
+        let completed = state.withLock { $0.settled }.filter { $0.value.state == .completed }.map(\.key)
         let (held, twins) = state.withLock { engine -> (Set<TransferID>, [URLSessionDownloadTask]) in
+            engine.prune(completed)
             var held: Set<TransferID> = []
             var twins: [URLSessionDownloadTask] = []
             for (lane, task) in live {
-                guard let id = TransferID(task.taskDescription ?? ""), !engine.silenced.contains(ObjectIdentifier(task)) else {
+                guard let id = TransferID(task.taskDescription ?? ""), !engine.isSettled(task) else {
                     continue
                 }
                 // The key's task in the table, when it is another and still running, keeps the key.
                 let tabled = engine.tasks[id]
                 if let tabled, tabled.task !== task, running.contains(ObjectIdentifier(tabled.task)) {
-                    engine.silenced.insert(ObjectIdentifier(task))
+                    engine.settle(task)
                     twins.append(task)
                     continue
                 }

@@ -19,9 +19,22 @@ extension BackgroundSessionEngine {
         var tasks: [TransferID: LiveTask] = [:]
         /// Keys whose task is being made.
         var starting: Set<TransferID> = []
-        /// Tasks the engine cancelled (or moved): their later events say nothing.
-        var silenced: Set<ObjectIdentifier> = []
+        /// Tasks whose outcome is settled: told to the sink, or cancelled by the engine (moved,
+        /// cut, a second task of a key). Their later events say nothing, and they are never taken
+        /// in again: FoundationNetworking lists a task as running until its completion returned.
+        /// Kept by reference, so that no new task can take a settled one's identifier, until the
+        /// system says they completed (`prune`).
+        var settled: [ObjectIdentifier: URLSessionDownloadTask] = [:]
         var wakes: [BackgroundSessionLane: BackgroundSessionWake] = [:]
+
+        mutating func settle(_ task: URLSessionDownloadTask) { settled[ObjectIdentifier(task)] = task }
+
+        func isSettled(_ task: URLSessionDownloadTask) -> Bool { settled[ObjectIdentifier(task)] != nil }
+
+        /// Forgets the settled tasks among `completed`: the system lists them no more.
+        mutating func prune(_ completed: [ObjectIdentifier]) {
+            for key in completed { settled[key] = nil }
+        }
 
         /// What `start` does with `job`.
         enum Decision {
@@ -39,7 +52,7 @@ extension BackgroundSessionEngine {
             if var live = tasks[job.id] {
                 if live.lane == .automatic, lane == .user {
                     tasks[job.id] = nil
-                    silenced.insert(ObjectIdentifier(live.task))
+                    settle(live.task)
                     starting.insert(job.id)
                     return .move(live)
                 }
@@ -54,11 +67,11 @@ extension BackgroundSessionEngine {
             return .create
         }
 
-        /// The entry of `task`, the task of key `id` in `lane`: nil when the engine silenced it,
+        /// The entry of `task`, the task of key `id` in `lane`: nil when its outcome is settled,
         /// or when another task holds the key. A task heard of before `report` took the
         /// system's tasks in (a relaunch's events) is entered here, without its job.
         mutating func live(_ task: URLSessionDownloadTask, id: TransferID, lane: BackgroundSessionLane) -> LiveTask? {
-            guard !silenced.contains(ObjectIdentifier(task)) else { return nil }
+            guard !isSettled(task) else { return nil }
             if let live = tasks[id] { return live.task === task ? live : nil }
             let found = LiveTask(task: task, lane: lane)
             tasks[id] = found

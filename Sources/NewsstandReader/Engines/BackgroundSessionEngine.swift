@@ -96,7 +96,7 @@ final class BackgroundSessionEngine: TransferEngine {
         adopt(await liveTasks(in: sessions))
         let cancelled = state.withLock { engine -> LiveTask? in
             guard let live = engine.tasks.removeValue(forKey: id) else { return nil }
-            engine.silenced.insert(ObjectIdentifier(live.task))
+            engine.settle(live.task)
             return live
         }
         guard let cancelled else { return }
@@ -109,7 +109,7 @@ final class BackgroundSessionEngine: TransferEngine {
             if cancelled.offset > 0 { PartMetadata.discard(part: partFile(id)) }
         }
         settings.log("background \(id): cancelled\(resumeData == nil ? "" : " with resume data")")
-        // Its own completion is silenced: this is the one event the cancel makes, as in process.
+        // Its own completion is settled: this is the one event the cancel makes, as in process.
         await deliver(on: cancelled.lane) { $0.failed(id, .cancelled, resumeData: resumeData) }
     }
 
