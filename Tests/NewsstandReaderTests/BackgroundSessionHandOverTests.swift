@@ -80,13 +80,22 @@ struct BackgroundSessionHandOverTests {
         }
     }
 
-    @Test func aWholePartIsHandedOverWithoutARequest() async throws {
+    @Test func aWholePartIsHandedOverWithoutARequestAndOnlyOnce() async throws {
         try await World.with { world in
             let bytes = try world.serve("a.zip")
             let job = world.job("a", path: "a.zip", size: Int64(bytes.count))
             try Self.leavePart(bytes, count: bytes.count, from: job.url, validator: try await Self.etag(of: job.url), in: world)
-            try await world.engine.start(job)
+            // The hand-over waits its turn on the session's queue; held there, the part is still on disk.
+            let queue = try #require(world.engine.session(.user)?.delegateQueue)
+            let release = DispatchSemaphore(value: 0)
+            queue.addOperation { release.wait() }
+            #expect(world.engine.state.withLock { $0.decide(job, in: .user) }.isCreate)
+            world.engine.create(job, in: .user, of: world.engine.state.current.sessions)
+            // Asked again meanwhile: kept, not handed over a second time.
+            #expect(world.engine.state.withLock { $0.decide(job, in: .user) }.isKept)
+            release.signal()
             #expect(await world.sink.handedOverOnce(job.id, bytes: bytes))
+            #expect(await eventually { world.engine.state.current.starting.isEmpty })
             #expect(world.nginx.requests().filter { $0.method == "GET" }.isEmpty)
             #expect(try Self.leftover(in: world).isEmpty)
         }
@@ -159,5 +168,17 @@ struct BackgroundSessionHandOverTests {
                     == .partial(offset: 100_000, validator: "\"drip-300000\""))
             #expect(world.sink.outcomes == jobs.map { .failed($0.id, .cancelled, resumeData: nil) })
         }
+    }
+}
+
+extension BackgroundSessionEngine.State.Decision {
+    var isCreate: Bool {
+        if case .create = self { return true }
+        return false
+    }
+
+    var isKept: Bool {
+        if case .kept = self { return true }
+        return false
     }
 }

@@ -144,6 +144,7 @@ extension BackgroundSessionEngine {
         let part = partFile(id)
         sink?.finished(id, status: 200, file: part)
         if FileStatus.kind(of: part, followingLinks: false) == nil { PartMetadata.discard(part: part) }
+        state.withLock { _ = $0.starting.remove(id) }
     }
 
     /// Removes the regular file at `url` if it is still there (never through a link).

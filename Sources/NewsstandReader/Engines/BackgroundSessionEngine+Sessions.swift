@@ -100,12 +100,15 @@ extension BackgroundSessionEngine {
     /// can), else continuing the part file when it is usable, else for the whole file. A part that is already whole is
     /// handed over without a request.
     func create(_ job: TransferJob, in lane: BackgroundSessionLane, of sessions: [BackgroundSessionLane: URLSession]) {
-        guard let session = sessions[lane] else { return }
+        guard let session = sessions[lane] else {
+            state.withLock { _ = $0.starting.remove(job.id) }
+            return
+        }
         let limit = job.expectedSize ?? settings.maxUnstatedBytes
         let resumeData = BackgroundSessionPlatform.resumesFromResumeData ? job.resumeData : nil
         let point = resumeData == nil ? PartResumePoint.of(part: partFile(job.id), url: job.url, limit: limit) : .fresh
         if case .complete(let size) = point {
-            state.withLock { _ = $0.starting.remove(job.id) }
+            // The key stays reserved until the hand-over ran: a second start must not hand it over again.
             settings.log("background \(job.id): the part file is whole (\(size) bytes)")
             session.delegateQueue.addOperation { self.handOverWholePart(job.id, lane: lane) }
             return
@@ -115,7 +118,7 @@ extension BackgroundSessionEngine {
             ?? session.downloadTask(with: BackgroundSessionRequest.make(for: job, from: point))
         task.taskDescription = job.id.description
         // Lets the system plan the transfer (and a discretionary one around the data plan).
-        task.countOfBytesClientExpectsToReceive = max(0, limit - point.offset)
+        if let size = job.expectedSize { task.countOfBytesClientExpectsToReceive = max(0, size - point.offset) }
         var live = LiveTask(task: task, lane: lane, job: job, offset: point.offset)
         live.fromResumeData = resumeData != nil
         state.withLock { engine in

@@ -20,6 +20,9 @@ import NewsstandCore
 ///   (the system keeps a relaunch's events until the session is opened); `start`, `cancel` and
 ///   `report` wait for it.
 /// - The hand-off happens inside `didFinishDownloadingTo` (`BackgroundSessionEngine+Events`).
+/// - The sink is called on the sessions' serial delegate queues, and must return without
+///   waiting for this engine's `start`, `cancel` or `report`: they need those queues (URLSession
+///   answers `getAllTasks` there), so such a wait never ends.
 /// - One engine per identity per process: URLSession refuses a second background session with
 ///   an identifier in use, and the two would share events.
 final class BackgroundSessionEngine: TransferEngine {
