@@ -23,7 +23,8 @@ enum BackgroundSessionPlatform {
             identifier: String, discretionary: Bool, sharedContainerIdentifier: String?
         ) -> URLSessionConfiguration {
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
-            configuration.sessionSendsLaunchEvents = true
+            // macOS has it from 11 (an app there is not relaunched for its transfers before).
+            if #available(macOS 11, *) { configuration.sessionSendsLaunchEvents = true }
             configuration.isDiscretionary = discretionary
             // An extension's transfers need a container its app can read the files from.
             configuration.sharedContainerIdentifier = sharedContainerIdentifier
