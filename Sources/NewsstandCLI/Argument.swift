@@ -59,7 +59,8 @@ extension Argument {
     static func operand<V: ArgumentValue>(
         _ property: WritableKeyPath<Options, V?>, _ name: String, _ kind: ValueKind = V.defaultKind, help: String
     ) -> Argument {
-        binding(.operand(OperandDeclaration(name, kind, help: help, isRequired: false)), property, reading: V.self) { texts throws(UsageError) in
+        binding(.operand(OperandDeclaration(name, kind, help: help, isRequired: false)), property, reading: V.self) {
+            texts throws(UsageError) in
             try read(V.self, texts.last, as: "<\(name)>")
         }
     }
@@ -69,7 +70,9 @@ extension Argument {
         _ property: WritableKeyPath<Options, [V]>, _ name: String, _ kind: ValueKind = V.defaultKind, help: String
     ) -> Argument {
         let operand = OperandDeclaration(name, kind, help: help, isRequired: false, isRepeatable: true)
-        return binding(.operand(operand), property, reading: V.self) { texts throws(UsageError) in try readAll(V.self, texts, as: "<\(name)>") }
+        return binding(.operand(operand), property, reading: V.self) { texts throws(UsageError) in
+            try readAll(V.self, texts, as: "<\(name)>")
+        }
     }
 }
 
@@ -83,7 +86,9 @@ extension Argument {
     ) -> Argument {
         let option = OptionDeclaration(
             name: name, alias: alias, value: kind, placeholder: placeholder, isRequired: true, isRepeatable: false, help: help)
-        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in try read(V.self, texts.last, as: name) }
+        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in
+            try read(V.self, texts.last, as: name)
+        }
     }
 
     /// An option that keeps the property's initial value when it is not given.
@@ -93,7 +98,9 @@ extension Argument {
     ) -> Argument {
         let option = OptionDeclaration(
             name: name, alias: alias, value: kind, placeholder: placeholder, isRequired: false, isRepeatable: false, help: help)
-        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in try read(V.self, texts.last, as: name) }
+        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in
+            try read(V.self, texts.last, as: name)
+        }
     }
 
     /// An option that is nil when it is not given.
@@ -103,7 +110,9 @@ extension Argument {
     ) -> Argument {
         let option = OptionDeclaration(
             name: name, alias: alias, value: kind, placeholder: placeholder, isRequired: false, isRepeatable: false, help: help)
-        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in try read(V.self, texts.last, as: name) }
+        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in
+            try read(V.self, texts.last, as: name)
+        }
     }
 
     /// A repeatable option: every value, in command-line order.
@@ -113,7 +122,9 @@ extension Argument {
     ) -> Argument {
         let option = OptionDeclaration(
             name: name, alias: alias, value: kind, placeholder: placeholder, isRequired: false, isRepeatable: true, help: help)
-        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in try readAll(V.self, texts, as: name) }
+        return binding(.option(option), property, reading: V.self) { texts throws(UsageError) in
+            try readAll(V.self, texts, as: name)
+        }
     }
 }
 
@@ -132,9 +143,9 @@ extension Argument {
     ) -> Argument {
         let option = OptionDeclaration(
             name: name, alias: alias, value: nil, placeholder: nil, isRequired: false, isRepeatable: false, help: help)
-        return Argument(role: .option(option), property: property, reads: { _ in true }) { options, _ in
-            options[keyPath: property] = value
-        }
+        return Argument(
+            role: .option(option), property: property, reads: { _ in true },
+            write: { options, _ in options[keyPath: property] = value })
     }
 
     /// The arguments of `Group` (options several commands share), as arguments of these options
@@ -164,9 +175,9 @@ extension Argument {
         _ role: Role, _ property: WritableKeyPath<Options, Stored>, reading type: V.Type,
         _ store: @escaping ([String]) throws(UsageError) -> Stored
     ) -> Argument {
-        Argument(role: role, property: property, reads: { V(argument: $0) != nil }) { options, texts throws(UsageError) in
-            options[keyPath: property] = try store(texts)
-        }
+        Argument(
+            role: role, property: property, reads: { V(argument: $0) != nil },
+            write: { options, texts throws(UsageError) in options[keyPath: property] = try store(texts) })
     }
 
     /// `text` as a `V`; the error (for a declaration whose kind and type disagree) names `name`.

@@ -14,7 +14,9 @@ struct ArgumentScan {
     private(set) var wantsHelp = false
 
     /// Sorts `words` (after the command's name) against `operandDeclarations` and `optionDeclarations`.
-    init(_ words: [String], operands operandDeclarations: [OperandDeclaration], options optionDeclarations: [OptionDeclaration]) throws(UsageError) {
+    init(_ words: [String], operands operandDeclarations: [OperandDeclaration], options optionDeclarations: [OptionDeclaration])
+        throws(UsageError)
+    {
         var index = 0
         var onlyOperands = false
         while index < words.count {
@@ -75,7 +77,9 @@ struct ArgumentScan {
     }
 
     /// Every required operand and option is there, and no operand too many.
-    private func checkComplete(_ operandDeclarations: [OperandDeclaration], _ optionDeclarations: [OptionDeclaration]) throws(UsageError) {
+    private func checkComplete(_ operandDeclarations: [OperandDeclaration], _ optionDeclarations: [OptionDeclaration])
+        throws(UsageError)
+    {
         for (position, operand) in operandDeclarations.enumerated() where operand.isRequired && operands.count <= position {
             throw UsageError("missing <\(operand.name)>")
         }

@@ -64,7 +64,8 @@ enum BuildCommand: Command {
         let console = context.console
         var build = buildOptions(options)
         build.now = try SourceDateEpoch.now(context.environment)
-        if let refused = OutputFolderCheck.refusal(declaration.name, output: options.output, magazine: options.magazine, console: console) {
+        let refused = OutputFolderCheck.refusal(declaration.name, output: options.output, magazine: options.magazine, console: console)
+        if let refused {
             return refused
         }
         let session = ValidationSession(

@@ -54,7 +54,9 @@ extension CommandOptions {
     /// Two flags given that set the same property (`--verify --no-verify`) contradict each other.
     private static func checkExclusiveFlags(_ arguments: [Argument<Self>], _ scan: ArgumentScan) throws(UsageError) {
         let given = arguments.compactMap { argument -> (property: PartialKeyPath<Self>, name: String, position: Int)? in
-            guard let option = argument.option, option.value == nil, let position = scan.firstPosition(of: option) else { return nil }
+            guard let option = argument.option, option.value == nil, let position = scan.firstPosition(of: option) else {
+                return nil
+            }
             return (argument.property, option.name, position)
         }
         for (index, first) in given.enumerated() {

@@ -59,7 +59,8 @@ public enum DeclarationProblem: Error, Equatable, Sendable, CustomStringConverti
                 problems.append(.unreadableValue(command: command, argument: argument.displayName, text: text))
             }
         }
-        for (index, argument) in arguments.enumerated() where !arguments[..<index].contains(where: { $0.property == argument.property }) {
+        for (index, argument) in arguments.enumerated()
+        where !arguments[..<index].contains(where: { $0.property == argument.property }) {
             let sharing = arguments.filter { $0.property == argument.property }
             if sharing.count > 1, !sharing.allSatisfy({ $0.option.map { $0.value == nil } ?? false }) {
                 problems.append(.sharedProperty(command: command, arguments: sharing.map(\.displayName)))

@@ -45,7 +45,8 @@ enum LibraryCommand: Command {
                     \.configuration.stallTimeout, "--stall-timeout", .seconds(allowsZero: false),
                     help: "window of the minimum rate; also the connect timeout (default 30)"),
                 .value(
-                    \.configuration.minimumSpeed, "--min-speed", .wholeNumber(unit: "bytes", range: 0...Int64.max), placeholder: "BYTES",
+                    \.configuration.minimumSpeed, "--min-speed", .wholeNumber(unit: "bytes", range: 0...Int64.max),
+                    placeholder: "BYTES",
                     help: "bytes per second a transfer must average over that window (default 1024)"),
                 .value(
                     \.configuration.maxCatalogBytes, "--max-catalog-size", .wholeNumber(unit: "bytes", range: 1...Int64.max),

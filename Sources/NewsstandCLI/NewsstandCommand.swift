@@ -66,7 +66,8 @@ public enum NewsstandCommand {
         }
         let declaration = command.declaration
         do {
-            return try command.parseAndRun(Array(arguments.dropFirst()), in: CommandContext(console: console, environment: environment))
+            let context = CommandContext(console: console, environment: environment)
+            return try command.parseAndRun(Array(arguments.dropFirst()), in: context)
         } catch let error as UsageError {
             console.err("newsstand \(declaration.name): error: \(Redacted.message(error.message))\n")
             console.err(HelpText.usage(declaration))

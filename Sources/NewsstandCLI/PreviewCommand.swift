@@ -44,7 +44,8 @@ enum PreviewCommand: Command {
     static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
         let console = context.console
         let outputPath = options.output
-        if let refused = OutputFolderCheck.refusal(declaration.name, output: outputPath, magazine: options.magazine, console: console) {
+        let refused = OutputFolderCheck.refusal(declaration.name, output: outputPath, magazine: options.magazine, console: console)
+        if let refused {
             return refused
         }
         let templates =

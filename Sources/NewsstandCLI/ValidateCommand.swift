@@ -40,15 +40,18 @@ enum ValidateCommand: Command {
         let session = ValidationSession(
             options.validation, feeds: options.feeds, magazinePath: options.magazine, environment: context.environment)
         let outcome = try session.run(
-            console: context.console, collectPlans: false, records: options.output.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            console: context.console, collectPlans: false,
+            records: options.output.map { URL(fileURLWithPath: $0, isDirectory: true) })
         guard let output = options.output else {
             outcome.printer.finish(issues: outcome.issueCount)
             return outcome.failed ? ExitStatus.failure : ExitStatus.success
         }
         outcome.printer.finish(
-            issues: outcome.issueCount, records: ValidationJSON.Records(output: output, reused: outcome.reused, warnings: outcome.recordNotes))
+            issues: outcome.issueCount,
+            records: ValidationJSON.Records(output: output, reused: outcome.reused, warnings: outcome.recordNotes))
         if session.format != .json {
-            context.console.out("reused the recorded validation of \(outcome.reused.count) of \(outcome.issueCount) issue(s) (\(output))")
+            context.console.out(
+                "reused the recorded validation of \(outcome.reused.count) of \(outcome.issueCount) issue(s) (\(output))")
         }
         return outcome.failed ? ExitStatus.failure : ExitStatus.success
     }

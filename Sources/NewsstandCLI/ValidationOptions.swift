@@ -16,7 +16,9 @@ struct ValidationOptions {
     static func arguments(issueHelp: String) -> [Argument<Self>] {
         [
             .value(\.issues, "--issue", .issueName, help: issueHelp),
-            .value(\.format, "--format", help: "text (default, like a compiler), json (one document) or github (Actions annotations)"),
+            .value(
+                \.format, "--format", help: "text (default, like a compiler), json (one document) or github (Actions annotations)"
+            ),
             .flag(\.strict, "--strict", help: "treat warnings as errors"),
             .value(\.ignored, "--ignore", help: "do not report this diagnostic code, e.g. NS-306"),
         ]

@@ -67,7 +67,9 @@ public enum ValueKind: Sendable, Equatable {
         case .text, .folder, .magazine, .file, .issueName:
             return
         case .sha256:
-            guard value.utf8.count == 64, value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) else {
+            guard value.utf8.count == 64,
+                value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) })
+            else {
                 throw UsageError("\(name) needs a SHA-256 digest (64 hexadecimal digits), got '\(value)'")
             }
         case .url:
@@ -82,7 +84,9 @@ public enum ValueKind: Sendable, Equatable {
         case .choice(let choices):
             guard choices.contains(value) else {
                 let noun = name.filter { $0 != "-" && $0 != "<" && $0 != ">" }
-                let listed = choices.count > 1 ? choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "") : choices.joined()
+                let listed =
+                    choices.count > 1
+                    ? choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "") : choices.joined()
                 throw UsageError("unknown \(noun) '\(value)'; expected \(listed)")
             }
         case .wholeNumber(let unit, let range):
@@ -105,7 +109,9 @@ public enum ValueKind: Sendable, Equatable {
                 throw UsageError("\(name) needs a number of seconds\(allowsZero ? "" : " above 0"), got '\(value)'")
             }
         case .day:
-            guard Date(argument: value) != nil else { throw UsageError("\(name) needs a day as YYYY-MM-DD (2026-03-01), got '\(value)'") }
+            guard Date(argument: value) != nil else {
+                throw UsageError("\(name) needs a day as YYYY-MM-DD (2026-03-01), got '\(value)'")
+            }
         }
     }
 }

@@ -34,7 +34,9 @@ import Testing
                 .flag(\.verify, "--verify", setting: true, help: "check"),
                 .flag(\.verify, "--no-verify", setting: false, help: "do not check"),
                 .flag(\.isForced, "--force", help: "force"),
-            ] + Argument.group(\.shared, [.flag(\.isStrict, "--strict", help: "strict"), .value(\.issues, "--issue", help: "an issue")])
+            ]
+                + Argument.group(
+                    \.shared, [.flag(\.isStrict, "--strict", help: "strict"), .value(\.issues, "--issue", help: "an issue")])
         }
 
         func validate() throws(UsageError) {
@@ -47,7 +49,8 @@ import Testing
     @Test func everyArgumentIsWrittenToItsProperty() throws {
         let options = try #require(
             try parse([
-                "f", "a", "b", "-o", "out", "--jobs=8", "--limit", "1024", "--wait", "0.5", "--mode", "json", "--verify", "--force",
+                "f", "a", "b", "-o", "out", "--jobs=8", "--limit", "1024", "--wait", "0.5", "--mode", "json", "--verify",
+                "--force",
                 "--strict", "--issue", "a-1", "--issue", "a-2",
             ]))
         #expect(options.folder == "f")

@@ -45,7 +45,9 @@ import Testing
     }
 
     @Test func wellFormedNamesPass() {
-        #expect(problems([.flag(\.isOn, "--dry-run", alias: "-n", help: "a"), .flag(\.isOff, "--max-2x", alias: "-2", help: "b")]) == [])
+        #expect(
+            problems([.flag(\.isOn, "--dry-run", alias: "-n", help: "a"), .flag(\.isOff, "--max-2x", alias: "-2", help: "b")])
+                == [])
     }
 
     @Test func operandsThatCannotBeToldApartAreRefused() {

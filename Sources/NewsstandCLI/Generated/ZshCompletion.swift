@@ -83,7 +83,8 @@ enum ZshCompletion {
         }
         // The magazine named by its option, else by its operand (nothing when the command has neither).
         let operand = model.magazineOperandPosition > 0 ? "${line[\(model.magazineOperandPosition)]}" : ""
-        let magazine = model.magazineOptionWords.first.map { "${opt_args[\($0)]" + (operand.isEmpty ? "" : ":-" + operand) + "}" } ?? operand
+        let magazine =
+            model.magazineOptionWords.first.map { "${opt_args[\($0)]" + (operand.isEmpty ? "" : ":-" + operand) + "}" } ?? operand
         return [
             "_newsstand_\(identifier(command.name))() {",
             "  local context state state_descr line",

@@ -7,7 +7,8 @@ enum JSONOutput {
     /// `build`, `preview` and `import` have always printed; `library` prints `/`.
     static func print(_ document: some Encodable, to console: Console, escapesSlashes: Bool = true) {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = escapesSlashes ? [.prettyPrinted, .sortedKeys] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            escapesSlashes ? [.prettyPrinted, .sortedKeys] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Our documents hold strings, numbers, Booleans and arrays of them: encoding cannot fail.
         guard let data = try? encoder.encode(document) else { return }
         console.out(String(decoding: data, as: UTF8.self))

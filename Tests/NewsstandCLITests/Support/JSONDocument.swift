@@ -10,7 +10,8 @@ enum JSONDocument {
     ) throws -> Document {
         let document = try JSONDecoder().decode(Document.self, from: Data(text.utf8))
         let encoder = JSONEncoder()
-        encoder.outputFormatting = escapesSlashes ? [.prettyPrinted, .sortedKeys] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            escapesSlashes ? [.prettyPrinted, .sortedKeys] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let again = String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
         #expect(again == text, "\(Document.self) does not write the document it read", sourceLocation: sourceLocation)
         return document
