@@ -49,13 +49,16 @@ public struct CommandDeclaration: Sendable {
 public struct OperandDeclaration: Sendable {
     /// As usage shows it, without brackets (`magazine`, `catalog-url`).
     public var name: String
+    /// What its value is.
     public var kind: ValueKind
+    /// One line of help.
     public var help: String
     /// Whether the command runs without it (`--help` aside).
     public var isRequired: Bool
     /// Whether more than one may follow (`<name>...`).
     public var isRepeatable: Bool
 
+    /// An operand called `name`, of `kind`: required and given once unless said otherwise.
     public init(_ name: String, _ kind: ValueKind, help: String, isRequired: Bool = true, isRepeatable: Bool = false) {
         self.name = name
         self.kind = kind
@@ -75,6 +78,7 @@ public struct OptionDeclaration: Sendable {
     public var value: ValueKind?
     /// How its value reads in usage and help (`DIR`, `N`, `S`); a choice's choices by default.
     public var placeholder: String?
+    /// Whether the command runs without it (`--help` aside).
     public var isRequired: Bool
     /// Whether it may be given more than once (each value is kept).
     public var isRepeatable: Bool
