@@ -81,43 +81,43 @@ enum LibraryCommand: Command {
 
     static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
         let folder = URL(fileURLWithPath: options.folder)
-        let operands = options.operand.map { [$0] } ?? []
+        let operand = options.operand
         let session = LibrarySession(
             console: context.console, json: options.format == .json, configuration: options.configuration, wait: options.wait)
         let (latest, all) = (Options.name(\.latest), Options.name(\.all))
         switch options.action {
         case .refresh:
-            guard operands.count == 1, let url = URL(string: operands[0]), url.scheme != nil else {
+            guard let operand, let url = URL(string: operand), url.scheme != nil else {
                 throw UsageError("refresh needs one <catalog-url>")
             }
             return try session.refresh(folder: folder, url: url, scale: options.retina ? .retina : .normal)
         case .list:
-            guard operands.isEmpty else { throw UsageError("list takes no operands") }
+            guard operand == nil else { throw UsageError("list takes no operands") }
             return try session.list(folder: folder)
         case .download:
             let selection: LibrarySession.Selection
-            switch (operands.count, options.latest, options.all) {
-            case (1, false, false): selection = .named(operands[0])
-            case (0, true, false): selection = .latest
-            case (0, false, true): selection = .all
+            switch (operand, options.latest, options.all) {
+            case (let name?, false, false): selection = .named(name)
+            case (nil, true, false): selection = .latest
+            case (nil, false, true): selection = .all
             default: throw UsageError("download needs exactly one of <name>, \(latest) or \(all)")
             }
             return try session.download(folder: folder, selection)
         case .update:
-            switch (operands.count, options.latest, options.all) {
-            case (1, false, false): return try session.update(folder: folder, names: operands)
-            case (0, false, true): return try session.update(folder: folder, names: nil)
+            switch (operand, options.latest, options.all) {
+            case (let name?, false, false): return try session.update(folder: folder, names: [name])
+            case (nil, false, true): return try session.update(folder: folder, names: nil)
             default: throw UsageError("update needs exactly one of <name> or \(all)")
             }
         case .resume:
-            guard operands.isEmpty else { throw UsageError("resume takes no operands") }
+            guard operand == nil else { throw UsageError("resume takes no operands") }
             return try session.download(folder: folder, .pending)
         case .remove:
-            guard operands.count == 1 else { throw UsageError("remove needs one <name>") }
-            return try session.remove(folder: folder, name: operands[0])
+            guard let operand else { throw UsageError("remove needs one <name>") }
+            return try session.remove(folder: folder, name: operand)
         case .cover:
-            guard operands.count == 1 else { throw UsageError("cover needs one <name>") }
-            return try session.cover(folder: folder, name: operands[0])
+            guard let operand else { throw UsageError("cover needs one <name>") }
+            return try session.cover(folder: folder, name: operand)
         }
     }
 }
