@@ -17,7 +17,9 @@ struct BackgroundSessionLogicTests {
     final class Calls: Sendable {
         let count = Locked(0)
         var handler: @Sendable () -> Void { { self.count.withLock { $0 += 1 } } }
-        func call(_ handlers: [BackgroundSessionWake.Handler]) { handlers.forEach { $0() } }
+        func call(_ handlers: [BackgroundSessionWake.Handler]) {
+            for handler in handlers { handler() }
+        }
     }
 
     @Test func aHandlerGivenBeforeTheEventsIsCalledOnceWhenTheyAreDelivered() {
