@@ -66,7 +66,7 @@ struct CatalogClient: Sendable {
         case .rejected: .catalogMalformed(url: url, reason: malformation?.description ?? "not a property list")
         case .networkUnavailable(let reason): .networkUnavailable(url: url, reason: reason)
         case .insecureConnectionRefused(let reason): .insecureConnectionRefused(url: url, reason: reason)
-        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file:
+        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file, .cancelledBySystem:
             .catalogUnavailable(url: url, reason: failure.description)
         }
     }

@@ -162,6 +162,8 @@ extension IssueLibrary {
     /// Takes the issue's claim (waiting while another process or library works on it), then
     /// downloads it, unless that other one left it available.
     private func claimAndDownload(_ name: String) async -> Result<Issue, LibraryError> {
+        countClaimant(name, 1)
+        defer { countClaimant(name, -1) }
         let claim: ClaimLock?
         do {
             claim = try await claims.wait(for: name)

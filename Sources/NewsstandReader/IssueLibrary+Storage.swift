@@ -12,7 +12,10 @@ extension IssueLibrary {
         await synchronize()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
         let claim = try await claimForRemoval(name)
-        defer { claim.release() }
+        defer {
+            countClaimant(name, -1)
+            claim.release()
+        }
         guard let before = state.issues[name] else { throw .unknownIssue(name: name) }
         let reading = state.currentlyReading
         let doomed = try takeOffShelf(name)
@@ -28,17 +31,26 @@ extension IssueLibrary {
         if let doomed { await delete(doomed, of: name) }
     }
 
-    /// The issue's claim, once this library's own download of it has stopped; `issueBusy` when
-    /// another process (or library instance) holds it.
+    /// The issue's claim, once this library's own work on the issue has stopped (its download is
+    /// cancelled; another removal of it is waited for); `issueBusy` when another process (or
+    /// library instance) holds it.
     private func claimForRemoval(_ name: String) async throws(LibraryError) -> ClaimLock {
         let claims = claims
-        // A download started here while the last one stopped is stopped in turn.
-        for _ in 0..<3 {
+        countClaimant(name, 1)
+        // At most two seconds of this library's own work starting again meanwhile.
+        for _ in 0..<100 {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
-            if let claim = try taken.get() { return claim }
-            if running[name] == nil { break }
+            do {
+                if let claim = try taken.get() { return claim }
+            } catch {
+                countClaimant(name, -1)
+                throw error
+            }
+            guard running[name] != nil || (claimants[name] ?? 0) > 1 else { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
+        countClaimant(name, -1)
         throw .issueBusy(name: name)
     }
 
@@ -79,23 +91,33 @@ extension IssueLibrary {
         let chosen = budget.removals(from: downloaded, keeping: kept)
         guard !chosen.isEmpty else { return [] }
         let claims = claims
+        for name in chosen { countClaimant(name, 1) }
         let taken = await BlockingWork.run { chosen.map { name in (name, try? claims.take(name)) } }
         var removed: [(record: IssueRecord, doomed: String?, claim: ClaimLock)] = []
         let reading = state.currentlyReading
         for (name, claim) in taken {
             // One another process is updating (or removing) stays: the next pass can take it.
-            guard let claim, let record = state.issues[name], record.status == .available, running[name] == nil else {
+            guard let claim, let record = state.issues[name], record.status == .available, running[name] == nil,
+                claimants[name] == 1
+            else {
+                countClaimant(name, -1)
                 claim?.release()
                 continue
             }
             do {
                 removed.append((record, try takeOffShelf(name), claim))
             } catch {
+                countClaimant(name, -1)
                 claim.release()
                 log(.notice, "storage policy could not remove \(name): \(error)")
             }
         }
-        defer { for entry in removed { entry.claim.release() } }
+        defer {
+            for entry in removed {
+                countClaimant(entry.record.name, -1)
+                entry.claim.release()
+            }
+        }
         guard !removed.isEmpty else { return [] }
         do {
             try await save()

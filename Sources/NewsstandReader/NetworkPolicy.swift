@@ -45,3 +45,13 @@ public struct NetworkPolicy: Sendable, Equatable, Hashable, Codable {
         allowsExpensiveNetworkAccess: false, allowsConstrainedNetworkAccess: false, isDiscretionary: true,
         waitsForConnectivity: true)
 }
+
+extension TransferJob {
+    /// Takes the network settings of `policy`: what a download was asked with, handed to an
+    /// engine (`isDiscretionary` is the job's `intent`, `waitsForConnectivity` the engine's own).
+    public mutating func apply(_ policy: NetworkPolicy) {
+        allowsCellularAccess = policy.allowsCellularAccess
+        allowsExpensiveNetworkAccess = policy.allowsExpensiveNetworkAccess
+        allowsConstrainedNetworkAccess = policy.allowsConstrainedNetworkAccess
+    }
+}

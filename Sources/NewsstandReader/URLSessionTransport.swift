@@ -164,7 +164,8 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         lock.withLock { failure = failure ?? reason }
     }
 
-    private static func failure(for error: Error) -> TransferFailure {
+    /// The failure a URLSession error stands for (`BackgroundSessionError` reads a task's error with it).
+    static func failure(for error: Error) -> TransferFailure {
         URLErrorClassification.failure(for: error)
     }
 }
