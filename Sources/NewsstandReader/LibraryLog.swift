@@ -51,7 +51,8 @@ public struct LibraryLog: Sendable {
     public static let silent = LibraryLog(minimumLevel: .error) { _, _ in }
 
     /// The platform's log: `os.Logger` (subsystem `Newsstand`, category `reader`) on Apple
-    /// platforms, from `info` up; nothing on Linux, where a program picks its own (`lines`).
+    /// platforms, every level (the system keeps debug lines only while asked to); nothing on
+    /// Linux, where a program picks its own (`lines`).
     public static var system: LibraryLog { SystemLog.log }
 
     /// Logs `message` at `level`, its URLs' secrets cut out.

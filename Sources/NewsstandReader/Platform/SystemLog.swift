@@ -4,12 +4,14 @@ import Foundation
     import os
 
     /// The system log for `LibraryLog.system`: `os.Logger` on Apple platforms (iOS 14, macOS 11),
-    /// each level at its `OSLogType`. Messages are public: the library has already cut URL secrets
-    /// out of them (`LibraryLog`), and what remains (issue names, paths in the app's container,
-    /// HTTP statuses) is what a background transfer is debugged with.
+    /// each level at its `OSLogType`, debug included (the system keeps debug lines only while
+    /// someone asks for them, in Console or `log stream --level debug`). Messages are public: the
+    /// library has already cut URL secrets out of them (`LibraryLog`), and what remains (issue
+    /// names, paths in the app's container, HTTP statuses) is what a background transfer is
+    /// debugged with.
     enum SystemLog {
         static var log: LibraryLog {
-            LibraryLog(minimumLevel: .info) { level, message in
+            LibraryLog(minimumLevel: .debug) { level, message in
                 let type: OSLogType
                 switch level {
                 case .debug: type = .debug
