@@ -2,12 +2,15 @@ import Foundation
 import NewsstandCore
 
 /// The index of the bundle an issue's content was installed from, kept inside the content
-/// folder as `.newsstand-index.json` (a hidden name: no bundle entry can have it, as index and
-/// zip entry names are `SafeRelativePath`s, which refuse hidden components). Living in the folder,
+/// folder as `.newsstand-index.json`. No bundle may bring it: index names are `SafeRelativePath`s
+/// (no hidden components), and the unpacker refuses every name starting with `reservedPrefix`
+/// (the index and its temporary `AtomicFile` names), as does `Installer`. Living in the folder,
 /// it is swapped in and out with the content by the same rename, so it always describes the
 /// files beside it; what it says is still checked (sizes on disk) before a file is trusted.
 enum InstalledIndex {
     static let fileName = ".newsstand-index.json"
+    /// What every name the library writes in a content folder starts with.
+    static let reservedPrefix = ".newsstand"
 
     /// The index in `content`, or nil when there is none or it is unreadable or refused.
     static func load(from content: OpenFolder, limits: BundleIndexLimits) -> BundleIndex? {

@@ -1,5 +1,5 @@
 /// The checked, normalised path of an archive entry: relative, without `.`/`..` components.
-struct ZipEntryPath: Equatable {
+struct ZipEntryPath: Equatable, Sendable {
     /// The path's components, none empty, `.` or `..`.
     let components: [String]
     /// Whether the entry names a folder (trailing `/`).
