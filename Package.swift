@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore"]),
         .testTarget(
             name: "NewsstandArchiveTests",
-            dependencies: ["NewsstandArchive", "NewsstandTestSupport"],
+            dependencies: ["NewsstandArchive", "NewsstandCore", "NewsstandTestSupport"],
             exclude: ["ZipStreamCheck.java"]
         ),
         .testTarget(
@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
+            dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandTestSupport"]),
