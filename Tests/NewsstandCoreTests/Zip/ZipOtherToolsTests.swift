@@ -74,26 +74,33 @@ struct ZipOtherToolsTests {
         }
     }
 
-    /// Python's zipfile with Zip64 forced on the entry (a Zip64 extra in both headers) and so
-    /// many entries that the end records must be Zip64's (more than 65,535).
+    /// Python's zipfile with Zip64 forced on the entry (a Zip64 extra in both headers), and the
+    /// end record rewritten as Zip64's record, locator and a saturated end record, as a writer of
+    /// more than 65,535 entries or 4 GiB makes them (`ZipWriter`'s own Zip64 output is read back
+    /// in ZipWriterTests).
     @Test func zip64RecordsUnpack() throws {
         try withFolder { folder in
             let archive = folder.appendingPathComponent("z64.zip")
             let made = try Shell.python(
                 """
-                import sys, zipfile
+                import struct, sys, zipfile
                 with zipfile.ZipFile(sys.argv[1], "w") as z:
                     with z.open("big.txt", "w", force_zip64=True) as f:
                         f.write(b"zip64 " * 10000)
-                    for i in range(65540):
-                        z.writestr(zipfile.ZipInfo("f/%d" % i), b"")
+                    z.writestr("small.txt", b"s")
+                data = open(sys.argv[1], "rb").read()
+                end = data.rfind(b"PK\\x05\\x06")
+                _, _, _, _, entries, size, start, _ = struct.unpack("<IHHHHIIH", data[end:end + 22])
+                record = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, entries, entries, size, start)
+                locator = struct.pack("<IIQI", 0x07064B50, 0, end, 1)
+                saturated = struct.pack("<IHHHHIIH", 0x06054B50, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+                open(sys.argv[1], "wb").write(data[:end] + record + locator + saturated)
                 """, [archive.path])
             #expect(made.status == 0, "\(made.stderr)")
-            let layout = try ZipSurgery(archive)
-            #expect(!layout.offsets(of: 0x0606_4b50).isEmpty, "the archive has a Zip64 end record")
+            #expect(try Shell.run("unzip", ["-t", archive.path]).status == 0, "unzip reads the Zip64 end records")
             let destination = folder.appendingPathComponent("out")
-            let summary = try ZipExtractor.extract(from: archive, into: destination, limits: .init(maxEntries: 70_000))
-            #expect(summary.fileCount == 65541)
+            let summary = try ZipExtractor.extract(from: archive, into: destination)
+            #expect(summary.fileCount == 2)
             #expect(try Data(contentsOf: destination.appendingPathComponent("big.txt")) == Data(String(repeating: "zip64 ", count: 10000).utf8))
         }
     }
