@@ -32,6 +32,9 @@ struct ZipCentralEntry: Sendable {
     /// General-purpose bit 0.
     var isEncrypted: Bool { flags & 1 != 0 }
 
+    /// The longest name read, in bytes.
+    static let maxNameBytes = 1024
+
     /// Reads the next header of the directory.
     static func read(_ reader: inout ZipDirectoryReader) throws(ZipExtractionError) -> ZipCentralEntry {
         let start = reader.offset
@@ -42,12 +45,17 @@ struct ZipCentralEntry: Sendable {
         let fixed = try reader.bytes(Int(ZipEndRecord.centralHeaderFixedSize), what: "a central header")
         guard let header = try? Fixed(fixed) else { throw corrupt("is cut short") }
         guard header.signature == ZipSignature.centralHeader else { throw corrupt("has no central header signature") }
+        // The directory's entries are kept until the archive is written: their names are bounded
+        // (by Darwin's PATH_MAX, as `SafeRelativePath` bounds paths), so memory follows the entry
+        // limit, not what the headers claim.
+        guard header.nameLength <= maxNameBytes else { throw corrupt("has a name of \(header.nameLength) bytes (at most \(maxNameBytes))") }
         let rawName = try reader.bytes(header.nameLength, what: "an entry's name")
         guard let extra = ZipExtraField(try reader.bytes(header.extraLength, what: "an entry's extra field")) else {
             throw corrupt("has an extra field that runs past its end")
         }
         _ = try reader.bytes(header.commentLength, what: "an entry's comment")
         let name = ZipEntryName.decode(rawName, flags: header.flags, extra: extra)
+        guard name.utf8.count <= maxNameBytes else { throw corrupt("has a Unicode name of more than \(maxNameBytes) bytes") }
         guard let wide = extra.widened([header.uncompressed, header.compressed, header.offset]) else {
             throw corrupt("of '\(name)' needs Zip64 values it does not have")
         }
