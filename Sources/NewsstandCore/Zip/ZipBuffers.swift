@@ -6,8 +6,9 @@ final class ZipBuffers {
     /// Inflated bytes on their way to the caller.
     let output: UnsafeMutableRawBufferPointer
 
-    /// 1 MiB each: large reads and writes are what make stored entries (images) fast.
+    /// 1 MiB each by default: large reads and writes are what make stored entries (images) fast.
     init(size: Int = 1 << 20) {
+        precondition(size > 0)
         input = .allocate(byteCount: size, alignment: 16)
         output = .allocate(byteCount: size, alignment: 16)
     }

@@ -5,7 +5,7 @@
 /// entry's size with the entry's CRC-32.
 public enum ZipLocalRecord {
     /// Streams the uncompressed bytes of `entry`, whose local record starts at `offset` in
-    /// `file`, to `body`, in order. Blocking; memory stays at two buffers of 1 MiB.
+    /// `file`, to `body`, in order. Blocking; memory stays at two buffers of at most 1 MiB.
     /// - Throws: `ZipExtractionError` naming `file` and the offset; whatever `body` throws.
     public static func read(
         _ entry: BundleIndex.Entry, at offset: Int64, in file: OpenFile,
@@ -39,6 +39,8 @@ public enum ZipLocalRecord {
         let data = ZipEntryData(
             source: source, name: entry.name, method: method, dataOffset: header.dataOffset, compressedSize: entry.dataLength,
             uncompressedSize: entry.size, crc32: entry.crc32)
-        try data.stream(buffers: ZipBuffers(), inflater: inflater, body)
+        // One record: buffers no larger than it needs (a plist's record is a few KiB).
+        let size = Int(min(1 << 20, max(4096, max(entry.size, entry.dataLength))))
+        try data.stream(buffers: ZipBuffers(size: size), inflater: inflater, body)
     }
 }
