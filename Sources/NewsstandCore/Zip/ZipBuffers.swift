@@ -8,7 +8,6 @@ final class ZipBuffers {
 
     /// 1 MiB each by default: large reads and writes are what make stored entries (images) fast.
     init(size: Int = 1 << 20) {
-        precondition(size > 0)
         input = .allocate(byteCount: size, alignment: 16)
         output = .allocate(byteCount: size, alignment: 16)
     }
