@@ -70,6 +70,7 @@ enum ZipExtractCheck {
                 }
             }
             guard bytes <= limits.maxTotalSize else { return "\(bytes) bytes written, over the limit" }
+            guard files <= limits.maxEntries else { return "\(files) files written, over the entry limit" }
             guard summary.fileCount == files, summary.totalSize == bytes else {
                 return "the summary \(summary) disagrees with the disk: \(files) files, \(folders) folders, \(bytes) bytes"
             }
