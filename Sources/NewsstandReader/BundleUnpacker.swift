@@ -19,6 +19,7 @@ public struct ZipBundleUnpacker: BundleUnpacker {
 
     /// Unpacks with `ZipExtractor`, refusing entries named like the library's records.
     public func unpack(_ archive: URL, into destination: URL, limits: ZipExtractionLimits) throws(ZipExtractionError) {
-        try ZipExtractor.extract(from: archive, into: destination, limits: limits, reservedPrefixes: [InstalledIndex.reservedPrefix])
+        try ZipExtractor.extract(
+            from: archive, into: destination, limits: limits, reservedPrefixes: [InstalledIndex.reservedPrefix])
     }
 }

@@ -11,7 +11,8 @@ import Testing
 struct BundleIntegrityTests {
     /// Publishes `f-1` without checksums (the seed's five keys) with `bundle`, then lets `edit`
     /// change the served bytes.
-    static func publishFiveKeys(_ bed: Testbed, _ bundle: [ZipFixture.Entry], edit: (inout ZipSurgery) -> Void = { _ in }) throws {
+    static func publishFiveKeys(_ bed: Testbed, _ bundle: [ZipFixture.Entry], edit: (inout ZipSurgery) -> Void = { _ in }) throws
+    {
         var spec = Testbed.IssueSpec("f-1", day: 1, normal: bundle)
         spec.withChecksums = false
         let entries = try bed.publish([spec])
@@ -64,7 +65,9 @@ struct BundleIntegrityTests {
             }
             #expect(entry == path)
             #expect(await library.issue(named: "f-1")?.status == IssueStatus.none)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == []
+            )
         }
     }
 
@@ -86,7 +89,9 @@ struct BundleIntegrityTests {
                 Issue.record("expected a reserved name, got \(String(describing: error))")
                 return
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == []
+            )
         }
     }
 }

@@ -29,7 +29,8 @@ struct RangeRecordCRCTests {
             var index = try BundleIndex.decode(Data(contentsOf: indexURL))
             index.bundleSHA256 = SHA256.hex(of: bundle)
             let position = try #require(index.entries.firstIndex { $0.name == "page-5.png" })
-            index.entries[position].sha256 = SHA256.hex(of: bundle.subdata(in: Int(entry.dataOffset)..<Int(entry.dataOffset + entry.dataLength)))
+            index.entries[position].sha256 = SHA256.hex(
+                of: bundle.subdata(in: Int(entry.dataOffset)..<Int(entry.dataOffset + entry.dataLength)))
             try index.encoded().write(to: indexURL)
             var entries = try Catalog.decode(Data(contentsOf: bed.nginx.root.appendingPathComponent("issues.plist"))).entries
             entries[0].contentSHA256 = index.bundleSHA256

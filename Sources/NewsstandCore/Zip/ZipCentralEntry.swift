@@ -48,7 +48,9 @@ struct ZipCentralEntry: Sendable {
         // The directory's entries are kept until the archive is written: their names are bounded
         // (by Darwin's PATH_MAX, as `SafeRelativePath` bounds paths), so memory follows the entry
         // limit, not what the headers claim.
-        guard header.nameLength <= maxNameBytes else { throw corrupt("has a name of \(header.nameLength) bytes (at most \(maxNameBytes))") }
+        guard header.nameLength <= maxNameBytes else {
+            throw corrupt("has a name of \(header.nameLength) bytes (at most \(maxNameBytes))")
+        }
         let rawName = try reader.bytes(header.nameLength, what: "an entry's name")
         guard let extra = ZipExtraField(try reader.bytes(header.extraLength, what: "an entry's extra field")) else {
             throw corrupt("has an extra field that runs past its end")

@@ -50,7 +50,9 @@ struct ZipEndRecord: Equatable {
     }
 
     /// The end record whose signature is at `position` in `tail`, checked.
-    private static func candidate(in source: ZipSource, tail: [UInt8], at position: Int, tailStart: Int64) throws(ZipExtractionError) -> ZipEndRecord {
+    private static func candidate(in source: ZipSource, tail: [UInt8], at position: Int, tailStart: Int64)
+        throws(ZipExtractionError) -> ZipEndRecord
+    {
         func corrupt(_ reason: String) -> ZipExtractionError { .corrupt(archive: source.name, reason: reason) }
         var fields = ZipFields(tail, at: position + 4)
         let offset = tailStart + Int64(position)
@@ -66,7 +68,8 @@ struct ZipEndRecord: Equatable {
         var multiDisk = disk != 0 || directoryDisk != 0 || diskEntries != entries
         if position >= locatorSize, signature(in: tail, at: position - locatorSize) == ZipSignature.zip64Locator {
             var locator = ZipFields(tail, at: position - locatorSize + 4)
-            guard let recordDisk = try? locator.u32(), let recordOffset = try? locator.u64(), let disks = try? locator.u32() else {
+            guard let recordDisk = try? locator.u32(), let recordOffset = try? locator.u64(), let disks = try? locator.u32()
+            else {
                 throw corrupt("the Zip64 locator is cut short")
             }
             guard recordOffset <= UInt64(offset - Int64(locatorSize) - Int64(zip64FixedSize)) else {
@@ -93,10 +96,13 @@ struct ZipEndRecord: Equatable {
         guard !multiDisk else { throw corrupt("the archive spans several disks") }
         guard record.directoryOffset <= directoryEnd, record.directorySize == directoryEnd - record.directoryOffset else {
             throw corrupt(
-                "the central directory (\(record.directorySize) bytes at \(record.directoryOffset)) does not end where the end records begin (\(directoryEnd))")
+                "the central directory (\(record.directorySize) bytes at \(record.directoryOffset)) does not end where the end records begin (\(directoryEnd))"
+            )
         }
         guard record.entryCount <= record.directorySize / centralHeaderFixedSize else {
-            throw corrupt("the end record claims \(record.entryCount) entries, more than \(record.directorySize) bytes of central directory can hold")
+            throw corrupt(
+                "the end record claims \(record.entryCount) entries, more than \(record.directorySize) bytes of central directory can hold"
+            )
         }
         return record
     }

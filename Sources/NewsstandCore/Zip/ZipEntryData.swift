@@ -24,14 +24,18 @@ struct ZipEntryData {
         let produced: Int64
         switch method {
         case Self.stored:
-            guard compressedSize == uncompressedSize else { throw corrupt("is stored with \(compressedSize) bytes but declares \(uncompressedSize)") }
+            guard compressedSize == uncompressedSize else {
+                throw corrupt("is stored with \(compressedSize) bytes but declares \(uncompressedSize)")
+            }
             produced = try copyStored(buffers: buffers, crc: &crc, body)
         case Self.deflated:
             produced = try inflate(buffers: buffers, inflater: inflater, crc: &crc, body)
         default:
             throw .unsupportedMethod(archive: source.name, entry: name, method: ZipMethodName.of(method))
         }
-        guard produced == uncompressedSize else { throw corrupt("has \(produced) bytes, its records declare \(uncompressedSize)") }
+        guard produced == uncompressedSize else {
+            throw corrupt("has \(produced) bytes, its records declare \(uncompressedSize)")
+        }
         guard crc.value == crc32 else {
             throw .checksumMismatch(archive: source.name, entry: name, expected: crc32, actual: crc.value)
         }

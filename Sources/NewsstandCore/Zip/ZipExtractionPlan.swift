@@ -52,7 +52,8 @@ struct ZipExtractionPlan {
             }
             if entry.isFolder || path.isFolder {
                 guard entry.uncompressedSize == 0 else {
-                    throw .corrupt(archive: name, reason: "the folder '\(entry.name)' has \(entry.uncompressedSize) bytes of data")
+                    throw .corrupt(
+                        archive: name, reason: "the folder '\(entry.name)' has \(entry.uncompressedSize) bytes of data")
                 }
                 try addFolders(path.components[...])
                 continue
@@ -78,15 +79,19 @@ struct ZipExtractionPlan {
         // Folder entries have records too: every entry's smallest record (its header and name,
         // its data) must end before the next one begins.
         let spans = archive.entries.map { entry in
-            (start: entry.localHeaderOffset,
-             end: entry.localHeaderOffset + Int64(ZipLocalHeader.fixedSize + entry.rawName.count) + entry.compressedSize,
-             name: entry.name)
+            (
+                start: entry.localHeaderOffset,
+                end: entry.localHeaderOffset + Int64(ZipLocalHeader.fixedSize + entry.rawName.count) + entry.compressedSize,
+                name: entry.name
+            )
         }.sorted { $0.start < $1.start }
         var nextStart: [Int64: Int64] = [:]
         for (i, span) in spans.enumerated() {
             let limit = i + 1 < spans.count ? spans[i + 1].start : archive.end.directoryOffset
             guard span.end >= span.start, span.end <= limit else {
-                throw .corrupt(archive: archive.source.name, reason: "the record of '\(span.name)' overlaps the next record or the central directory")
+                throw .corrupt(
+                    archive: archive.source.name,
+                    reason: "the record of '\(span.name)' overlaps the next record or the central directory")
             }
             nextStart[span.start] = limit
         }

@@ -13,8 +13,12 @@ struct ZipFolderWriter {
     let inflater: ZipInflater
     var summary = ZipExtractionSummary()
 
-    init(archive: ZipArchive, plan: ZipExtractionPlan, limits: ZipExtractionLimits, destination: OpenFolder) throws(ZipExtractionError) {
-        guard let inflater = ZipInflater() else { throw .cannotOpen(archive: archive.source.name, reason: "zlib could not allocate its state") }
+    init(archive: ZipArchive, plan: ZipExtractionPlan, limits: ZipExtractionLimits, destination: OpenFolder)
+        throws(ZipExtractionError)
+    {
+        guard let inflater = ZipInflater() else {
+            throw .cannotOpen(archive: archive.source.name, reason: "zlib could not allocate its state")
+        }
         self.archive = archive
         self.plan = plan
         self.destination = destination
@@ -45,7 +49,9 @@ struct ZipFolderWriter {
         let header = try ZipLocalHeader.read(archive.source, at: entry.localHeaderOffset)
         try header.check(against: entry, archive: archive.source.name)
         guard header.dataOffset + entry.compressedSize <= file.recordLimit else {
-            throw .corrupt(archive: archive.source.name, reason: "the record of '\(entry.name)' overlaps the next record or the central directory")
+            throw .corrupt(
+                archive: archive.source.name,
+                reason: "the record of '\(entry.name)' overlaps the next record or the central directory")
         }
         let target: WritableFile
         do throws(FileSystemError) {

@@ -50,7 +50,8 @@ struct ZipLocalHeader {
     /// data descriptor the local CRC and sizes may be zero (they follow the data).
     func check(against central: ZipCentralEntry, archive: String) throws(ZipExtractionError) {
         func disagree(_ what: String) -> ZipExtractionError {
-            .corrupt(archive: archive, reason: "the local header of '\(central.name)' has another \(what) than the central directory")
+            .corrupt(
+                archive: archive, reason: "the local header of '\(central.name)' has another \(what) than the central directory")
         }
         guard rawName == central.rawName else { throw disagree("name") }
         guard method == central.method else { throw disagree("compression method") }

@@ -35,7 +35,9 @@ public enum ZipLocalRecord {
         guard header.dataOffset - offset == entry.dataOffset - entry.headerOffset else {
             throw refuse("the record's data does not start where the index says")
         }
-        guard let inflater = ZipInflater() else { throw .cannotOpen(archive: source.name, reason: "zlib could not allocate its state") }
+        guard let inflater = ZipInflater() else {
+            throw .cannotOpen(archive: source.name, reason: "zlib could not allocate its state")
+        }
         let data = ZipEntryData(
             source: source, name: entry.name, method: method, dataOffset: header.dataOffset, compressedSize: entry.dataLength,
             uncompressedSize: entry.size, crc32: entry.crc32)

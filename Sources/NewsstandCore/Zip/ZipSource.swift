@@ -16,7 +16,9 @@ struct ZipSource {
             throw .corrupt(archive: name, reason: "\(what()) at offset \(offset) runs past the end of the archive")
         }
         var bytes = [UInt8](repeating: 0, count: count)
-        let read = try bytes.withUnsafeMutableBytes { buffer in Result { () throws(ZipExtractionError) in try self.read(into: buffer, at: offset) } }.get()
+        let read = try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(ZipExtractionError) in try self.read(into: buffer, at: offset) }
+        }.get()
         guard read == count else {
             throw .corrupt(archive: name, reason: "\(what()) at offset \(offset) runs past the end of the archive")
         }

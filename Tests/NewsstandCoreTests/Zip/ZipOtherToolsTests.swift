@@ -25,14 +25,16 @@ struct ZipOtherToolsTests {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.path + "/" + path, isDirectory: &isFolder)
-            if !isFolder.boolValue { result[path] = try Data(contentsOf: folder.appendingPathComponent(path)) }
+            if FileManager.default.fileExists(atPath: folder.path + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                result[path] = try Data(contentsOf: folder.appendingPathComponent(path))
+            }
         }
         return result
     }
 
     private func makeIssueFolder(_ root: URL) throws {
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("assets/empty"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("assets/empty"), withIntermediateDirectories: true)
         try Data("<plist><array/></plist>".utf8).write(to: root.appendingPathComponent("pages.plist"))
         try ZipFixture.randomBytes(count: 200_000, seed: 3).write(to: root.appendingPathComponent("assets/1-0.png"))
         try Data(repeating: 65, count: 50_000).write(to: root.appendingPathComponent("assets/notes.txt"))
@@ -46,9 +48,18 @@ struct ZipOtherToolsTests {
             let archive = folder.appendingPathComponent("a-2.zip")
             // `zip -r - a-2 | cat` writes to a pipe: every entry gets a data descriptor.
             let zip = try Shell.run(
-                "sh", ["-c", streamed ? "cd '\(folder.path)' && zip -qr - a-2 | cat > a-2.zip" : "cd '\(folder.path)' && zip -qr a-2.zip a-2"])
+                "sh",
+                [
+                    "-c",
+                    streamed
+                        ? "cd '\(folder.path)' && zip -qr - a-2 | cat > a-2.zip" : "cd '\(folder.path)' && zip -qr a-2.zip a-2",
+                ])
             #expect(zip.status == 0, "\(zip.stderr)")
-            if streamed { #expect(try Shell.run("zipinfo", ["-v", archive.path]).stdout.contains("extended local header:                          yes")) }
+            if streamed {
+                #expect(
+                    try Shell.run("zipinfo", ["-v", archive.path]).stdout.contains(
+                        "extended local header:                          yes"))
+            }
             let destination = folder.appendingPathComponent("out")
             let summary = try ZipExtractor.extract(from: archive, into: destination)
             #expect(summary.fileCount == 3)
@@ -101,7 +112,9 @@ struct ZipOtherToolsTests {
             let destination = folder.appendingPathComponent("out")
             let summary = try ZipExtractor.extract(from: archive, into: destination)
             #expect(summary.fileCount == 2)
-            #expect(try Data(contentsOf: destination.appendingPathComponent("big.txt")) == Data(String(repeating: "zip64 ", count: 10000).utf8))
+            #expect(
+                try Data(contentsOf: destination.appendingPathComponent("big.txt"))
+                    == Data(String(repeating: "zip64 ", count: 10000).utf8))
         }
     }
 
@@ -130,7 +143,8 @@ struct ZipOtherToolsTests {
             let destination = folder.appendingPathComponent("out")
             _ = try inCLocale { try ZipExtractor.extract(from: archive, into: destination) }
             let names = try FileManager.default.contentsOfDirectory(atPath: destination.path).sorted()
-            #expect(names == ["cp437-é.txt", "finder-é.txt", "stale-Z.txt", "unicode-日本.txt", "utf8-été.txt"].sorted(), "\(names)")
+            #expect(
+                names == ["cp437-é.txt", "finder-é.txt", "stale-Z.txt", "unicode-日本.txt", "utf8-été.txt"].sorted(), "\(names)")
         }
     }
 

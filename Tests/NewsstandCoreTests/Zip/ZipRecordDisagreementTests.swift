@@ -80,7 +80,8 @@ struct ZipRecordDisagreementTests {
         case (.moreEntriesThanFit, .corrupt(_, let reason)?): #expect(reason.contains("claims 1000 entries"), "\(reason)")
         case (.storedCRC, .checksumMismatch(_, let entry, _, _)?): #expect(entry == "a.png")
         case (.deflatedCRC, .checksumMismatch(_, let entry, _, _)?): #expect(entry == "pages.plist")
-        case (.inflatesPastItsSize, .corrupt(_, let reason)?): #expect(reason.contains("inflates past its declared size of 100"), "\(reason)")
+        case (.inflatesPastItsSize, .corrupt(_, let reason)?):
+            #expect(reason.contains("inflates past its declared size of 100"), "\(reason)")
         case (.encrypted, .encrypted(_, let entry)?): #expect(entry == "b.png")
         case (.bzip2, .unsupportedMethod(_, let entry, let method)?): #expect(entry == "pages.plist" && method == "bzip2 (12)")
         default: Issue.record("\(lie): unexpected \(text)")
