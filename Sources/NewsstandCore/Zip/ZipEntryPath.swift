@@ -7,20 +7,22 @@ struct ZipEntryPath: Equatable, Sendable {
 
     /// Checks a raw entry path; nil when it is empty, absolute, or has a `..` component.
     init?(_ raw: String) {
-        guard !raw.isEmpty, !raw.hasPrefix("/"), !raw.hasPrefix("\\"), !raw.contains("\0") else { return nil }
+        guard !raw.isEmpty, !raw.contains("\0") else { return nil }
+        // Archivers on Windows write `\` between folders (the format says `/`). libarchive, which
+        // read bundles before, read it as `/`, and so does this: `assets\1-0.png` unpacks into
+        // `assets/`, and `..\x` climbs.
+        let parts = raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
+        guard let first = parts.first, !first.isEmpty else { return nil }
         // A Windows drive letter (`C:`) is as absolute as a leading slash.
-        let first = raw.split(separator: "/", omittingEmptySubsequences: false).first ?? ""
         if first.count == 2, first.hasSuffix(":") { return nil }
-        var parts: [String] = []
-        for part in raw.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            // Backslashes are separators for archivers on Windows: judge `..\x` as `..`.
-            if part == ".." || part.split(separator: "\\").contains("..") { return nil }
-            parts.append(String(part))
+        var kept: [String] = []
+        for part in parts where !part.isEmpty && part != "." {
+            if part == ".." { return nil }
+            kept.append(String(part))
         }
-        guard !parts.isEmpty else { return nil }
-        components = parts
-        isFolder = raw.hasSuffix("/")
+        guard !kept.isEmpty else { return nil }
+        components = kept
+        isFolder = raw.hasSuffix("/") || raw.hasSuffix("\\")
     }
 
     /// The path relative to the destination.

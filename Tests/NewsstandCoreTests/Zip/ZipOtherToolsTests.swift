@@ -118,6 +118,18 @@ struct ZipOtherToolsTests {
         }
     }
 
+    /// Archivers on Windows separate folders with `\`: the entry unpacks into its folder, as
+    /// libarchive read it.
+    @Test func backslashesSeparateFolders() throws {
+        try withFolder { folder in
+            let archive = folder.appendingPathComponent("windows.zip")
+            try ZipFixture.make(at: archive, entries: [.text("pages.plist", "<plist/>"), .text("assets\\1-0.png", "x")])
+            let destination = folder.appendingPathComponent("out")
+            #expect(try ZipExtractor.extract(from: archive, into: destination).fileCount == 2)
+            #expect(try String(contentsOfFile: destination.path + "/assets/1-0.png", encoding: .utf8) == "x")
+        }
+    }
+
     /// Names as bytes in each of zip's encodings (the test writes the header bytes itself).
     @Test func namesInEveryEncodingZipHas() throws {
         try withFolder { folder in
