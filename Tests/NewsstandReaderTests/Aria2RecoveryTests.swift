@@ -126,4 +126,30 @@ struct Aria2RecoveryTests {
             for index in 1...4 { await engines[0].cancel(TransferID(name: "t-\(index)", generation: 1), keepingData: false) }
         }
     }
+
+    @Test func aDownloadHandedOverIsNeverHandedOverAgainWhenASessionBringsItBack() async throws {
+        try await Aria2Bed.with { bed in
+            let bundle = try bed.bundle("r-5", bytes: 50_000)
+            let id = TransferID(name: "r-5", generation: 1)
+            let engine = bed.engine()
+            try await engine.start(TransferJob(id: id, url: bundle.url, expectedSize: Int64(bundle.size), intent: .user))
+            let sink = RecordingSink(downloads: bed.downloads)
+            engine.attach(sink)
+            try await eventually("the file is handed over") { sink.finished.count == 1 }
+            try await eventually("the idle daemon exits") { bed.daemons().isEmpty }
+            await engine.detach()
+            // A daemon killed within a second of the hand-over had not saved its session since:
+            // the session still lists the download, and a restarted daemon fetches it again.
+            let session = bed.folder.appendingPathComponent("session")
+            try Data("\(bundle.url.absoluteString)\t\n gid=\(Aria2Key.gid(of: id))\n out=r-5#1\n".utf8).write(to: session)
+
+            let next = bed.engine()
+            #expect(try await next.report()[id] == nil)
+            let again = RecordingSink(downloads: bed.downloads)
+            next.attach(again)
+            try await eventually("the brought-back download is stopped") { bed.daemons().isEmpty }
+            #expect(again.finished.isEmpty, "handed over twice")
+            #expect(bed.files().isEmpty, "left behind: \(bed.files())")
+        }
+    }
 }

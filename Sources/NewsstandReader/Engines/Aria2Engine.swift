@@ -62,10 +62,11 @@ public final class Aria2Engine: TransferEngine {
         return pollInterval
     }
 
-    /// Stops delivering events; the daemon goes on.
-    public func detach() {
+    /// Stops delivering events, once a poll under way has ended; the daemon goes on.
+    public func detach() async {
         polling.withLock { $0 += 1 }
-        transfers.attach(nil)
+        let transfers = transfers
+        await lane.run { transfers.attach(nil) }
     }
 
     /// Hands `job` to the daemon, starting it when none runs.

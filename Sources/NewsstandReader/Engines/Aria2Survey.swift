@@ -15,10 +15,10 @@ struct Aria2Survey {
         case failed(TransferFailure, resumable: Bool)
         /// Its body grew past the size the catalog states: to be stopped.
         case oversized(limit: Int64)
-        /// Done with: its file was handed over (or never came). aria2's result and the files
-        /// left are to be removed.
+        /// Done with: its file was handed over (or never came), or aria2 brought it back after
+        /// that. To be stopped, its result and files removed.
         case spent
-        /// A result aria2 keeps of a download cancelled: to be forgotten, its files kept.
+        /// Cancelled: to be stopped and its result forgotten, its files kept.
         case leftover
     }
 
@@ -42,16 +42,17 @@ struct Aria2Survey {
         var listed = Set<TransferID>()
         for status in try client?.downloads() ?? [] {
             guard let id = files.id(of: status), listed.insert(id).inserted else { continue }
-            let record = files.record(of: id)
-            entries.append(Entry(id: id, holding: holding(of: status, id, record, files), isListed: true))
+            entries.append(Entry(id: id, holding: holding(of: status, id, files.record(of: id), files), isListed: true))
         }
         // Not listed: finished before aria2 restarted, or gone. The bytes of an unfinished one
-        // (a failure's, a cancelled one's) wait for the next generation.
+        // (a failure's, a cancelled one's) wait for the next generation. A record
+        // without a file is spent only while no daemon runs: with one running, it may be a job
+        // being handed over right now.
         for id in files.recordedIDs() where !listed.contains(id) {
             guard let record = files.record(of: id), !record.isKept else { continue }
             if files.isComplete(id, record) {
                 entries.append(Entry(id: id, holding: .finished(files.url(of: id)), isListed: false))
-            } else if files.dataSize(of: id) == nil {
+            } else if client == nil, files.dataSize(of: id) == nil {
                 entries.append(Entry(id: id, holding: .spent, isListed: false))
             }
         }
@@ -61,14 +62,18 @@ struct Aria2Survey {
     private static func holding(of status: Aria2Status, _ id: TransferID, _ record: Aria2JobRecord?, _ files: Aria2Files)
         -> Holding
     {
-        let limit = record?.expectedSize
+        // A download without a record is one the engine has dealt with (handed over, failed,
+        // discarded) that a daemon killed within a second of it brought back from its session:
+        // it is stopped, never handed over again. One cancelled with its bytes kept stays stopped.
+        guard let record else { return .spent }
+        if record.isKept { return .leftover }
+        let limit = record.expectedSize
         switch status.state {
         case .active, .waiting, .paused:
             if let limit, status.totalLength > limit || status.completedLength > limit { return .oversized(limit: limit) }
             return .running(
                 DownloadProgress(bytesReceived: status.completedLength, bytesExpected: status.progress.bytesExpected ?? limit))
         case .complete:
-            if record?.isKept == true { return .leftover }
             guard let size = files.dataSize(of: id) else { return .spent }
             if let limit, size > limit { return .oversized(limit: limit) }
             return .finished(files.url(of: id))

@@ -189,9 +189,10 @@ final class Aria2Transfers: Sendable {
         try? files.remove(entry.id)
     }
 
-    /// Removes aria2's result of a download dealt with, and its files when asked.
+    /// Stops a download dealt with (if aria2 still runs it) and removes its result, and its
+    /// files when asked.
     private func forget(_ entry: Aria2Survey.Entry, _ client: Aria2Client?, _ files: Aria2Files, deletingFiles: Bool) {
-        if entry.isListed, let client { _ = try? client.removeDownloadResult(Aria2Key.gid(of: entry.id)) }
+        if entry.isListed, let client { stop(Aria2Key.gid(of: entry.id), of: entry.id, client, files) }
         if deletingFiles { try? files.remove(entry.id) }
     }
 }
