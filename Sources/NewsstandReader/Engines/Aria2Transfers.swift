@@ -30,8 +30,6 @@ final class Aria2Transfers: Sendable {
         }
     }
 
-    var isAttached: Bool { state.withLock { $0.sink != nil } }
-
     // MARK: The protocol's calls
 
     /// Hands `job` to the daemon (started if needed); a job it holds under the same key is kept.
@@ -43,19 +41,17 @@ final class Aria2Transfers: Sendable {
         let files = try openFiles()
         let id = job.id
         let gid = Aria2Key.gid(of: id)
+        let record = Aria2JobRecord(url: url, expectedSize: job.expectedSize)
         if let held = try client.status(of: gid), files.id(of: held) == id {
-            switch held.state {
-            case .active, .waiting: return
-            case .paused: return try client.unpause(gid)
-            case .complete where files.dataSize(of: id) != nil: return
-            case .complete, .error, .removed: try client.removeDownloadResult(gid)
+            if held.state.isUnfinished || held.state == .complete && files.dataSize(of: id) != nil {
+                // Kept, with its record (without one it would be taken for a download dealt with).
+                if files.record(of: id) != record { try write(record, for: id, files) }
+                if held.state == .paused { try client.unpause(gid) }
+                return
             }
+            try client.removeDownloadResult(gid)
         }
-        do throws(FileSystemError) {
-            try Aria2JobRecord(url: url, expectedSize: job.expectedSize).write(for: id, in: files.folder)
-        } catch {
-            throw .folder(error)
-        }
+        try write(record, for: id, files)
         try takeOver(from: id, url: url, client, files)
         try client.addUri(url, gid: gid, out: Aria2Key.fileName(of: id))
         state.withLock {
@@ -149,6 +145,10 @@ final class Aria2Transfers: Sendable {
     }
 
     // MARK: Helpers
+
+    private func write(_ record: Aria2JobRecord, for id: TransferID, _ files: Aria2Files) throws(Aria2Error) {
+        do throws(FileSystemError) { try record.write(for: id, in: files.folder) } catch { throw .folder(error) }
+    }
 
     private func openFiles() throws(Aria2Error) -> Aria2Files {
         let engineFolder = try daemon.openFolder()
