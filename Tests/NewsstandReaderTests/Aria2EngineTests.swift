@@ -28,6 +28,8 @@ struct Aria2EngineTests {
             #expect(handed.id == job.id)
             #expect(handed.status == 200)
             #expect(try SHA256.hex(ofFileAt: handed.file) == bundle.sha256)
+            // Once, at the end of the first round: after the hand-over it made.
+            try await eventually("the first round ends") { sink.allDelivered > 0 }
             #expect(sink.allDelivered == 1)
             #expect(sink.failed.isEmpty)
             // Nothing left to run: the daemon is shut down, and nothing of the job stays behind.

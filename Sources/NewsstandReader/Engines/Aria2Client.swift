@@ -70,11 +70,6 @@ struct Aria2Client: Sendable {
         let _: String = try call("aria2.unpause", [.text(gid)])
     }
 
-    /// Asks the daemon to save its session and exit.
-    func shutdown() throws(Aria2Error) {
-        let _: String = try call("aria2.shutdown", [])
-    }
-
     /// The daemon's settings (its folder, session file), to tell it is this engine's.
     func globalOptions() throws(Aria2Error) -> [String: String] {
         try call("aria2.getGlobalOption", [])

@@ -97,8 +97,8 @@ public final class Aria2Engine: TransferEngine {
         }
     }
 
-    /// Shuts the daemon down (`aria2.shutdown`, SIGKILL after the grace period) when it runs
-    /// nothing; returns whether no daemon runs now. Finished files stay for `report()`.
+    /// Shuts the daemon down when it runs nothing (SIGTERM: it saves its session; SIGKILL after
+    /// the grace period); returns whether no daemon runs now. Finished files stay for `report()`.
     public func stopIfIdle() async throws(TransferFailure) -> Bool {
         let transfers = transfers
         do throws(Aria2Error) {
