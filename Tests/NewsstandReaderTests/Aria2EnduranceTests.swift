@@ -9,20 +9,20 @@ import Testing
 /// in the middle: every issue is handed over exactly once, equal to its bundle, and nothing is
 /// left behind. What the library does with a transfer the engine lost (it starts the next
 /// generation) the test does too.
-@Suite("aria2 endurance", .timeLimit(.minutes(2)))
+@Suite("aria2 endurance", .timeLimit(.minutes(3)))
 struct Aria2EnduranceTests {
     static let count = 50
 
     @Test func fiftyJobsThroughEnginesDroppedAtRandomAndOneDaemonKill() async throws {
         try await Aria2Bed.with { bed in
-            let bundles = try (1...Self.count).map { try bed.bundle("e-\($0)", bytes: 60_000, location: "slow/") }
+            let bundles = try (1...Self.count).map { try bed.bundle("e-\($0)", bytes: 40_000, location: "slow/") }
             let sink = RecordingSink(downloads: bed.downloads)
             var generation = [String: Int]()
             var handed = 0
             var killed = false
             var engines = 0
             var random = SystemRandomNumberGenerator()
-            let deadline = Date().addingTimeInterval(90)
+            let deadline = Date().addingTimeInterval(150)
             while sink.finished.count < Self.count, Date() < deadline {
                 let engine = bed.engine { $0.maxConcurrentDownloads = 4 }
                 engines += 1
