@@ -35,11 +35,15 @@ struct Aria2EnduranceTests {
                     try await engine.start(Self.job(name, 1, bundles[index].url))
                 }
                 handed = next
-                try await Task.sleep(nanoseconds: UInt64.random(in: 200_000_000...900_000_000, using: &random))
-                if !killed, sink.finished.count >= Self.count / 3, let daemon = bed.daemons().first {
-                    Aria2Bed.killAndReap(daemon)
-                    killed = true
+                // Once, half-way, a moment after jobs were handed over: the daemon runs them.
+                if !killed, handed >= Self.count / 2 {
+                    try await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000_000, using: &random))
+                    if let daemon = bed.daemons().first {
+                        Aria2Bed.killAndReap(daemon)
+                        killed = true
+                    }
                 }
+                try await Task.sleep(nanoseconds: UInt64.random(in: 200_000_000...900_000_000, using: &random))
                 // What the library does on open: a transfer the engine does not know is started
                 // again as the next generation (a job given less than a second before the kill
                 // was not in aria2's session yet).
