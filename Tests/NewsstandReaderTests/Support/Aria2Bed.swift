@@ -7,7 +7,7 @@ import NewsstandTestSupport
 /// One aria2 test's world: a real nginx serving bundles, an engine folder, and engines whose
 /// daemons are tied to this test process (`--stop-with-process`), so none outlives the run even
 /// when it is killed. `close()` kills every daemon of the folder, stops nginx and removes the files.
-final class Aria2Bed: @unchecked Sendable {
+final class Aria2Bed: Sendable {
     let nginx: Nginx
     let root: URL
     /// The engine's folder.
