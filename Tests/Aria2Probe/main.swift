@@ -13,6 +13,7 @@ else {
 }
 var configuration = Aria2Configuration()
 configuration.stopWithProcess = watched
+configuration.startTimeout = 30  // as the tests' own engines: the machine may be loaded
 let engine = Aria2Engine(folder: URL(fileURLWithPath: arguments[1]), configuration: configuration)
 do {
     try await engine.start(TransferJob(id: id, url: url, expectedSize: nil, intent: .automatic))

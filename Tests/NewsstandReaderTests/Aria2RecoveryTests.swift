@@ -7,7 +7,7 @@ import Testing
 
 /// What outlives what: the daemon outlives the engine object and the process that started
 /// it, and a daemon killed itself comes back from its session file and continues with `Range`.
-@Suite("aria2 recovery", .timeLimit(.minutes(1)))
+@Suite("aria2 recovery", .timeLimit(.minutes(2)))
 struct Aria2RecoveryTests {
     /// The probe executable built beside the tests.
     static var probe: String {

@@ -48,6 +48,8 @@ final class Aria2Bed: Sendable {
         configuration.pollInterval = 0.1
         configuration.retryWait = 0
         configuration.maxTries = 1
+        // The suite shares two cores with everything else: a daemon may take long to listen.
+        configuration.startTimeout = 30
         return configuration
     }
 
@@ -98,7 +100,8 @@ final class Aria2Bed: Sendable {
 }
 
 /// Waits (up to `timeout` seconds) until `condition` holds, checking every 50 ms off the pool.
-func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: @escaping @Sendable () -> Bool) async throws {
+/// Generous: on a loaded machine starting a process takes seconds; a hang still fails.
+func eventually(_ what: String, timeout: TimeInterval = 60, _ condition: @escaping @Sendable () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !(await BlockingWork.run(condition)) {
         guard Date() < deadline else { throw TestFailure("timed out waiting until \(what)") }
@@ -108,7 +111,7 @@ func eventually(_ what: String, timeout: TimeInterval = 30, _ condition: @escapi
 
 /// Waits (up to `timeout` seconds) until `engine`'s report satisfies `condition`.
 func eventually(
-    _ what: String, timeout: TimeInterval = 30, reportOf engine: Aria2Engine,
+    _ what: String, timeout: TimeInterval = 60, reportOf engine: Aria2Engine,
     _ condition: ([TransferID: TransferReport]) -> Bool
 ) async throws {
     let deadline = Date().addingTimeInterval(timeout)
