@@ -1,4 +1,3 @@
-import NewsstandArchive
 import NewsstandCore
 
 /// Why a library operation failed. Every case carries the issue, path or URL involved.
