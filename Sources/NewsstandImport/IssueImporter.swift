@@ -20,6 +20,11 @@ public struct IssueImporter: Sendable {
         self.limits = limits
     }
 
+    /// The renderer processes every page goes through, with the request's memory and time.
+    var renderer: PageRenderer {
+        PageRenderer(executable: request.renderer, memoryLimit: request.pageMemoryLimit, timeout: request.pageTimeout, limits: limits)
+    }
+
     /// Imports; `progress` is called with (pages done, pages) from the rendering threads.
     public func run(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(ImportError) -> ImportSummary {
         guard IssueName.isSafe(request.issueName) else { throw .invalidIssueName(request.issueName) }
@@ -39,7 +44,7 @@ public struct IssueImporter: Sendable {
     ) throws(ImportError) -> ImportSummary {
         let issueName = request.issueName
         guard issues.kind(of: issueName) == nil else { throw .issueExists(name: issueName, path: issues.path(of: issueName)) }
-        let (source, notes) = try openSource()
+        let (source, notes, openingWarnings) = try openSource()
         let articles: [ClosedRange<Int>]
         do {
             articles = try request.articles?.articles(pageCount: source.pageCount) ?? ArticleRanges.onePerPage(pageCount: source.pageCount)
@@ -67,7 +72,8 @@ public struct IssueImporter: Sendable {
                 issueFolder: issues.path(of: issueName), pages: pages.count, articles: articles.count,
                 pngPages: pages.filter { $0.format == .png }.count, jpegPages: pages.filter { $0.format == .jpeg }.count,
                 wroteNormalSizes: !target.derivesNormalSizes, imageBytes: pages.reduce(cover.bytes) { $0 + $1.bytes },
-                cover: RetinaName.of(cover.name), notes: notes, leftoversRemoved: leftovers)
+                cover: RetinaName.of(cover.name), notes: notes, warnings: openingWarnings + pages.flatMap(\.warnings),
+                leftoversRemoved: leftovers)
         } catch {
             workspace.discard()
             throw error
@@ -85,8 +91,9 @@ public struct IssueImporter: Sendable {
         }
     }
 
-    /// The PDF or the folder of images, opened and counted.
-    private func openSource() throws(ImportError) -> (any PageSource, [String]) {
+    /// The PDF or the folder of images, opened and counted, with the notes (files skipped)
+    /// or warnings (poppler's complaints) that came of it.
+    private func openSource() throws(ImportError) -> (source: any PageSource, notes: [String], warnings: [String]) {
         let path = request.source.path
         guard let kind = FileStatus.kind(of: request.source) else {
             throw .unreadableSource(path: path, reason: "it does not exist")
@@ -100,7 +107,7 @@ public struct IssueImporter: Sendable {
             }
             let listing = try PageFolderScanner.scan(folder, limit: limits.maximumPDFPages)
             guard !listing.pages.isEmpty else { throw .noImages(folder: path, skipped: listing.notes.count) }
-            return (FolderPages(folder: folder, names: listing.pages), listing.notes)
+            return (FolderPages(folder: folder, names: listing.pages), listing.notes, [])
         }
         // A file the user named: a link to it is followed; a FIFO or device is refused without
         // blocking (OpenFile opens non-blocking and checks it is a regular file).
@@ -110,11 +117,13 @@ public struct IssueImporter: Sendable {
         } catch {
             throw .unreadableSource(path: path, reason: error.reason)
         }
-        do {
-            return (PDFPages(file: file, document: try PDFDocument(.descriptor(file.descriptor, name: path), limits: limits)), [])
-        } catch {
-            throw .imaging(error, page: nil)
+        // Counted by a renderer too: poppler reading a hostile file's page tree costs this
+        // process nothing and has the same deadline.
+        let (answer, warnings) = try renderer.run(renderer.job(.countPDFPages, source: path), files: .init(source: file.descriptor), page: nil)
+        guard case .counted(let pages) = answer, pages > 0, pages <= limits.maximumPDFPages else {
+            throw .rendererFailed(page: nil, source: path, reason: "its answer does not fit the job")
         }
+        return (PDFPages(file: file, pageCount: pages), [], warnings.map { "'\(path)': \($0)" })
     }
 
     /// One page as written.
@@ -124,60 +133,76 @@ public struct IssueImporter: Sendable {
         var format: ImageFormat
         /// Bytes of the `@2x` file and, when written, the normal one.
         var bytes: Int64
+        /// What the libraries said about it, "page N: …".
+        var warnings: [String]
     }
 
     private func renderPages(
         _ source: any PageSource, names: PageNames, into assets: OpenFolder, normalSizes: Bool,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(ImportError) -> [WrittenPage] {
-        let results = PageResults(count: source.pageCount)
+        let results = Locked([WrittenPage?](repeating: nil, count: source.pageCount))
         let width = request.width
-        let limits = self.limits
+        let renderer = self.renderer
         let total = source.pageCount
         progress(0, total)
-        try ParallelPages.run(count: total, width: request.jobs) { index throws(ImportError) in
+        try ParallelPages.run(count: total, width: request.jobs) { index, shouldStop throws(ImportError) in
             let page = try Self.renderPage(
-                index, of: source, named: names.stem(of: index), width: width, into: assets, normalSize: normalSizes, limits: limits)
-            results.set(page, at: index)
+                index, of: source, named: names.stem(of: index), width: width, into: assets, normalSize: normalSizes,
+                renderer: renderer, shouldStop: shouldStop)
+            results.withLock { $0[index] = page }
         } finished: { done in
             progress(done, total)
         }
-        return results.all
+        return results.current.compactMap { $0 }
     }
 
     /// Renders one page to `<stem>@2x.<png|jpg>` (and `<stem>.<ext>` when normal sizes are
-    /// written), through a temporary name: the extension is known once the encoding is chosen.
+    /// written) in a renderer, through temporary names: the extension is known once the
+    /// renderer chose the encoding.
     private static func renderPage(
         _ index: Int, of source: any PageSource, named stem: String, width: Int, into assets: OpenFolder, normalSize: Bool,
-        limits: ImagingLimits
+        renderer: PageRenderer, shouldStop: () -> Bool
     ) throws(ImportError) -> WrittenPage {
+        let (work, input) = try source.input(for: index)
         let temporary = stem + "@2x.rendering"
+        let normalTemporary = stem + ".rendering"
         let file = try io { () throws(FileSystemError) in try assets.createFile(temporary) }
-        let rendered = try source.render(index, width: width, to: .descriptor(file.descriptor, name: assets.path(of: temporary)))
+        let normal = try normalSize ? io { () throws(FileSystemError) in try assets.createFile(normalTemporary) } : nil
+        let job = renderer.job(
+            work, source: input.path, width: width, output: assets.path(of: temporary),
+            normalOutput: normalSize ? assets.path(of: normalTemporary) : nil)
+        let (answer, warnings) = try withExtendedLifetime(input) { () throws(ImportError) in
+            try renderer.run(
+                job, files: .init(source: input.descriptor, output: file.descriptor, normalOutput: normal?.descriptor), page: index + 1,
+                shouldStop: shouldStop)
+        }
+        // The renderer reads a hostile file: what it says it wrote is checked against the job
+        // and the files before the page is kept.
+        guard case .rendered(let rendered, let normalBytes) = answer, rendered.width == width, rendered.height > 0,
+            rendered.height % 2 == 0, rendered.format == .png || rendered.format == .jpeg, (normalBytes != nil) == normalSize,
+            Self.size(of: file) == rendered.byteCount, normal.map({ Self.size(of: $0) == normalBytes }) ?? true
+        else {
+            throw .rendererFailed(page: index + 1, source: input.path, reason: "its answer does not fit the job or the files it wrote")
+        }
         let name = stem + "." + (rendered.format == .jpeg ? "jpg" : "png")
-        let master = RetinaName.of(name)
         try io { () throws(FileSystemError) in
             try file.synchronize()
-            try assets.rename(temporary, to: master)
-        }
-        var bytes = rendered.byteCount
-        if normalSize {
-            let normal = try io { () throws(FileSystemError) in try assets.createFile(name) }
-            do {
-                bytes += try NormalSizeDeriver(limits: limits).derive(
-                    from: .descriptor(file.descriptor, name: assets.path(of: master)),
-                    to: .descriptor(normal.descriptor, name: normal.path)
-                ).byteCount
-            } catch {
-                throw .imaging(error, page: index + 1)
-            }
-            try io { () throws(FileSystemError) in
+            try assets.rename(temporary, to: RetinaName.of(name))
+            try file.close()
+            if let normal {
                 try normal.synchronize()
+                try assets.rename(normalTemporary, to: name)
                 try normal.close()
             }
         }
-        try io { () throws(FileSystemError) in try file.close() }
-        return WrittenPage(baseImage: name, format: rendered.format, bytes: bytes)
+        return WrittenPage(
+            baseImage: name, format: rendered.format, bytes: rendered.byteCount + (normalBytes ?? 0),
+            warnings: warnings.map { "page \(index + 1): \($0)" })
+    }
+
+    private static func size(of file: WritableFile) -> Int64? {
+        (try? FileStatus.of(descriptor: file.descriptor, path: file.path))?.size
     }
 
     /// The cover: the first page's image, copied as `cover@2x.<ext>` (and `cover.<ext>`).
@@ -228,17 +253,4 @@ private func io<T>(_ body: () throws(FileSystemError) -> T) throws(ImportError) 
     } catch {
         throw .fileSystem(error)
     }
-}
-
-/// The pages written so far, by index, filled from the rendering threads.
-private final class PageResults: @unchecked Sendable {  // the lock guards the array
-    private let lock = NSLock()
-    private var pages: [IssueImporter.WrittenPage?]
-
-    init(count: Int) { pages = Array(repeating: nil, count: count) }
-
-    func set(_ page: IssueImporter.WrittenPage, at index: Int) { lock.withLock { pages[index] = page } }
-
-    /// Every page (called after every page was written).
-    var all: [IssueImporter.WrittenPage] { lock.withLock { pages.compactMap { $0 } } }
 }
