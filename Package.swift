@@ -119,7 +119,7 @@ let package = Package(
             name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
         ),
         .testTarget(
-            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
+            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandTestSupport"],
             exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]

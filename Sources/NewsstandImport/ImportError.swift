@@ -74,7 +74,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .rendererUnavailable(let path, let reason):
             return "the page renderer '\(path)' cannot be started: \(reason) (newsstand import runs each page in the newsstand executable of the running one's folder)"
         case .libraryFailure(let page, let source, let message):
-            return "\(Self.subject(page, source)): \(message.domain): \(message.text) (what it made is not what was asked, so it is not written)"
+            return "\(Self.subject(page, source)) went wrong in \(message.domain): \(message.text)"
         case .stopped(let page): return "\(Self.subject(page, "the source")) was stopped after another page failed"
         }
     }

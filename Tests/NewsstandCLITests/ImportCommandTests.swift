@@ -350,6 +350,8 @@ import Testing
         (["--width", "8192"], "newsstand import: error: --width needs a whole number of pixels from 64 to 4096, got '8192'"),
         (["--date", "2026-02-30"], "newsstand import: error: --date needs a day as YYYY-MM-DD (2026-03-01), got '2026-02-30'"),
         (["--jobs", "33"], "newsstand import: error: --jobs needs a whole number from 1 to 32, got '33'"),
+        (["--page-memory", "64"], "newsstand import: error: --page-memory needs a whole number of MiB from 128 to 65536, got '64'"),
+        (["--page-timeout", "0"], "newsstand import: error: --page-timeout needs a whole number of seconds from 1 to 86400, got '0'"),
         (["--issue", "../evil"], "newsstand import: error: '../evil' is not a valid issue name: letters, digits, '-', '_' and '.' only, not starting with '.', at most 128 bytes"),
         (["--title", " "], "newsstand import: error: --title must not be empty"),
     ])
