@@ -8,6 +8,7 @@ public struct ImportRequest: Sendable {
     public var magazine: URL
     /// The new issue's name (a folder in `issues/` that must not exist).
     public var issueName: String
+    /// The issue's Title.
     public var title: String
     /// The issue's date: midnight UTC of the day given.
     public var date: Date
@@ -41,6 +42,7 @@ public struct ImportRequest: Sendable {
     public static let pageMemoryRange = 128...65_536
     /// `--page-timeout` by default, in seconds: a page of a print PDF takes one or two.
     public static let defaultPageTimeout = 60
+    /// `--page-timeout`, in seconds: up to a day.
     public static let pageTimeoutRange = 1...86_400
 
     /// The `newsstand` executable in the folder of the running one: the running one itself

@@ -10,7 +10,9 @@ import NewsstandImaging
 /// Everything is checked before the first page is rendered (the magazine, its `SimplePage`,
 /// the issue name, the source, `--articles` against the page count), and everything is written
 /// into an `ImportWorkspace` renamed into place at the end, so a failure at any point leaves
-/// the magazine as it was. Blocking: run it on a thread of your own.
+/// the magazine as it was. No imaging runs in this process: a PDF's pages are counted, and
+/// every page rendered, by a renderer process of its own (``PageRenderer``) with the request's
+/// memory limit and deadline. Blocking: run it on a thread of your own.
 public struct IssueImporter: Sendable {
     public let request: ImportRequest
     public let limits: ImagingLimits

@@ -40,13 +40,18 @@ public enum PageRendererChild {
     }
 
     private static func limitResources(memory: Int) {
+        #if canImport(Glibc)
+            let (coreFiles, privateMemory) = (__rlimit_resource_t(RLIMIT_CORE.rawValue), __rlimit_resource_t(RLIMIT_DATA.rawValue))
+        #else
+            let (coreFiles, privateMemory) = (RLIMIT_CORE, RLIMIT_DATA)
+        #endif
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        setrlimit(coreFiles, &none)
         // The sanitizers replace malloc and reserve terabytes of address space: no data limit,
         // and no watch, under them (see nchild_allocation_watch_available).
         guard nchild_allocation_watch_available() != 0 else { return }
         var data = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
-        setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &data)
+        setrlimit(privateMemory, &data)
         nchild_watch_allocations(PageJob.Descriptor.allocationAlarm)
     }
 
