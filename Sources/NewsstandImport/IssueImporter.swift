@@ -64,7 +64,8 @@ public struct IssueImporter: Sendable {
         }
         do throws(ImportError) {
             let names = PageNames(articles: articles)
-            let pages = try renderPages(source, names: names, into: workspace.assets, normalSizes: !target.derivesNormalSizes, progress: progress)
+            let pages = try IssuePageWriter(renderer: renderer, width: request.width, jobs: request.jobs).write(
+                source, names: names, into: workspace.assets, normalSizes: !target.derivesNormalSizes, progress: progress)
             guard let first = pages.first else { throw .unreadableSource(path: request.source.path, reason: "it has no pages") }
             let cover = try writeCover(from: first, into: workspace.assets, normalSize: !target.derivesNormalSizes)
             try writePlist(PageConfig.pages(pages.map(\.baseImage), articles: articles), named: "pages.plist", in: workspace.folder)
@@ -128,87 +129,8 @@ public struct IssueImporter: Sendable {
         return (PDFPages(file: file, pageCount: pages), [], warnings.map { "'\(path)': \($0)" })
     }
 
-    /// One page as written.
-    struct WrittenPage: Sendable {
-        /// The name pages.plist uses (`3-0.png`).
-        var baseImage: String
-        var format: ImageFormat
-        /// Bytes of the `@2x` file and, when written, the normal one.
-        var bytes: Int64
-        /// What the libraries said about it, "page N: …".
-        var warnings: [String]
-    }
-
-    private func renderPages(
-        _ source: any PageSource, names: PageNames, into assets: OpenFolder, normalSizes: Bool,
-        progress: @escaping @Sendable (Int, Int) -> Void
-    ) throws(ImportError) -> [WrittenPage] {
-        let results = Locked([WrittenPage?](repeating: nil, count: source.pageCount))
-        let width = request.width
-        let renderer = self.renderer
-        let total = source.pageCount
-        progress(0, total)
-        try ParallelPages.run(count: total, width: request.jobs) { index, shouldStop throws(ImportError) in
-            let page = try Self.renderPage(
-                index, of: source, named: names.stem(of: index), width: width, into: assets, normalSize: normalSizes,
-                renderer: renderer, shouldStop: shouldStop)
-            results.withLock { $0[index] = page }
-        } finished: { done in
-            progress(done, total)
-        }
-        return results.current.compactMap { $0 }
-    }
-
-    /// Renders one page to `<stem>@2x.<png|jpg>` (and `<stem>.<ext>` when normal sizes are
-    /// written) in a renderer, through temporary names: the extension is known once the
-    /// renderer chose the encoding.
-    private static func renderPage(
-        _ index: Int, of source: any PageSource, named stem: String, width: Int, into assets: OpenFolder, normalSize: Bool,
-        renderer: PageRenderer, shouldStop: () -> Bool
-    ) throws(ImportError) -> WrittenPage {
-        let (work, input) = try source.input(for: index)
-        let temporary = stem + "@2x.rendering"
-        let normalTemporary = stem + ".rendering"
-        let file = try io { () throws(FileSystemError) in try assets.createFile(temporary) }
-        let normal = try normalSize ? io { () throws(FileSystemError) in try assets.createFile(normalTemporary) } : nil
-        let job = renderer.job(
-            work, source: input.path, width: width, output: assets.path(of: temporary),
-            normalOutput: normalSize ? assets.path(of: normalTemporary) : nil)
-        let (answer, warnings) = try withExtendedLifetime(input) { () throws(ImportError) in
-            try renderer.run(
-                job, files: .init(source: input.descriptor, output: file.descriptor, normalOutput: normal?.descriptor), page: index + 1,
-                shouldStop: shouldStop)
-        }
-        // The renderer reads a hostile file: what it says it wrote is checked against the job
-        // and the files before the page is kept.
-        guard case .rendered(let rendered, let normalBytes) = answer, rendered.width == width, rendered.height > 0,
-            rendered.height % 2 == 0, rendered.format == .png || rendered.format == .jpeg, (normalBytes != nil) == normalSize,
-            Self.size(of: file) == rendered.byteCount, normal.map({ Self.size(of: $0) == normalBytes }) ?? true
-        else {
-            throw .rendererFailed(page: index + 1, source: input.path, reason: "its answer does not fit the job or the files it wrote")
-        }
-        let name = stem + "." + (rendered.format == .jpeg ? "jpg" : "png")
-        try io { () throws(FileSystemError) in
-            try file.synchronize()
-            try assets.rename(temporary, to: RetinaName.of(name))
-            try file.close()
-            if let normal {
-                try normal.synchronize()
-                try assets.rename(normalTemporary, to: name)
-                try normal.close()
-            }
-        }
-        return WrittenPage(
-            baseImage: name, format: rendered.format, bytes: rendered.byteCount + (normalBytes ?? 0),
-            warnings: warnings.map { "page \(index + 1): \($0)" })
-    }
-
-    private static func size(of file: WritableFile) -> Int64? {
-        (try? FileStatus.of(descriptor: file.descriptor, path: file.path))?.size
-    }
-
     /// The cover: the first page's image, copied as `cover@2x.<ext>` (and `cover.<ext>`).
-    private func writeCover(from page: WrittenPage, into assets: OpenFolder, normalSize: Bool) throws(ImportError) -> (name: String, bytes: Int64) {
+    private func writeCover(from page: IssuePageWriter.WrittenPage, into assets: OpenFolder, normalSize: Bool) throws(ImportError) -> (name: String, bytes: Int64) {
         let name = "cover." + (page.format == .jpeg ? "jpg" : "png")
         var pairs = [(RetinaName.of(page.baseImage), RetinaName.of(name))]
         if normalSize { pairs.append((page.baseImage, name)) }
@@ -245,14 +167,5 @@ public struct IssueImporter: Sendable {
         } catch {
             throw .fileSystem(error)
         }
-    }
-}
-
-/// Runs file work, its failure an import's.
-private func io<T>(_ body: () throws(FileSystemError) -> T) throws(ImportError) -> T {
-    do {
-        return try body()
-    } catch {
-        throw .fileSystem(error)
     }
 }
