@@ -78,6 +78,8 @@ let package = Package(
             path: "Fuzz/FuzzChecks"),
         // Runs the imaging engine over folders for bench/imaging and the determinism tests.
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
+        // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
+        .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .target(
             name: "NewsstandBuildTestSupport",

@@ -180,8 +180,8 @@ enum RcloneRun {
 }
 
 /// Terminates a process that runs past its deadline.
-final class Watchdog: @unchecked Sendable {  // immutable after init; the flag locks itself
-    private let firedFlag = Flag()
+final class Watchdog {
+    private let firedFlag = Locked(false)
     private let item: DispatchWorkItem?
 
     init(process: Process, seconds: Int?) {
@@ -192,7 +192,7 @@ final class Watchdog: @unchecked Sendable {  // immutable after init; the flag l
         let fired = firedFlag
         let target = UncheckedProcess(process)
         let work = DispatchWorkItem {
-            fired.set()
+            fired.withLock { $0 = true }
             if target.process.isRunning { target.process.terminate() }
         }
         item = work
@@ -200,35 +200,29 @@ final class Watchdog: @unchecked Sendable {  // immutable after init; the flag l
     }
 
     /// Whether the deadline passed and the process was told to stop.
-    var fired: Bool { firedFlag.value }
+    var fired: Bool { firedFlag.current }
     func cancel() { item?.cancel() }
 }
 
 /// A process handed to the watchdog's thread (`terminate` may be called from any thread).
-private struct UncheckedProcess: @unchecked Sendable {
+private struct UncheckedProcess: @unchecked Sendable {  // safe: terminate may be called from any thread
     let process: Process
     init(_ process: Process) { self.process = process }
-}
-
-/// A flag set from another thread.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-    func set() { lock.withLock { isSet = true } }
-    var value: Bool { lock.withLock { isSet } }
 }
 
 /// Reads a pipe to its end on a thread of its own (not a Dispatch worker, held for as long as
 /// rclone runs), keeping at most `limit` bytes, so that a program
 /// writing to two pipes never blocks on the one not being read.
-final class PipeReader: @unchecked Sendable {
-    private var data = Data()
+final class PipeReader: Sendable {
+    private let data = Locked(Data())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ pipe: Pipe, limit: Int = .max) {
         BlockingWork.start {
             while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
-                if self.data.count < limit { self.data.append(chunk.prefix(limit - self.data.count)) }
+                self.data.withLock { data in
+                    if data.count < limit { data.append(chunk.prefix(limit - data.count)) }
+                }
             }
             self.done.signal()
         }
@@ -236,6 +230,6 @@ final class PipeReader: @unchecked Sendable {
 
     func wait() -> Data {
         done.wait()
-        return data
+        return data.current
     }
 }
