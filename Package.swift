@@ -66,15 +66,19 @@ let package = Package(
         .target(name: "NewsstandReaderObservation", dependencies: ["NewsstandReader", "NewsstandCore"]),
         // The imaging engine (libvips): derived normal sizes, lossless optimisation, PDF pages.
         .target(name: "NewsstandImaging", dependencies: ["CVips", "CJPEGLossless"]),
+        // What the import's page renderer process needs from C: glibc functions Swift cannot see,
+        // prctl, and the allocation watch, which replaces malloc in any program linking it.
+        .target(name: "CChildProcess"),
         // `newsstand import`: a print PDF or a folder of page images into a new issue.
-        .target(name: "NewsstandImport", dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),
+        .target(
+            name: "NewsstandImport", dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "CChildProcess"]),
         .target(
             name: "NewsstandCLI",
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
                 "NewsstandImport",
             ]),
-        .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging"]),
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging", "NewsstandImport"]),
         // Times the reader library's operations for bench/reader; also the program that shows
         // what an app using only the reader links (ReaderOnlyLinkTests).
         .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader"], path: "bench/ReaderBench"),
@@ -124,12 +128,12 @@ let package = Package(
             dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
-        .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
         ),
         .testTarget(
-            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
+            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandTestSupport"],
             exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]
