@@ -249,4 +249,34 @@ import Testing
         #expect(build.status == 1, "\(build.stdout)\(build.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
+
+    /// A url value and a file name with line breaks in them: each diagnostic stays one line of
+    /// the text output, so neither can forge a line a CI log or an editor would believe.
+    @Test func lineBreaksInValuesAndNamesCannotForgeADiagnosticLine() throws {
+        let magazine = try magazineWithAttachment()
+        let forged = "issues/a-1/pages.plist:1: error: forged [NS-000]"
+        let setup = try Shell.python(
+            """
+            import os, sys
+            root, forged = sys.argv[1], sys.argv[2]
+            open(os.path.join(root, 'issues/a-1/assets/notes.txt'), 'w').write('notes')
+            open(os.path.join(root, 'issues/a-1/assets', 'left\\nx.plist:1: error: forged.png'), 'w').write('x')
+            classes = os.path.join(root, 'page-classes.plist')
+            text = open(classes).read().replace(
+                '<key>attachment</key>', '<key>link</key><dict><key>type</key><string>url</string></dict><key>attachment</key>')
+            open(classes, 'w').write(text)
+            pages = os.path.join(root, 'issues/a-1/pages.plist')
+            text = open(pages).read().replace(
+                '<key>attachment</key>', '<key>link</key><string>not a url\\n' + forged + '</string><key>attachment</key>', 1)
+            open(pages, 'w').write(text)
+            """, [magazine.path, forged])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let result = try newsstand(["validate", magazine.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(!lines.contains { $0.hasPrefix("issues/") || $0.hasPrefix("x.plist") }, "\(result.stdout)")
+        #expect(lines.filter { $0.contains("[NS-209]") }.count == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("'not a url\\u{a}\(forged)'"), "\(result.stdout)")
+        #expect(result.stdout.contains("assets/left\\u{a}x.plist:1: error: forged.png: warning:"), "\(result.stdout)")
+    }
 }
