@@ -63,6 +63,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case readBackMismatch
         /// Another publish holds the destination.
         case locked
+        /// The task running the publish was cancelled, and the program it ran stopped (on
+        /// SIGINT or SIGTERM newsstand stops it too, then ends by the signal: `ChildProcess`).
+        case cancelled
 
         /// Which limit a request ran into.
         public enum Timeout: String, Sendable, Equatable {
@@ -98,6 +101,7 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .rclone(let status, let message): status == 127 ? "rclone is not installed" : message
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
+            case .cancelled: "cancelled; nothing was left under a final name half-written"
             }
         }
 
@@ -137,6 +141,10 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
     static func fileSystem(_ step: String, _ error: FileSystemError) -> PublishError {
         PublishError(step: step, target: error.path, reason: .fileSystem(error))
     }
+
+    /// Whether the publish was cancelled: no cleanup is tried, since it would need the
+    /// programs that were just stopped.
+    var isStop: Bool { reason == .cancelled }
 
     /// Whether the server refused our credentials: cleaning up after it would be refused too.
     var isCredentialsRefusal: Bool {

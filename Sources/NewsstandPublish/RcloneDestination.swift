@@ -43,7 +43,27 @@ public struct RcloneDestination: PublishDestination {
             }
             if let mismatch = source.mismatch(sent: size, sha256: hasher.finalizeHex(), step: "upload") { throw mismatch }
         }
-        _ = try await run(["copyto", source.displayPath, target(path)], step: "upload", path: path, isUpload: true)
+        // Under a hidden name first, renamed when whole: rclone writes some remotes (a folder,
+        // SFTP) in place, and one stopped part-way would leave a cut file under the real name.
+        // The name comes from the built file's (which is its final name), not from `path`, which
+        // may be a staging name of this run: so the next publish writes the same hidden name, and
+        // an upload a stop cut short is replaced rather than left beside it.
+        let partial = Self.partialName(for: path, of: source.path)
+        _ = try await run(["copyto", "--ignore-times", source.displayPath, target(partial)], step: "upload", path: path, isUpload: true)
+        do throws(PublishError) {
+            _ = try await run(["moveto", target(partial), target(path)], step: "upload", path: path)
+        } catch {
+            if !error.isStop { try? await delete(partial) }
+            throw error
+        }
+    }
+
+    /// The hidden name an upload of the built file `built` to `path` is written under: in
+    /// `path`'s folder, named after the built file (`a-1/.a-1.zip.upload`).
+    static func partialName(for path: String, of built: String) -> String {
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let name = built.split(separator: "/").last.map(String.init) ?? built
+        return "\(folder).\(name.prefix(200)).upload"
     }
 
     public func move(_ source: String, to destination: String) async throws(PublishError) {
@@ -113,129 +133,38 @@ public struct RcloneDestination: PublishDestination {
         }
     }
 
+    /// One rclone run: through `ChildProcess` (a clean signal mask, a process group of its
+    /// own, stopped with SIGTERM then SIGKILL when newsstand gets SIGINT or SIGTERM, when the
+    /// task is cancelled, or at the deadline), its output capped.
     private func run(
         _ arguments: [String], step: String, path: String, allowFailure: Bool = false, outputLimit: Int64 = 1 << 20,
         isUpload: Bool = false
     ) async throws(PublishError) -> (status: Int32, output: Data, error: String) {
         let flags = ["--contimeout", "\(timeouts.connect)s", "--timeout", "\(timeouts.stall)s", "--low-level-retries", "3"]
-        let deadline: Int? = isUpload ? nil : timeouts.request
-        let result = await BlockingWork.run { RcloneRun.run(flags + arguments, outputLimit: outputLimit, deadline: deadline) }
-        switch result {
-        case .failure(.cannotStart(let reason)):
+        let options = ChildOptions(outputLimit: Int(outputLimit), deadline: isUpload ? nil : Double(timeouts.request))
+        let outcome: ChildOutcome
+        switch await ChildProcess.run("rclone", flags + arguments, options: options) {
+        case .success(let finished): outcome = finished
+        case .failure(.cannotStart(_, let code)):
+            let reason = code == ENOENT ? "it is not installed (or not on PATH)" : String(cString: strerror(code))
             throw PublishError(step: step, target: display(path), reason: .cannotRun(program: "rclone", reason: reason))
-        case .failure(.tooLarge):
-            throw PublishError(step: step, target: display(path), reason: .tooLarge(limit: outputLimit))
-        case .failure(.timedOut):
+        case .failure(.cancelled):
+            throw PublishError(step: step, target: display(path), reason: .cancelled)
+        }
+        switch outcome.stop {
+        case .outputLimit?: throw PublishError(step: step, target: display(path), reason: .tooLarge(limit: outputLimit))
+        case .deadline?:
             throw PublishError(step: step, target: display(path), reason: .timedOut(.request, seconds: Double(timeouts.request)))
-        case .success(let (status, output, error)):
-            let message = scrub(error)
-            if status != 0, !allowFailure {
-                throw PublishError(step: step, target: display(path), reason: .rclone(status: status, message: message))
-            }
-            return (status, output, message)
+        // A child stopped by newsstand's SIGINT or SIGTERM never comes back here: the process
+        // ends by the signal (`ChildProcess.wait`).
+        case .cancelled?, .interrupted?: throw PublishError(step: step, target: display(path), reason: .cancelled)
+        case nil: break
         }
-    }
-}
-
-/// One run of rclone, its output capped and its time bounded.
-enum RcloneRun {
-    enum Failure: Error {
-        case cannotStart(String)
-        case tooLarge
-        case timedOut
-    }
-
-    static func run(_ arguments: [String], outputLimit: Int64, deadline: Int?) -> Result<(Int32, Data, String), Failure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["rclone"] + arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        // Waiting on the termination handler, not `waitUntilExit()`, which spins a core on Linux.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return .failure(.cannotStart(error.localizedDescription)) }
-        let timer = Watchdog(process: process, seconds: deadline)
-        let errorReader = PipeReader(error, limit: 1 << 16)
-        var data = Data()
-        var tooLarge = false
-        while let chunk = try? output.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
-            if Int64(data.count + chunk.count) > outputLimit {
-                tooLarge = true
-                process.terminate()
-                break
-            }
-            data.append(chunk)
+        let status = outcome.termination.status
+        let message = scrub(outcome.errorText)
+        if status != 0, !allowFailure {
+            throw PublishError(step: step, target: display(path), reason: .rclone(status: status, message: message))
         }
-        let message = String(decoding: errorReader.wait(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        exited.wait()
-        timer.cancel()
-        if tooLarge { return .failure(.tooLarge) }
-        if timer.fired { return .failure(.timedOut) }
-        return .success((process.terminationStatus, data, message))
-    }
-}
-
-/// Terminates a process that runs past its deadline.
-final class Watchdog: @unchecked Sendable {  // immutable after init; the flag locks itself
-    private let firedFlag = Flag()
-    private let item: DispatchWorkItem?
-
-    init(process: Process, seconds: Int?) {
-        guard let seconds else {
-            item = nil
-            return
-        }
-        let fired = firedFlag
-        let target = UncheckedProcess(process)
-        let work = DispatchWorkItem {
-            fired.set()
-            if target.process.isRunning { target.process.terminate() }
-        }
-        item = work
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: work)
-    }
-
-    /// Whether the deadline passed and the process was told to stop.
-    var fired: Bool { firedFlag.value }
-    func cancel() { item?.cancel() }
-}
-
-/// A process handed to the watchdog's thread (`terminate` may be called from any thread).
-private struct UncheckedProcess: @unchecked Sendable {
-    let process: Process
-    init(_ process: Process) { self.process = process }
-}
-
-/// A flag set from another thread.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-    func set() { lock.withLock { isSet = true } }
-    var value: Bool { lock.withLock { isSet } }
-}
-
-/// Reads a pipe to its end on a thread of its own (not a Dispatch worker, held for as long as
-/// rclone runs), keeping at most `limit` bytes, so that a program
-/// writing to two pipes never blocks on the one not being read.
-final class PipeReader: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ pipe: Pipe, limit: Int = .max) {
-        BlockingWork.start {
-            while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
-                if self.data.count < limit { self.data.append(chunk.prefix(limit - self.data.count)) }
-            }
-            self.done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
+        return (status, outcome.output, message)
     }
 }
