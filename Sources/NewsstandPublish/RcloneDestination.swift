@@ -30,6 +30,47 @@ public struct RcloneDestination: PublishDestination {
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
+        try await upload(source, to: path, modified: nil)
+    }
+
+    /// With `rclone touch --timestamp` on the hidden name before the move: remotes that keep a
+    /// modification time (a folder, SFTP, S3's and GCS's metadata) keep that one, and a rename
+    /// keeps it. What an object store's server answers as `Last-Modified` is its own upload
+    /// time, which rclone cannot set; its `ETag` (S3, GCS: a digest of the bytes) changes with
+    /// the bytes whatever the times. A remote that cannot take a time leaves the one it set.
+    public func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try await upload(source, to: path, modified: Optional(modified))
+    }
+
+    /// The `ModTime` rclone lists for `path`; nil when there is no file.
+    public func modificationTime(of path: String) async throws(PublishError) -> Double? {
+        let listing = try await run(["lsjson", target(path)], step: "read", path: path, allowFailure: true)
+        guard listing.status == 0, let items = try? JSONDecoder().decode([ListedFile].self, from: listing.output) else { return nil }
+        return items.first.flatMap { Self.parseTime($0.ModTime) }
+    }
+
+    /// One entry of `rclone lsjson`.
+    private struct ListedFile: Decodable {
+        // rclone's field name.
+        // swiftlint:disable:next identifier_name
+        var ModTime: String
+    }
+
+    /// The whole seconds of `2026-12-01T23:00:05.123456789+13:00` (RFC 3339, as rclone lists
+    /// times: any digits of fraction, `Z` or an offset). The fraction is dropped before parsing:
+    /// Foundation reads at most three digits of it, and the validators are whole seconds.
+    static func parseTime(_ text: String) -> Double? {
+        var whole = Substring(text)
+        if let dot = text.firstIndex(of: ".") {
+            let end = text[text.index(after: dot)...].firstIndex { !$0.isNumber } ?? text.endIndex
+            whole = text[..<dot] + text[end...]
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: String(whole))?.timeIntervalSince1970
+    }
+
+    private func upload(_ source: UploadSource, to path: String, modified: Int?) async throws(PublishError) {
         // rclone reads the file by its path: check it here first (no links on the way, the size
         // and SHA-256 the manifest promises), so that what rclone sends is what was built.
         try await PublishFiles.offload { () throws(PublishError) in
@@ -50,6 +91,11 @@ public struct RcloneDestination: PublishDestination {
         // an upload a stop cut short is replaced rather than left beside it.
         let partial = Self.partialName(for: path, of: source.path)
         _ = try await run(["copyto", "--ignore-times", source.displayPath, target(partial)], step: "upload", path: path, isUpload: true)
+        if let modified {
+            // `2026-12-01T10:00:05`, which rclone reads as UTC.
+            let stamp = String(PlistDate.format(Date(timeIntervalSince1970: Double(modified))).dropLast())
+            _ = try await run(["touch", "--no-create", "--timestamp", stamp, target(partial)], step: "upload", path: path, allowFailure: true)
+        }
         do throws(PublishError) {
             _ = try await run(["moveto", target(partial), target(path)], step: "upload", path: path)
         } catch {

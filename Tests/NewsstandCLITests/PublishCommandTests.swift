@@ -110,6 +110,8 @@ import Testing
         #expect(oldA2[0] != newA2[0] && oldA2[2] == newA2[2] && oldA2[4] != newA2[4], "new bundle and book names, the same cover")
         result = await site.publish()
         #expect(result.status == 0)
+        // --verify (the default here) asked as a reader holding the replaced catalog would.
+        #expect(result.stdout.contains("the replaced catalog's validators get the new one (200, not 304)"), "\(result.stdout)")
         let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".new") }
         #expect(Set(uploaded) == Set([newA2[0], newA2[1], newA2[4], newA2[5], newA2[6]].map { "/dav/" + $0 }))  // + indexes
         #expect(try site.get(oldA2[0]).0 == 200, "the old bundle stays until --prune")
