@@ -3,7 +3,7 @@ import NewsstandCore
 import NewsstandFormat
 
 /// Output formats for diagnostics.
-enum DiagnosticFormat: String, CaseIterable {
+enum DiagnosticFormat: String, ChoiceArgument {
     /// Like a compiler: `path:line:col: error: message [NS-201]`.
     case text
     /// One JSON document with every diagnostic and the counts.
@@ -44,11 +44,14 @@ final class DiagnosticPrinter {
         }
     }
 
-    /// Prints the closing summary (text and GitHub) or the JSON document.
-    /// `extra` adds top-level members to the JSON document (a build's report).
-    func finish(issues: Int, extra: [String: Any] = [:]) {
+    /// Prints the closing summary (text and GitHub) or the JSON document, with the command's
+    /// own member there (`records`, `build`, `preview`; the other formats ignore them).
+    func finish(issues: Int, records: ValidationJSON.Records? = nil, build: BuildJSON? = nil, preview: PreviewJSON? = nil) {
         if format == .json {
-            printJSON(issues: issues, extra: extra)
+            let summary = ValidationJSON.Summary(issues: issues, errors: errors, warnings: warnings)
+            let document = ValidationJSON(
+                diagnostics: collected.map(json), summary: summary, records: records, build: build, preview: preview)
+            JSONOutput.print(document, to: console)
             return
         }
         let summary: String
@@ -94,24 +97,10 @@ final class DiagnosticPrinter {
         escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    private func printJSON(issues: Int, extra: [String: Any]) {
-        let items: [[String: Any]] = collected.map { d in
-            var item: [String: Any] = [
-                "code": d.code.rawValue, "severity": d.severity.rawValue, "message": d.message,
-            ]
-            item["file"] = d.location.map { path($0.file) } ?? NSNull()
-            item["line"] = d.location?.line ?? NSNull()
-            item["column"] = d.location?.column ?? NSNull()
-            return item
-        }
-        var document: [String: Any] = [
-            "diagnostics": items,
-            "summary": ["issues": issues, "errors": errors, "warnings": warnings],
-        ]
-        document.merge(extra) { _, new in new }
-        if let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]) {
-            console.out(String(decoding: data, as: UTF8.self))
-        }
+    private func json(_ d: Diagnostic) -> DiagnosticJSON {
+        DiagnosticJSON(
+            code: d.code.rawValue, severity: d.severity.rawValue, message: d.message, file: d.location.map { path($0.file) },
+            line: d.location?.line, column: d.location?.column)
     }
 
     private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -2,9 +2,9 @@ import Foundation
 import NewsstandArchive
 import NewsstandCore
 
-/// Verifies a downloaded bundle and unpacks it into an issue's content folder: into a
-/// temporary folder beside it first, then a rename, so the folder is either the old content
-/// or the complete new content, never half of it.
+/// Verifies a downloaded bundle and unpacks it into a temporary folder beside the issue's
+/// content, staged to replace it (`ContentSwap.stage`): the caller records it and swaps it in,
+/// so the content folder is the old version or the complete new one, never half of either.
 struct Installer: Sendable {
     let name: String
     let part: URL
@@ -16,8 +16,8 @@ struct Installer: Sendable {
     /// this bundle and the bundle's root is the issue (the index's names are then the files').
     var index: BundleIndex?
 
-    /// Returns the bundle's digest once the content is in place. Blocking (hashing and
-    /// unpacking a bundle take seconds): run it with `BlockingWork`.
+    /// Returns the bundle's digest once its content is staged (as `ContentSwap.stagedName`).
+    /// Blocking (hashing and unpacking a bundle take seconds): run it with `BlockingWork`.
     func install(expectedSize: Int?, expectedSHA256: String?) -> Result<String, LibraryError> {
         let sha256: String
         do {
@@ -31,7 +31,6 @@ struct Installer: Sendable {
         } catch {
             return .failure(.unpackFailed(name: name, reason: error))
         }
-        let destination = layout.content(of: name)
         let issues: OpenFolder
         let temporary: URL
         do {
@@ -54,19 +53,10 @@ struct Installer: Sendable {
             }
         }
         do {
-            if issues.kind(of: name) != nil {
-                // Move the old content aside under a temporary name: a crash here leaves a
-                // leftover that the next open removes, not a mix of old and new.
-                let old = layout.temporaryContent(of: name).lastPathComponent
-                try issues.rename(name, to: old)
-                try issues.rename(temporary.lastPathComponent, to: name)
-                try? issues.removeTree(old)
-            } else {
-                try issues.rename(temporary.lastPathComponent, to: name)
-            }
+            try ContentSwap.stage(temporary.lastPathComponent, as: name, sha256: sha256, in: issues, layout: layout)
         } catch {
             try? issues.removeTree(temporary.lastPathComponent)
-            return .failure(.fileSystem(path: destination.path, reason: error.reason))
+            return .failure(.fileSystem(path: error.path, reason: error.reason))
         }
         return .success(sha256)
     }

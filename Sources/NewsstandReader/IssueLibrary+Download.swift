@@ -263,26 +263,22 @@ extension IssueLibrary {
             installer.install(expectedSize: source.size, expectedSHA256: source.sha256)
         }
         PartMetadata.discard(part: part)
+        let current: IssueRecord
         switch installation {
-        case .failure(let error):
-            return .failure(error)
+        case .failure(let error): return .failure(error)
         case .success(let sha256):
-            guard var current = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
-            current.status = .available
-            current.hasUpdate = false
-            current.installedSHA256 = sha256
-            current.installedContentURL = source.url
-            current.installedScale = source.scale
-            state.issues[name] = current
-            do {
-                try save()
-                _ = try applyStoragePolicy(protecting: [name])
-            } catch {
-                return .failure(error)
+            switch await commitStaged(name, sha256: sha256, source: source) {
+            case .failure(let error): return .failure(error)
+            case .success(let record): current = record
             }
-            log("\(name) is available")
-            return .success(current.issue(in: layout))
         }
+        do {
+            _ = try applyStoragePolicy(protecting: [name])
+        } catch {
+            return .failure(error)
+        }
+        log("\(name) is available")
+        return .success(current.issue(in: layout))
     }
 
     /// The verified index of the bundle being installed, kept with its content so that a later

@@ -51,15 +51,7 @@ extension IssueLibrary {
         if let problem = Self.unusableShape(of: index, limits: configuration.extractionLimits) {
             return .fallBack(.indexUnusable(problem))
         }
-        let layout = layout
-        let limits = configuration.indexLimits
-        let planned = await BlockingWork.run { () -> UpdatePlan? in
-            guard let content = try? OpenFolder.open(layout.content(of: name)),
-                let installed = InstalledIndex.load(from: content, limits: limits)
-            else { return nil }
-            return UpdatePlan.make(installed: installed, new: index, content: content)
-        }
-        guard let plan = planned else { return .fallBack(.noInstalledIndex) }
+        guard let plan = await plan(name, installed: record.installedSHA256, to: index) else { return .fallBack(.noInstalledIndex) }
         if plan.bytes * 2 > index.bundleSize { return .fallBack(.tooMuchChanged(bytes: plan.bytes, bundleSize: index.bundleSize)) }
         log("\(name): updating by ranges: \(plan.fetched.count) entries in \(plan.ranges.count) ranges (\(plan.bytes) bytes), \(plan.kept.count) kept")
 
@@ -68,7 +60,7 @@ extension IssueLibrary {
         do {
             downloads = try OpenFolder.open(layout.downloads)
         } catch {
-            return .failed(.fileSystem(path: error.path, reason: error.reason))
+            return Self.rangesFailed(error)
         }
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
@@ -76,11 +68,15 @@ extension IssueLibrary {
             limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
             transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
         let total = plan.bytes
-        let counter = ByteCounter()
+        // A running total, shared with the transfer's thread.
+        let counter = Locked<Int64>(0)
         let outcome: RangeFetcher.Outcome
         do {
             outcome = try await fetcher.run { count in
-                let sum = counter.add(count)
+                let sum = counter.withLock { total in
+                    total += count
+                    return total
+                }
                 progress(DownloadProgress(bytesReceived: sum, bytesExpected: total))
             }
         } catch {
@@ -88,43 +84,49 @@ extension IssueLibrary {
             case .ignoresRanges: return .fallBack(.rangesIgnored)
             case .refused(let reason): return .fallBack(.badRangeResponse(reason))
             case .transfer(.cancelled): return .failed(.cancelled(name: name))
-            case .transfer(.file(let failure)) where failure.isNoSpace: return .failed(.diskFull(path: failure.path, reason: failure.reason))
-            case .transfer(.file(let failure)): return .failed(.fileSystem(path: failure.path, reason: failure.reason))
+            case .transfer(.file(let failure)): return Self.rangesFailed(failure)
             case .transfer(let failure): return .fallBack(.badRangeResponse(failure.description))
             }
         }
         if Task.isCancelled { return .failed(.cancelled(name: name)) }
         let assembler = UpdateAssembler(name: name, layout: layout, plan: plan, index: index, spool: URL(fileURLWithPath: downloads.path(of: spoolName)))
-        let assembled = await BlockingWork.run { assembler.run() }
-        let aside: String
-        switch assembled {
+        switch await BlockingWork.run({ assembler.run() }) {
         case .failure(.mismatch(let reason)): return .fallBack(.indexMismatch(reason))
-        case .failure(.file(let failure)) where failure.isNoSpace: return .failed(.diskFull(path: failure.path, reason: failure.reason))
-        case .failure(.file(let failure)): return .failed(.fileSystem(path: failure.path, reason: failure.reason))
-        case .success(let name): aside = name
+        case .failure(.file(let failure)): return Self.rangesFailed(failure)
+        case .success: break
         }
-        // The new version is in place: record it (a crash before this save is repaired on open
-        // from the installed index, see `recover`).
-        guard var current = state.issues[name] else { return .failed(.unknownIssue(name: name)) }
-        current.status = .available
-        current.hasUpdate = false
-        current.updateBytes = nil
-        current.installedSHA256 = index.bundleSHA256
-        current.installedContentURL = source.url
-        current.installedScale = source.scale
-        state.issues[name] = current
-        do {
-            try save()
-        } catch {
-            return .failed(error)
+        let current: IssueRecord
+        switch await commitStaged(name, sha256: index.bundleSHA256, source: source) {
+        case .failure(let error): return .failed(error)
+        case .success(let record): current = record
         }
-        await delete(aside, of: name)
         // A whole download of an earlier bundle, cut before it ended, is of no use any more.
         PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
         let result = UpdateResult.ranges(
             bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count, entriesKept: plan.kept.count)
         log("\(name) is available: \(result)")
         return .done(current.issue(in: layout), result)
+    }
+
+    /// What updating `name`'s installed files to `index` takes, on a thread of its own; nil when
+    /// the content has no index describing `installed`, the bundle the record says is installed.
+    func plan(_ name: String, installed sha256: String?, to index: BundleIndex) async -> UpdatePlan? {
+        guard let sha256 else { return nil }
+        let content = layout.content(of: name)
+        let limits = configuration.indexLimits
+        return await BlockingWork.run { () -> UpdatePlan? in
+            guard let folder = try? OpenFolder.open(content),
+                let installed = InstalledIndex.load(from: folder, describing: sha256, limits: limits)
+            else { return nil }
+            return UpdatePlan.make(installed: installed, new: index, content: folder)
+        }
+    }
+
+    /// What a file error on the ranges path leads to: a whole download, which needs none of the
+    /// spool, links or folders that failed; but a full disk stays an error, as the whole bundle
+    /// needs more room than the ranges (its `.part` file and its unpacked copy).
+    static func rangesFailed(_ failure: FileSystemError) -> RangedUpdate {
+        failure.isNoSpace ? .failed(.diskFull(path: failure.path, reason: failure.reason)) : .fallBack(.rangesFailed(failure.description))
     }
 
     /// Why the new version cannot be assembled from the index as it stands, or nil: the unpack
@@ -165,32 +167,13 @@ extension IssueLibrary {
             guard case .success(let index) = await fetch.run(),
                 Self.unusableShape(of: index, limits: configuration.extractionLimits) == nil
             else { continue }
-            let layout = layout
-            let limits = configuration.indexLimits
-            let bytes = await BlockingWork.run { () -> Int64? in
-                guard let content = try? OpenFolder.open(layout.content(of: name)),
-                    let installed = InstalledIndex.load(from: content, limits: limits)
-                else { return nil }
-                let plan = UpdatePlan.make(installed: installed, new: index, content: content)
-                return plan.bytes * 2 > index.bundleSize ? nil : plan.bytes
+            let bytes = await plan(name, installed: record.installedSHA256, to: index).flatMap {
+                $0.bytes * 2 > index.bundleSize ? nil : $0.bytes
             }
             guard var current = state.issues[name], current.contentSHA256 == record.contentSHA256 else { continue }
             current.updateBytes = bytes
             state.issues[name] = current
         }
         try? save()
-    }
-}
-
-/// A running total shared with a transfer's thread.
-final class ByteCounter: @unchecked Sendable {  // guarded by its lock
-    private let lock = NSLock()
-    private var total: Int64 = 0
-
-    func add(_ count: Int64) -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        total += count
-        return total
     }
 }

@@ -88,37 +88,20 @@ public actor IssueLibrary {
     }
 
     /// Brings the files and the state back in line after a crash: removes interrupted unpacks,
-    /// marks issues whose content folder is gone as not downloaded, drops orphaned `.part` files.
+    /// brings a cut swap to the version the saved record names (`ContentSwap.settle`), marks
+    /// issues whose content folder is gone as not downloaded, drops orphaned `.part` files.
     private static func recover(_ state: inout LibraryState, in layout: LibraryLayout) {
         let issues = try? OpenFolder.open(layout.issues)
         for entry in (try? issues?.entries()) ?? [] {
-            guard let item = entry.name else { continue }
-            if item.hasPrefix(UpdateAssembler.swapPrefix) {
-                // An update's swap was cut: between its two renames the old version goes back;
-                // after them it is left over.
-                let name = String(item.dropFirst(UpdateAssembler.swapPrefix.count))
-                if issues?.kind(of: name) == nil, state.issues[name] != nil {
-                    try? issues?.rename(item, to: name)
-                } else {
-                    try? issues?.removeTree(item)
-                }
-            } else if item.hasPrefix(LibraryLayout.temporaryPrefix) {
-                try? issues?.removeTree(item)
-            }
+            guard let item = entry.name, item.hasPrefix(LibraryLayout.temporaryPrefix) else { continue }
+            try? issues?.removeTree(item)
         }
-        // An update swapped in whose state was not saved: the installed index says which bundle
-        // the content is; when it is the catalog's, the update is done.
-        for name in state.issues.values.filter({ $0.hasUpdate }).map(\.name) {
-            guard var record = state.issues[name], let content = try? issues?.folder(name),
-                let installed = InstalledIndex.load(from: content, limits: BundleIndexLimits()),
-                installed.bundleSHA256 != record.installedSHA256, installed.bundleSHA256 == record.contentSHA256
-            else { continue }
-            record.status = .available
-            record.hasUpdate = false
-            record.updateBytes = nil
-            record.installedSHA256 = installed.bundleSHA256
-            record.installedContentURL = record.remoteContentURL
-            state.issues[name] = record
+        if let issues {
+            for name in ContentSwap.pending(in: issues) {
+                let record = state.issues[name]
+                let recorded = record?.status == .available ? record?.installedSHA256 : nil
+                try? ContentSwap.settle(name, recorded: recorded, in: issues, layout: layout)
+            }
         }
         // Only downloaded and downloading issues can need a repair: the rest are not touched
         // (copying every record of a large shelf was a visible part of opening it).

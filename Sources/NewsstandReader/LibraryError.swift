@@ -59,6 +59,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     case coverNotFetched(RefreshProblem)
     /// A file operation on the library's own files failed.
     case fileSystem(path: String, reason: String)
+    /// The download's engine lost it again and again (`restarts` times): it was given up.
+    case transferLost(name: String, restarts: Int)
 }
 
 extension LibraryError: CustomStringConvertible {
@@ -97,6 +99,7 @@ extension LibraryError: CustomStringConvertible {
         case .coverNotFetched(.coverUnavailable(let name, let url, let reason)): "cover of '\(name)' ('\(url)') not fetched: \(reason)"
         case .coverNotFetched(let problem): "cover not fetched: \(problem)"
         case .fileSystem(let path, let reason): "file operation on '\(path)' failed: \(reason)"
+        case .transferLost(let name, let restarts): "download of '\(name)' was lost by its engine \(restarts) times; given up"
         }
     }
 }

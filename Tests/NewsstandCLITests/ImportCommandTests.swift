@@ -321,11 +321,13 @@ import Testing
         #expect(report["pages"] as? Int == 2 && report["articles"] as? Int == 2 && report["pngPages"] as? Int == 2)
         #expect(report["cover"] as? String == "cover@2x.png" && report["width"] as? Int == 600)
         #expect(report["normalSizesWritten"] as? Bool == true)
+        #expect(try JSONDocument.decode(ImportJSON.self, from: result.stdout).import.imageBytes ?? 0 > 0)
         let again = await importing(pdf, magazine, ["--format", "json"])
         #expect(again.status == 1)
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: [String: Any]])
         #expect(failure["import"]?["written"] as? Bool == false)
         #expect((failure["import"]?["error"] as? String)?.hasPrefix("issue 'im-1' exists already") == true)
+        #expect(try JSONDocument.decode(ImportJSON.self, from: again.stdout).import.pages == nil)
     }
 
     @Test func progressIsDrawnOnATerminalOnly() async throws {

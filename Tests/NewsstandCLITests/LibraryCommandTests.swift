@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCLI
 import NewsstandTestSupport
 import Testing
 
@@ -29,6 +30,8 @@ import Testing
 
         result = await library("list", "--format", "json")
         let issues = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let typed = try JSONDocument.decode([LibraryJSON.Issue].self, from: result.stdout, escapesSlashes: false)
+        #expect(typed.map(\.status) == ["available", "none", "none"] && typed.first?.installedScale == "retina")
         #expect(issues.map { $0["name"] as? String } == ["a-3", "a-2", "a-1"])
         #expect(issues.map { $0["status"] as? String } == ["available", "none", "none"])
         let path = try #require(issues.first?["path"] as? String)

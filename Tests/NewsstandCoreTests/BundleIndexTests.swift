@@ -64,6 +64,23 @@ struct BundleIndexTests {
         #expect(Self.refusal { $0.entries[1].name = "../x" }?.entry == "#2")
     }
 
+    /// A name that is a file of the index and a folder of another entry (issue 23 §9): no
+    /// folder can hold both, so an update would end on a bare file error. Refused either way
+    /// round, the entry that meets the other named.
+    @Test func refusesAFileThatIsAlsoAFolder() {
+        let inside = Self.refusal { $0.entries[2].name = "1-0.png/e.png" }
+        #expect(inside?.entry == "1-0.png/e.png")
+        #expect(inside?.reason == "name is inside '1-0.png', which is a file of the bundle")
+        let around = Self.refusal {
+            $0.entries[1].name = "dir/sub/e.png"
+            $0.entries[2].name = "dir"
+        }
+        #expect(around?.entry == "dir")
+        #expect(around?.reason == "name is a file of the bundle and the folder of 'dir/sub/e.png'")
+        #expect(Self.refusal { $0.entries[1].name = "dir/a.png"; $0.entries[2].name = "dir/b/c.png" } == nil, "a folder of two entries")
+        #expect(Self.refusal { $0.entries[1].name = "d"; $0.entries[2].name = "de/e.png" } == nil, "a prefix that is no folder")
+    }
+
     @Test func refusesWrongShapesAndSizes() {
         func reason(_ text: String, limits: BundleIndexLimits = BundleIndexLimits()) -> String? {
             do {

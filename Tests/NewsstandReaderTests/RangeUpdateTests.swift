@@ -174,7 +174,7 @@ struct RangeUpdateTests {
 
     /// Hostile indexes (vouched for by the catalog): `BundleIndex.decode` refuses each, the
     /// update downloads the whole bundle, and nothing is written outside the issue's folder.
-    @Test(arguments: ["dotdot", "pastEnd", "overlap", "huge", "bomb"])
+    @Test(arguments: ["dotdot", "pastEnd", "overlap", "huge", "bomb", "fileAndFolder"])
     func aHostileIndexIsRefusedAndNothingLeavesTheIssueFolder(kind: String) async throws {
         try await Testbed.with { bed in
             var pages = Self.twelve
@@ -182,6 +182,9 @@ struct RangeUpdateTests {
             let library = try await Self.installed(bed, Self.twelve, then: pages) { _, text in
                 switch kind {
                 case "dotdot": text = text.replacingOccurrences(of: "\"name\":\"page-5.png\"", with: "\"name\":\"../../page-5.png\"")
+                case "fileAndFolder":
+                    // `page-5.png` and `page-5.png/e.png` (issue 23 §9): no folder holds both.
+                    text = text.replacingOccurrences(of: "\"name\":\"page-6.png\"", with: "\"name\":\"page-5.png/e.png\"")
                 case "pastEnd":
                     text = text.replacingOccurrences(of: "\"length\":65536}\n]", with: "\"length\":6553600}\n]")
                 case "overlap":
@@ -213,6 +216,9 @@ struct RangeUpdateTests {
                 return
             }
             #expect(reason.contains(kind == "bomb" ? "unpack limit" : "bundle index"), "\(reason)")
+            if kind == "fileAndFolder" {
+                #expect(reason == "bundle index: entry 'page-5.png/e.png': name is inside 'page-5.png', which is a file of the bundle")
+            }
             #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).filter { $0.hasPrefix("page") } == before)
             try await Self.expectSound(library, bed)
         }

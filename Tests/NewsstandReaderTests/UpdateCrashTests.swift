@@ -4,8 +4,8 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-/// An update by ranges cut by a crash (issue 14): at each window of the swap, and by `kill -9`
-/// of a `newsstand library update` at random moments. Reopened, the issue is always the whole
+/// An update by ranges cut by a crash (issue 14): a swap left by an earlier version, and by
+/// `kill -9` of a `newsstand library update` at random moments. Reopened, the issue is always the whole
 /// old version or the whole new one, available, and an update then finishes.
 @Suite("Update crashes", .timeLimit(.minutes(1)))
 struct UpdateCrashTests {
@@ -59,7 +59,9 @@ struct UpdateCrashTests {
         return issues.filter { $0 != "m" } + downloads.filter { $0.hasSuffix(".ranges") }
     }
 
-    /// Killed between the swap's two renames: the old version is renamed back on open.
+    /// A swap cut between its two renames by an earlier version of the library (which kept the
+    /// new version under a temporary name): the old version is renamed back on open. The swap's
+    /// own windows are `SwapCrashTests`'.
     @Test func aCrashBetweenTheRenamesGivesBackTheOldVersion() async throws {
         try await Testbed.with { bed in
             let old = try await Self.prepare(bed)
@@ -77,43 +79,6 @@ struct UpdateCrashTests {
                 return
             }
             #expect(try Self.installedVersion(bed, old: old) == "new")
-        }
-    }
-
-    /// Killed after the swap, before the state was saved: open sees from the installed index
-    /// that the content is the catalog's bundle and records the update as done.
-    @Test func aCrashAfterTheSwapBeforeTheSaveIsRecordedOnOpen() async throws {
-        try await Testbed.with { bed in
-            let old = try await Self.prepare(bed)
-            let saved = bed.libraryFolder.deletingLastPathComponent().appendingPathComponent("state-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: saved, withIntermediateDirectories: false)
-            let files = ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"]
-            for file in files where FileManager.default.fileExists(atPath: bed.libraryFolder.appendingPathComponent(file).path) {
-                try FileManager.default.copyItem(at: bed.libraryFolder.appendingPathComponent(file), to: saved.appendingPathComponent(file))
-            }
-            let library = try bed.library()
-            guard case .ranges = try await library.update("m") else {
-                Issue.record("the update did not go by ranges")
-                return
-            }
-            await library.close()
-            // The state as it was before the update's save, and the old version still aside.
-            for file in files {
-                try? FileManager.default.removeItem(at: bed.libraryFolder.appendingPathComponent(file))
-                if FileManager.default.fileExists(atPath: saved.appendingPathComponent(file).path) {
-                    try FileManager.default.copyItem(at: saved.appendingPathComponent(file), to: bed.libraryFolder.appendingPathComponent(file))
-                }
-            }
-            let issues = bed.libraryFolder.appendingPathComponent("Issues")
-            try FileManager.default.createDirectory(at: issues.appendingPathComponent(".swap-m"), withIntermediateDirectories: false)
-            let reopened = try bed.library()
-            let issue = try #require(await reopened.issue(named: "m"))
-            #expect(issue.status == .available && !issue.hasUpdate)
-            #expect(try Self.installedVersion(bed, old: old) == "new")
-            #expect(try Self.leftovers(bed) == [])
-            #expect(try await reopened.update("m") == .upToDate)
-            let problems = try await LibraryInvariants.violations(of: reopened, in: bed, allowsDownloading: false)
-            #expect(problems == [])
         }
     }
 

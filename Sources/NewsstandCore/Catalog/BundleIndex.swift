@@ -150,8 +150,8 @@ extension BundleIndex {
     /// Largest local header: fixed bytes, a name and an extra field of at most 65,535 each.
     static let localHeaderMaxBytes: Int64 = 30 + 65_535 + 65_535
 
-    /// Reads and checks an index: format and version, every name a `SafeRelativePath` and
-    /// unique, hashes 64 lowercase hex digits, sizes and offsets non-negative, each record
+    /// Reads and checks an index: format and version, every name a `SafeRelativePath`, unique
+    /// and never also the folder of another entry (`d` beside `d/e.png`), hashes 64 lowercase hex digits, sizes and offsets non-negative, each record
     /// inside the bundle (`data + length <= bundle.size`), records in order and not
     /// overlapping, a local header of a possible length (30 bytes to 30 + 2 × 65,535), and a
     /// stored entry's length equal to its size. Refuses anything else, naming the entry.
@@ -175,7 +175,7 @@ extension BundleIndex {
         guard wire.bundle.size > 0 else { throw BundleIndexError("bundle size \(wire.bundle.size) is not positive") }
         guard isSHA256(wire.bundle.sha256) else { throw BundleIndexError("bundle sha256 is not 64 lowercase hex digits") }
 
-        var names = Set<String>()
+        var names = EntryNames()
         var entries: [Entry] = []
         entries.reserveCapacity(wire.entries.count)
         var end: Int64 = 0
@@ -183,7 +183,7 @@ extension BundleIndex {
             let label = SafeRelativePath.problem(in: w.name) == nil ? w.name : "#\(position + 1)"
             func refuse(_ reason: String) -> BundleIndexError { BundleIndexError(entry: label, reason) }
             if let problem = SafeRelativePath.problem(in: w.name) { throw refuse("name \(problem)") }
-            guard names.insert(w.name).inserted else { throw refuse("name appears twice") }
+            if let problem = names.insert(w.name) { throw refuse(problem) }
             guard let method = Method(rawValue: w.method) else { throw refuse("method '\(w.method)' is unknown") }
             guard isSHA256(w.sha256) else { throw refuse("sha256 is not 64 lowercase hex digits") }
             guard let crc = UInt32(exactly: w.crc32) else { throw refuse("crc32 \(w.crc32) is not a 32-bit value") }
@@ -205,6 +205,27 @@ extension BundleIndex {
                     dataOffset: w.data, dataLength: w.length))
         }
         return BundleIndex(bundleSize: wire.bundle.size, bundleSHA256: wire.bundle.sha256, entries: entries)
+    }
+
+    /// The names seen so far, as files and as the folders they lie in: a name may appear once,
+    /// and never as both a file and a folder (`d` and `d/e.png`), which no folder can hold.
+    private struct EntryNames {
+        private var files = Set<String>()
+        /// Each folder some entry lies in, and the first such entry.
+        private var folders: [String: String] = [:]
+
+        /// Adds `name` (a `SafeRelativePath`); why it cannot be added, or nil.
+        mutating func insert(_ name: String) -> String? {
+            guard files.insert(name).inserted else { return "name appears twice" }
+            if let inside = folders[name] { return "name is a file of the bundle and the folder of '\(inside)'" }
+            var folder = ""
+            for component in name.split(separator: "/").dropLast() {
+                folder += folder.isEmpty ? String(component) : "/" + component
+                if files.contains(folder) { return "name is inside '\(folder)', which is a file of the bundle" }
+                if folders[folder] == nil { folders[folder] = name }
+            }
+            return nil
+        }
     }
 
     static func isSHA256(_ text: String) -> Bool {

@@ -2,25 +2,29 @@ import Foundation
 import NewsstandCore
 
 /// The index of the bundle an issue's content was installed from, kept inside the content
-/// folder as `.newsstand-index.json` (a hidden name: no bundle entry can have it, as index and
-/// zip entry names are `SafeRelativePath`s, which refuse hidden components). Living in the folder,
-/// it is swapped in and out with the content by the same rename, so it always describes the
-/// files beside it; what it says is still checked (sizes on disk) before a file is trusted.
+/// folder as `.newsstand-index.json`. Living in the folder, it is swapped in and out with the
+/// content by the same rename, so it describes the files beside it; but it is trusted only when
+/// it describes the bundle the issue's record says is installed (`installedSHA256`): a file of
+/// that name that came in a bundle cannot, as it would have to hold the SHA-256 of the very
+/// bundle holding it. Even then, what it says is checked (sizes on disk) before a file is kept.
+/// It never decides which version is installed: the record does (`ContentSwap`).
 enum InstalledIndex {
     static let fileName = ".newsstand-index.json"
 
-    /// The index in `content`, or nil when there is none or it is unreadable or refused.
-    static func load(from content: OpenFolder, limits: BundleIndexLimits) -> BundleIndex? {
+    /// The index in `content` when it describes the bundle with SHA-256 `sha256`; nil when there
+    /// is none, it is unreadable or refused, or it describes another bundle.
+    static func load(from content: OpenFolder, describing sha256: String, limits: BundleIndexLimits) -> BundleIndex? {
         guard let file = try? content.file(fileName), file.size <= Int64(limits.maximumBytes),
-            let data = try? file.readAll(limit: limits.maximumBytes)
+            let data = try? file.readAll(limit: limits.maximumBytes),
+            let index = try? BundleIndex.decode(data, limits: limits), index.bundleSHA256 == sha256.lowercased()
         else { return nil }
-        return try? BundleIndex.decode(data, limits: limits)
+        return index
     }
 
     /// Writes `index` into `folder` (a content folder not yet in place). Not synced on its own,
-    /// like the unpacked files beside it: the swap's rename is made durable by syncing the issues
-    /// folder (`UpdateAssembler`), and an index lost to a power cut only makes the next update a
-    /// whole download (`noInstalledIndex`), never a wrong one. Syncing the file and the folder
+    /// like the unpacked files beside it: the staged folder's name is made durable by syncing the
+    /// issues folder (`ContentSwap.stage`), and an index lost to a power cut only makes the next
+    /// update a whole download (`noInstalledIndex`), never a wrong one. Syncing the file and the folder
     /// here cost more than the rest of a one-page update (70 ms of 110 on this machine).
     static func write(_ index: BundleIndex, into folder: OpenFolder) throws(FileSystemError) {
         let file = try AtomicFile.create(named: fileName, in: folder)

@@ -2,20 +2,12 @@ import Foundation
 import NewsstandArchive
 import NewsstandCore
 
-/// Builds the new version of an issue's content beside the old one and swaps it in: kept files
-/// hard-linked (copied where links are not possible) from the installed version, fetched entries
-/// read from the spool of fetched ranges and checked against the index, the new index written
-/// beside them. Until the swap the old version is untouched and readable.
-///
-/// The swap is two renames: `<name>` to `.swap-<name>`, then the new folder to `<name>`. A crash
-/// between them leaves `.swap-<name>` and no `<name>`: the next open renames it back (the old
-/// version, as the state still says). A crash after them leaves the new version in place with
-/// the state not yet saved: the next open sees the installed index describe the catalog's bundle
-/// and records it (`IssueLibrary.recover`). Either way no folder ever holds a mix.
+/// Builds the new version of an issue's content beside the old one and stages it to replace it
+/// (`ContentSwap.stage`): kept files hard-linked (copied where links are not possible) from the
+/// installed version, fetched entries read from the spool of fetched ranges and checked against
+/// the index, the new index written beside them. The old version is untouched and readable
+/// until the caller records the new one and swaps it in (`ContentSwap.settle`).
 struct UpdateAssembler: Sendable {
-    /// Prefix of the old content during a swap; issue names never start with a dot.
-    static let swapPrefix = ".swap-"
-
     /// Why assembling failed.
     enum Failure: Error, Sendable, Equatable {
         /// A fetched entry is not what the index says (its record, size or SHA-256).
@@ -30,9 +22,9 @@ struct UpdateAssembler: Sendable {
     let index: BundleIndex
     let spool: URL
 
-    /// Assembles and swaps; returns the name the old version was renamed to (the caller deletes
-    /// it once the state is saved). Blocking: run it with `BlockingWork`.
-    func run() -> Result<String, Failure> {
+    /// Assembles and stages the new version (as `ContentSwap.stagedName` of the index's bundle).
+    /// Blocking: run it with `BlockingWork`.
+    func run() -> Result<Void, Failure> {
         let issues: OpenFolder
         do {
             issues = try OpenFolder.open(layout.issues)
@@ -42,33 +34,47 @@ struct UpdateAssembler: Sendable {
         let temporary = layout.temporaryContent(of: name).lastPathComponent
         do throws(Failure) {
             try assemble(into: temporary, in: issues)
+            do throws(FileSystemError) {
+                try ContentSwap.stage(temporary, as: name, sha256: index.bundleSHA256, in: issues, layout: layout)
+            } catch {
+                throw .file(error)
+            }
         } catch {
             try? issues.removeTree(temporary)
             return .failure(error)
         }
-        let aside = Self.swapPrefix + name
-        do throws(FileSystemError) {
-            if issues.kind(of: aside) != nil { try issues.removeTree(aside) }
-            try issues.rename(name, to: aside)
-            do {
-                try issues.rename(temporary, to: name)
-            } catch {
-                try? issues.rename(aside, to: name)
-                throw error
-            }
-            try issues.synchronize()
-        } catch {
-            try? issues.removeTree(temporary)
-            return .failure(.file(error))
-        }
-        return .success(aside)
+        return .success(())
     }
 
     private func assemble(into temporary: String, in issues: OpenFolder) throws(Failure) {
         let folder: OpenFolder
-        let spoolFile: OpenFile
         do throws(FileSystemError) {
             folder = try issues.makeFolder(temporary)
+        } catch {
+            throw .file(error)
+        }
+        // An update that only drops entries or repacks the same files fetches nothing: no spool.
+        if !plan.fetched.isEmpty { try extractFetched(into: folder) }
+        for entry in plan.kept {
+            do throws(FileSystemError) {
+                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
+                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
+                }
+            } catch {
+                throw .file(error)
+            }
+        }
+        do throws(FileSystemError) {
+            try InstalledIndex.write(index, into: folder)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Writes every fetched entry from the spool into the new folder.
+    private func extractFetched(into folder: OpenFolder) throws(Failure) {
+        let spoolFile: OpenFile
+        do throws(FileSystemError) {
             spoolFile = try OpenFile.open(spool)
         } catch {
             throw .file(error)
@@ -93,20 +99,6 @@ struct UpdateAssembler: Sendable {
             }
             let at = starts[rangeIndex] + entry.headerOffset - plan.ranges[rangeIndex].lowerBound
             try extract(entry, from: spoolFile, at: at, into: folder)
-        }
-        for entry in plan.kept {
-            do throws(FileSystemError) {
-                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
-                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
-                }
-            } catch {
-                throw .file(error)
-            }
-        }
-        do throws(FileSystemError) {
-            try InstalledIndex.write(index, into: folder)
-        } catch {
-            throw .file(error)
         }
     }
 

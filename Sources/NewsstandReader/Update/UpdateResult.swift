@@ -17,7 +17,8 @@ public enum FullDownloadReason: Error, Sendable, Equatable, CustomStringConverti
     /// The catalog gives no index (`ContentIndex` and its size and SHA-256) for the bundle.
     case noIndex
     /// The installed content has no index of its own (installed before indexes, or from a bundle
-    /// zipped with an enclosing folder), so no installed file can be trusted by its hash.
+    /// zipped with an enclosing folder), or one that does not describe the bundle the record says
+    /// is installed, so no installed file can be trusted by its hash.
     case noInstalledIndex
     /// The index could not be fetched, or was refused (size, SHA-256, format, or it describes
     /// another bundle than the catalog's).
@@ -30,6 +31,9 @@ public enum FullDownloadReason: Error, Sendable, Equatable, CustomStringConverti
     case indexMismatch(String)
     /// The changed entries are more than half of the bundle: one whole download is cheaper.
     case tooMuchChanged(bytes: Int64, bundleSize: Int64)
+    /// The update by ranges failed on this side (its spool or the new version could not be
+    /// written, an installed file could not be linked): the file error.
+    case rangesFailed(String)
 
     /// One line, for logs and `newsstand library`.
     public var description: String {
@@ -42,6 +46,7 @@ public enum FullDownloadReason: Error, Sendable, Equatable, CustomStringConverti
         case .badRangeResponse(let reason): "the server's ranges are unusable: \(reason)"
         case .indexMismatch(let reason): "the bundle does not match its index: \(reason)"
         case .tooMuchChanged(let bytes, let size): "\(bytes) of \(size) bytes changed (over half)"
+        case .rangesFailed(let reason): "the update by ranges failed: \(reason)"
         }
     }
 }

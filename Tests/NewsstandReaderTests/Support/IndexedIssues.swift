@@ -44,6 +44,35 @@ extension Testbed {
         return entries
     }
 
+    /// Rewrites the served normal bundle of `entries[0]` with Python's `zipfile` (every entry
+    /// as `compression` gives it: "stored" or "deflated", at zlib `level`), indexes it again and
+    /// lists it in the catalog, as a newsstand or zlib upgrade republishing the same files would.
+    func repack(_ entries: [CatalogEntry], compression: String, level: Int = 1) throws {
+        var entries = entries
+        let name = entries[0].name
+        let bundle = nginx.root.appendingPathComponent("\(name)/\(name).zip")
+        let result = try Shell.python(
+            """
+            import sys, zipfile
+            path, method, level = sys.argv[1], sys.argv[2], int(sys.argv[3])
+            with zipfile.ZipFile(path) as z:
+                files = [(i.filename, z.read(i)) for i in z.infolist()]
+            kind = {"stored": zipfile.ZIP_STORED, "deflated": zipfile.ZIP_DEFLATED}[method]
+            with zipfile.ZipFile(path, "w") as z:
+                for filename, data in files:
+                    z.writestr(zipfile.ZipInfo(filename), data, compress_type=kind, compresslevel=level)
+            """, [bundle.path, compression, String(level)])
+        guard result.status == 0 else { throw TestFailure("repacking failed: \(result.stderr)") }
+        let index = try BundleIndexFixture.index(of: bundle)
+        let indexName = "\(name).index.json"
+        try index.write(to: nginx.root.appendingPathComponent("\(name)/\(indexName)"))
+        entries[0].contentSize = try Data(contentsOf: bundle).count
+        entries[0].contentSHA256 = try SHA256.hex(ofFileAt: bundle)
+        entries[0].contentIndexSize = index.count
+        entries[0].contentIndexSHA256 = SHA256.hex(of: index)
+        try writeCatalog(entries)
+    }
+
     /// Bytes nginx sent for a bundle, by status (200 whole, 206 ranges), and the requests.
     func bundleTraffic(_ path: String) -> (whole: Int, ranges: Int, requests: [LoggedRequest]) {
         let requests = nginx.requests().filter { $0.uri == "/" + path }

@@ -1,0 +1,60 @@
+import Foundation
+import NewsstandCore
+
+extension IssueLibrary {
+    /// Puts a staged version (`ContentSwap.stage`) in place as `name`'s content: records bundle
+    /// `sha256` from `source` as installed and saves the state (the swap's commit point), then
+    /// swaps the folders to it (`ContentSwap.settle`). Returns the record as saved.
+    ///
+    /// A save that fails puts the record back and leaves the staged folder: the next open (or
+    /// the next swap) settles the folders by whatever the state file then says. A swap that
+    /// fails after the save puts the record back and the folders with it; if that save fails
+    /// too, the next open finishes the swap from the saved record. Either way no folder holds a
+    /// mix, and the content is the version the saved record names.
+    func commitStaged(_ name: String, sha256: String, source: BundleSource) async -> Result<IssueRecord, LibraryError> {
+        guard let previous = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+        var current = previous
+        current.status = .available
+        current.hasUpdate = false
+        current.updateBytes = nil
+        current.installedSHA256 = sha256
+        current.installedContentURL = source.url
+        current.installedScale = source.scale
+        state.issues[name] = current
+        do {
+            try save()
+        } catch {
+            state.issues[name] = previous
+            return .failure(error)
+        }
+        if let failure = await settle(name, recorded: sha256) {
+            log("\(name): the new version could not be swapped in: \(failure)")
+            guard var record = state.issues[name] else { return .failure(.fileSystem(path: failure.path, reason: failure.reason)) }
+            record.status = previous.status
+            record.hasUpdate = previous.hasUpdate
+            record.updateBytes = previous.updateBytes
+            record.installedSHA256 = previous.installedSHA256
+            record.installedContentURL = previous.installedContentURL
+            record.installedScale = previous.installedScale
+            state.issues[name] = record
+            if (try? save()) != nil {
+                _ = await settle(name, recorded: previous.status == .available ? previous.installedSHA256 : nil)
+            }
+            return .failure(.fileSystem(path: failure.path, reason: failure.reason))
+        }
+        return .success(current)
+    }
+
+    /// `ContentSwap.settle` on a thread of its own; the error, if any.
+    private func settle(_ name: String, recorded: String?) async -> FileSystemError? {
+        let layout = layout
+        return await BlockingWork.run { () -> FileSystemError? in
+            do throws(FileSystemError) {
+                try ContentSwap.settle(name, recorded: recorded, in: OpenFolder.open(layout.issues), layout: layout)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+}

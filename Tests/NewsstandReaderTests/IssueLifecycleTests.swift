@@ -1,0 +1,295 @@
+import Foundation
+import Testing
+
+@testable import NewsstandReader
+
+/// The issue lifecycle machine, with no network and no file: each transition by hand, then every
+/// state reachable in a few steps from every event checked against the machine's invariants.
+@Suite("Issue lifecycle machine")
+struct IssueLifecycleTests {
+    static let content = InstalledContent(sha256: "aa", contentURL: URL(string: "https://x.test/a.zip")!, scale: .normal)
+    static let newer = InstalledContent(sha256: "bb", contentURL: URL(string: "https://x.test/a.zip")!, scale: .normal)
+    static let error = LibraryError.downloadHTTPStatus(name: "a", url: "https://x.test/a.zip", status: 404)
+
+    @Test func aFirstDownloadGoesFromQueuedToInstalled() {
+        var issue = IssueLifecycle(name: "a")
+        #expect(issue.phase == .notInstalled)
+        #expect(issue.handle(.requested(.user, engine: .inProcess)) == [.save, .emitStatus, .startTransfer(generation: 1, engine: .inProcess)])
+        #expect(issue.phase == .queued)
+        #expect(issue.status == .downloading(DownloadProgress(bytesReceived: 0, bytesExpected: nil)))
+        #expect(issue.handle(.started(generation: 1)) == [.emitStatus])
+        let progress = DownloadProgress(bytesReceived: 10, bytesExpected: 20)
+        #expect(issue.handle(.progressed(generation: 1, progress)) == [.emitProgress(progress)])
+        #expect(issue.phase == .transferring)
+        #expect(issue.handle(.received(generation: 1, file: "a#1.zip")) == [.save, .emitStatus, .install(generation: 1, file: "a#1.zip")])
+        #expect(issue.phase == .received)
+        #expect(issue.handle(.installing(generation: 1)) == [.emitStatus])
+        #expect(issue.phase == .installing)
+        #expect(
+            issue.handle(.installed(generation: 1, Self.content)) == [
+                .save, .emitStatus, .recordInstall(update: false), .discardPartFile, .discardReceivedFile("a#1.zip"),
+                .applyStoragePolicy,
+            ])
+        #expect(issue.phase == .installed)
+        #expect(issue.status == .available)
+        #expect(issue.transfer == nil)
+        // An installed issue without an update has nothing to download.
+        #expect(issue.handle(.requested(.user, engine: .inProcess)) == [])
+    }
+
+    @Test func anUpdateKeepsTheOldContentReadableUntilTheNewOneIsIn() {
+        var issue = IssueLifecycle(name: "a")
+        issue.installed = Self.content
+        #expect(issue.handle(.catalogCompared(hasNewContent: true)) == [.save, .emitStatus])
+        #expect(issue.phase == .updateAvailable)
+        #expect(issue.handle(.requested(.automatic, engine: .background)).contains(.startTransfer(generation: 1, engine: .background)))
+        #expect(issue.phase == .updating)
+        #expect(issue.status == .available)
+        // An update by ranges has no received file: it goes from transferring to installed.
+        _ = issue.handle(.progressed(generation: 1, DownloadProgress(bytesReceived: 1, bytesExpected: 2)))
+        #expect(issue.handle(.installed(generation: 1, Self.newer)).contains(.recordInstall(update: true)))
+        #expect(issue.installed == Self.newer)
+        #expect(issue.phase == .installed)
+    }
+
+    @Test func aFailedUpdateLeavesTheInstalledContentAndSaysWhy() {
+        var issue = IssueLifecycle(name: "a")
+        issue.installed = Self.content
+        issue.hasUpdate = true
+        _ = issue.handle(.requested(.user, engine: .inProcess))
+        #expect(issue.handle(.failed(generation: 1, Self.error)) == [.save, .emitFailure(Self.error), .emitStatus])
+        #expect(issue.installed == Self.content)
+        #expect(issue.phase == .updateAvailable)
+        #expect(issue.failure == Self.error)
+    }
+
+    @Test func aFailedFirstDownloadIsFailedAndCanBeAskedAgain() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.user, engine: .inProcess))
+        _ = issue.handle(.received(generation: 1, file: "a#1.zip"))
+        let refused = LibraryError.verificationFailed(name: "a", path: "p", reason: "SHA-256")
+        #expect(issue.handle(.failed(generation: 1, refused)) == [.save, .discardReceivedFile("a#1.zip"), .emitFailure(refused), .emitStatus])
+        #expect(issue.phase == .failed)
+        #expect(issue.status == .none)
+        #expect(issue.handle(.requested(.user, engine: .inProcess)).contains(.startTransfer(generation: 2, engine: .inProcess)))
+        #expect(issue.failure == nil)
+    }
+
+    @Test func staleEventsChangeNothingAndLeaveNothingBehind() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.user, engine: .background))
+        _ = issue.handle(.cancelled)
+        _ = issue.handle(.requested(.user, engine: .background))
+        let before = issue
+        // Generation 1 was cancelled: whatever its task still says is not this issue's business.
+        #expect(issue.handle(.received(generation: 1, file: "a#1.zip")) == [.discardReceivedFile("a#1.zip")])
+        #expect(issue.handle(.installed(generation: 1, Self.content)) == [])
+        #expect(issue.handle(.failed(generation: 1, Self.error)) == [])
+        #expect(
+            issue.handle(.engineReported(generation: 1, engine: .background, .running(DownloadProgress(bytesReceived: 5, bytesExpected: 9))))
+                == [.cancelTransfer(generation: 1, engine: .background, keepingData: false)])
+        #expect(issue == before)
+    }
+
+    @Test func theSameHandOffTwiceInstallsOnce() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.user, engine: .background))
+        #expect(issue.handle(.received(generation: 1, file: "a#1.zip")).contains(.install(generation: 1, file: "a#1.zip")))
+        #expect(issue.handle(.received(generation: 1, file: "a#1.zip")) == [])
+        #expect(issue.handle(.engineReported(generation: 1, engine: .background, .finished(file: "a#1.zip"))) == [])
+        #expect(issue.handle(.received(generation: 1, file: "other")) == [.discardReceivedFile("other")])
+    }
+
+    @Test func openingAfterACrashPicksUpWhereTheFilesAre() {
+        // The hand-off had moved the file in; the process died before the row said so.
+        var received = IssueLifecycle(name: "a")
+        _ = received.handle(.requested(.user, engine: .background))
+        #expect(
+            received.handle(.recovered(RecoveryFacts(hasContent: false, receivedFile: "a#1.zip", engine: .unknown)))
+                == [.save, .install(generation: 1, file: "a#1.zip")])
+
+        // Still running in the background engine: follow it.
+        var running = IssueLifecycle(name: "a")
+        _ = running.handle(.requested(.user, engine: .background))
+        let progress = DownloadProgress(bytesReceived: 3, bytesExpected: 9)
+        #expect(
+            running.handle(.recovered(RecoveryFacts(hasContent: false, engine: .running(progress))))
+                == [.reattach(generation: 1), .emitProgress(progress)])
+
+        // The in-process engine died with the process: a new generation continues the part file.
+        var lost = IssueLifecycle(name: "a")
+        _ = lost.handle(.requested(.user, engine: .inProcess))
+        #expect(lost.handle(.recovered(RecoveryFacts(hasContent: false, engine: .unknown))) == [.save, .startTransfer(generation: 2, engine: .inProcess)])
+        #expect(lost.transfer?.restarts == 1)
+
+        // Content that vanished is not installed any more.
+        var vanished = IssueLifecycle(name: "a")
+        vanished.installed = Self.content
+        #expect(vanished.handle(.recovered(RecoveryFacts(hasContent: false))) == [.save])
+        #expect(vanished.phase == .notInstalled)
+    }
+
+    @Test func anEngineThatKeepsLosingATransferEndsInAFailure() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.automatic, engine: .background))
+        for _ in 0..<IssueLifecycle.maxRestarts {
+            let generation = issue.transfer!.generation
+            #expect(issue.handle(.engineReported(generation: generation, engine: .background, .unknown)).contains(.save))
+        }
+        let last = issue.transfer!.generation
+        let actions = issue.handle(.engineReported(generation: last, engine: .background, .unknown))
+        #expect(actions.contains(.emitFailure(.transferLost(name: "a", restarts: IssueLifecycle.maxRestarts))))
+        #expect(issue.phase == .failed)
+    }
+
+    @Test func removalCancelsTheTransferAndForgetsTheContent() {
+        var issue = IssueLifecycle(name: "a")
+        issue.installed = Self.content
+        issue.hasUpdate = true
+        _ = issue.handle(.requested(.user, engine: .background))
+        #expect(
+            issue.handle(.removalStarted) == [
+                .save, .cancelTransfer(generation: 1, engine: .background, keepingData: false), .discardPartFile, .emitStatus,
+            ])
+        #expect(issue.phase == .removing)
+        #expect(issue.handle(.requested(.user, engine: .background)) == [])
+        #expect(issue.handle(.removed) == [.save, .emitStatus])
+        #expect(issue.phase == .notInstalled)
+        #expect(issue.handle(.requested(.user, engine: .background)).contains(.startTransfer(generation: 2, engine: .background)))
+    }
+
+    @Test func aUserAskingForAnAutomaticDownloadTakesItOver() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.automatic, engine: .background))
+        #expect(issue.handle(.requested(.user, engine: .background)) == [.save])
+        #expect(issue.transfer?.intent == .user)
+        #expect(issue.transfer?.generation == 1)
+    }
+
+    // MARK: - Every reachable state
+
+    /// Every event the machine can meet in `state`: each kind, for the current, an older and a
+    /// newer generation, with the current and a foreign file.
+    static func events(in state: IssueLifecycle) -> [LifecycleEvent] {
+        let current = state.lastGeneration
+        let generations = Array(Set([max(1, current - 1), max(1, current), current + 1]))
+        let progress = DownloadProgress(bytesReceived: 1, bytesExpected: 2)
+        var events: [LifecycleEvent] = [
+            .requested(.user, engine: .inProcess), .requested(.automatic, engine: .background), .cancelled, .removalStarted,
+            .removed, .catalogCompared(hasNewContent: true), .catalogCompared(hasNewContent: false),
+        ]
+        for generation in generations {
+            let file = "a#\(generation).zip"
+            events += [
+                .started(generation: generation), .progressed(generation: generation, progress),
+                .received(generation: generation, file: file), .installing(generation: generation),
+                .installed(generation: generation, newer), .failed(generation: generation, error),
+                .suspended(generation: generation),
+            ]
+            for report in [EngineReport.running(progress), .finished(file: file), .failed(error, resumable: true), .failed(error, resumable: false), .unknown] {
+                events.append(.engineReported(generation: generation, engine: .background, report))
+            }
+        }
+        for hasContent in [false, true] {
+            for engine in [nil, EngineReport.unknown, .running(progress), .finished(file: "a#\(current).zip"), .failed(error, resumable: true)] {
+                events.append(.recovered(RecoveryFacts(hasContent: hasContent, receivedFile: nil, engine: engine)))
+            }
+            events.append(.recovered(RecoveryFacts(hasContent: hasContent, receivedFile: "a#\(current).zip", engine: nil)))
+        }
+        return events
+    }
+
+    /// What the library persists of a lifecycle: a change of any of it must come with `.save`.
+    struct Persisted: Equatable {
+        var installed: InstalledContent?
+        var hasUpdate: Bool
+        var generation: Int?
+        var file: String?
+        var intent: TransferIntent?
+        var failure: LibraryError?
+        var lastGeneration: Int
+
+        init(_ state: IssueLifecycle) {
+            installed = state.installed
+            hasUpdate = state.hasUpdate
+            generation = state.transfer?.generation
+            file = state.transfer?.file
+            intent = state.transfer?.intent
+            failure = state.failure
+            lastGeneration = state.lastGeneration
+        }
+    }
+
+    /// Checks one transition against the rules every transition keeps.
+    static func check(_ before: IssueLifecycle, _ event: LifecycleEvent, _ after: IssueLifecycle, _ actions: [LifecycleAction]) {
+        let context = "\(event) in \(before.phase)"
+        // `#expect` records every evaluated expression; over 45,000 transitions that was most of
+        // the test's time, so a rule is only recorded when it breaks.
+        func rule(_ holds: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+            if !holds { Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation) }
+        }
+        // The phase and status agree with what is installed and transferred.
+        rule((after.status == .available) == (after.installed != nil), "\(context)")
+        if case .downloading = after.status { rule(after.transfer != nil, "\(context)") }
+        if let transfer = after.transfer { rule(transfer.generation == after.lastGeneration, "\(context)") }
+        rule(after.lastGeneration >= before.lastGeneration, "generations never go back: \(context)")
+        rule(!(after.isRemoving && after.transfer != nil), "\(context)")
+        if !after.hasUpdate || after.installed == nil { rule(after.phase != .updateAvailable, "\(context)") }
+        if after.installed == nil { rule(!after.hasUpdate || before.hasUpdate, "\(context)") }
+        // What is persisted never changes unsaved.
+        if Persisted(before) != Persisted(after) { rule(actions.contains(.save), "unsaved change: \(context)") }
+        // Only the current generation is started, installed or followed, and only once.
+        for action in actions {
+            switch action {
+            case .startTransfer(let generation, _):
+                rule(after.transfer?.generation == generation && after.transfer?.stage == .queued, "\(context)")
+                rule(generation > before.lastGeneration, "a start is always a new generation: \(context)")
+            case .install(let generation, let file):
+                rule(after.transfer?.generation == generation && after.transfer?.file == file, "\(context)")
+            case .reattach(let generation):
+                rule(after.transfer?.generation == generation, "\(context)")
+            case .cancelTransfer(let generation, _, _):
+                rule(after.transfer?.generation != generation, "a cancelled transfer is not current: \(context)")
+            case .discardReceivedFile(let file):
+                rule(after.transfer?.file != file, "the file being installed is never discarded: \(context)")
+            default: break
+            }
+        }
+        // A stale event never touches the content or the current transfer.
+        let generation: Int? =
+            switch event {
+            case .started(let g), .progressed(let g, _), .received(let g, _), .installing(let g), .installed(let g, _),
+                .failed(let g, _), .suspended(let g), .engineReported(let g, _, _):
+                g
+            default: nil
+            }
+        if let generation, before.transfer?.generation != generation {
+            rule(after == before, "stale \(context)")
+        }
+    }
+
+    @Test func everyStateReachableInEightStepsKeepsTheRules() {
+        var installedStart = IssueLifecycle(name: "a")
+        installedStart.installed = Self.content
+        var frontier = [IssueLifecycle(name: "a"), installedStart]
+        var seen = Set<String>()
+        var phases = Set<IssuePhase>()
+        var transitions = 0
+        for _ in 0..<8 {
+            var next: [IssueLifecycle] = []
+            for state in frontier {
+                for event in Self.events(in: state) {
+                    var after = state
+                    let actions = after.handle(event)
+                    Self.check(state, event, after, actions)
+                    transitions += 1
+                    phases.insert(after.phase)
+                    if seen.insert("\(after)").inserted { next.append(after) }
+                }
+            }
+            frontier = next
+        }
+        #expect(seen.count > 200, "\(seen.count) states, \(transitions) transitions")
+        #expect(Set(IssuePhase.allCases).subtracting(phases).isEmpty, "unreached: \(Set(IssuePhase.allCases).subtracting(phases))")
+    }
+}
