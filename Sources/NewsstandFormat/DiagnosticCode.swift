@@ -65,6 +65,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case issueUnknownKey = "NS-509"
     case issueNotFound = "NS-510"
     case issueNotAFolder = "NS-511"
+    case issueAccess = "NS-512"
+    case freeIssueProductID = "NS-513"
 
     // Extra catalog feeds.
     case feedSummary = "NS-601"
@@ -74,7 +76,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     public var defaultSeverity: Severity {
         switch self {
         case .unknownProperty, .assetUnreferenced, .assetNameUnportable, .issueUnknownKey, .unknownPageKey,
-            .feedSummary, .feedCover:
+            .freeIssueProductID, .feedSummary, .feedCover:
             return .warning
         default:
             return .error
@@ -134,10 +136,14 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueNameMismatch: return "issue.plist Name differs from the issue's folder name"
         case .issueNameUnsafe: return "an issue name is not safe as a file and URL name"
         case .issueNameDuplicate: return "two issues have the same name (ignoring case and Unicode normalisation)"
-        case .issueKeyWrongType: return "an optional issue.plist key has the wrong type"
+        case .issueKeyWrongType: return "an optional issue.plist key (Name, Summary, ProductID, Access) has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named on the command line does not exist"
         case .issueNotAFolder: return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
+        case .issueAccess:
+            return "issue.plist Access is not 'free' or 'paid', or ProductID is not a store product identifier (1 to 100 letters, digits, '-', '.', '_')"
+        case .freeIssueProductID:
+            return "a free issue has a ProductID: its content is public, and shelf.json leaves the product out (Baker would sell it)"
         case .feedSummary: return "an issue's Summary is missing or not 10 to 2,000 bytes of UTF-8 (Newsstand Atom feed)"
         case .feedCover: return "an issue's @2x cover is not a PNG with an aspect between 1:2 and 2:1 and a long side of at least 1,024 px (Newsstand Atom feed)"
         }
