@@ -98,7 +98,7 @@ let package = Package(
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
             path: "Tests/NewsstandBuildTestSupport"),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore"]),
+        .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandArchiveTests",
             dependencies: ["NewsstandArchive", "NewsstandCore", "NewsstandTestSupport"],
