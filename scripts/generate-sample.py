@@ -554,7 +554,6 @@ AURORA_ISSUES = [
             "Date": Date("2026-09-01T08:00:00Z"),
             "Summary": "The first dark nights of the season: forecasting solar storms, "
                        "a cabin on the Arctic coast and the readers' gallery.",
-            "ProductID": "com.example.aurora.a3",
         },
         "articles": [[0, 0], [2, 0, 0], [0, 3], [0]],
     },
@@ -587,7 +586,7 @@ def generate_aurora(w, root):
         meta = {"Name": spec["name"]}
         meta.update(spec["meta"])
         meta["Cover"] = "cover.png"
-        ordered = {k: meta[k] for k in ("Name", "Title", "Date", "Cover", "Summary", "ProductID") if k in meta}
+        ordered = {k: meta[k] for k in ("Name", "Title", "Date", "Cover", "Summary", "ProductID", "Access") if k in meta}
         build_issue(w, os.path.join(mag, "issues", spec["name"]), ordered, spec["articles"], sizes,
                     spec["hue"], no, spec["season"], spec["year"])
 

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Runs async work from a synchronous command and waits for its result. A command runs on the
 /// thread that called `NewsstandCommand.run` (the main thread of the program, or a thread a
@@ -6,18 +7,15 @@ import Foundation
 /// from async code it would hold a pool thread while it waits, which is why it is `noasync`.
 @available(*, noasync, message: "blocks its thread; call the async work directly")
 func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = ResultBox<T>()
+    let box = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
-        do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+        let result: Result<T, any Error>
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        box.withLock { $0 = result }
         done.signal()
     }
     done.wait()
-    guard let result = box.result else { throw CancellationError() }
+    guard let result = box.current else { throw CancellationError() }
     return try result.get()
-}
-
-/// Hands a result from the task to the waiting thread (the semaphore orders the accesses).
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
 }

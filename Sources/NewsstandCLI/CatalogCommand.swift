@@ -5,29 +5,39 @@ import NewsstandFormat
 
 /// `newsstand catalog`: writes the catalogs from every issue present in an output folder.
 enum CatalogCommand: Command {
+    struct Options: CommandOptions {
+        var output = ""
+        var magazine = ""
+        var feeds: [Feed] = []
+
+        static var arguments: [Argument<Self>] {
+            [
+                .operand(\.output, "output", .folder, help: "the output folder holding the built issues"),
+                .required(\.magazine, "--magazine", .magazine, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
+                .value(
+                    \.feeds, "--feed",
+                    help: "also write shelf.json (shelf) or atom.xml (atom, whose summary and cover rules are checked on the built issues)"),
+            ]
+        }
+    }
+
     static let declaration = CommandDeclaration(
         name: "catalog", summary: "write issues.plist (and feeds) from every issue built into an output folder",
-        operands: [OperandDeclaration("output", .folder, help: "the output folder holding the built issues")],
-        options: [
-            .value("--magazine", .magazine, isRequired: true, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
-            .value(
-                "--feed", .choice(Feed.allCases.map(\.rawValue)), isRepeatable: true,
-                help: "also write shelf.json (shelf) or atom.xml (atom, whose summary and cover rules are checked on the built issues)"),
-        ],
+        arguments: Options.arguments,
         description: [
             "Writes <output>/issues.plist from the issues present in <output> (each issue folder's build record), with the magazine's BaseURL. Use it after gathering issues built by separate jobs ('newsstand build --issue NAME' in a CI matrix): the result is identical to a single full build. <output> must not be the magazine, be inside it or contain it."
         ],
         exitStatuses: [(0, "written"), (1, "magazine.plist errors or a failure"), (2, "usage error")],
         environment: [CommandDeclaration.templatesVariable, CommandDeclaration.sourceDateEpochVariable])
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+    static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
         let console = context.console
-        let output = arguments.operands[0]
-        let magazinePath = arguments.value("--magazine") ?? ""
+        let output = options.output
+        let magazinePath = options.magazine
         if let refused = OutputFolderCheck.refusal(declaration.name, output: output, magazine: magazinePath, console: console) {
             return refused
         }
-        let feeds = Set(arguments.all("--feed").compactMap(Feed.init(rawValue:)))
+        let feeds = Set(options.feeds)
         var diagnostics: [Diagnostic] = []
         let magazine = MagazineLoader.open(
             URL(fileURLWithPath: magazinePath), builtInSchema: try Templates.builtInSchema(environment: context.environment),

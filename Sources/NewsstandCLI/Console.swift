@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Where a command writes: standard output and error, or a sink that captures both (a command
 /// run in process, by a test or a program). Colour only on a terminal and never when
@@ -54,23 +55,23 @@ public struct Console: Sendable {
 }
 
 /// What a command run in process wrote, captured by its console.
-public final class CapturedOutput: @unchecked Sendable {  // the lock guards both texts
-    private let lock = NSLock()
-    private var output = ""
-    private var error = ""
+public final class CapturedOutput: Sendable {
+    private let texts = Locked((output: "", error: ""))
 
+    /// Nothing captured yet.
     public init() {}
 
     /// A console (not a terminal, no colour) that writes here.
     public var console: Console {
         Console { stream, text in
-            self.lock.withLock {
-                if stream == .output { self.output += text } else { self.error += text }
+            self.texts.withLock { texts in
+                if stream == .output { texts.output += text } else { texts.error += text }
             }
         }
     }
 
-    /// Everything written to standard output, and to standard error.
-    public var stdout: String { lock.withLock { output } }
-    public var stderr: String { lock.withLock { error } }
+    /// Everything written to standard output.
+    public var stdout: String { texts.current.output }
+    /// Everything written to standard error.
+    public var stderr: String { texts.current.error }
 }

@@ -3,7 +3,7 @@ import NewsstandCore
 import NewsstandFormat
 
 /// Output formats for diagnostics.
-enum DiagnosticFormat: String, CaseIterable {
+enum DiagnosticFormat: String, ChoiceArgument {
     /// Like a compiler: `path:line:col: error: message [NS-201]`.
     case text
     /// One JSON document with every diagnostic and the counts.
@@ -44,11 +44,14 @@ final class DiagnosticPrinter {
         }
     }
 
-    /// Prints the closing summary (text and GitHub) or the JSON document.
-    /// `extra` adds top-level members to the JSON document (a build's report).
-    func finish(issues: Int, extra: [String: Any] = [:]) {
+    /// Prints the closing summary (text and GitHub) or the JSON document, with the command's
+    /// own member there (`records`, `build`, `preview`; the other formats ignore them).
+    func finish(issues: Int, records: ValidationJSON.Records? = nil, build: BuildJSON? = nil, preview: PreviewJSON? = nil) {
         if format == .json {
-            printJSON(issues: issues, extra: extra)
+            let summary = ValidationJSON.Summary(issues: issues, errors: errors, warnings: warnings)
+            let document = ValidationJSON(
+                diagnostics: collected.map(json), summary: summary, records: records, build: build, preview: preview)
+            JSONOutput.print(document, to: console)
             return
         }
         let summary: String
@@ -66,10 +69,12 @@ final class DiagnosticPrinter {
             place = path(location.file)
             if let line = location.line { place += ":\(line)" }
             if let column = location.column { place += ":\(column)" }
-            place = console.styled(place, "1") + ": "
+            // One diagnostic, one line: a file name or message with a line break in it cannot
+            // start a line of its own (the GitHub format escapes them its own way).
+            place = console.styled(SourceText.printable(place), "1") + ": "
         }
         let severity = d.severity == .error ? console.styled("error", "1;31") : console.styled("warning", "1;33")
-        return "\(place)\(severity): \(d.message) [\(d.code.rawValue)]"
+        return "\(place)\(severity): \(SourceText.printable(d.message)) [\(d.code.rawValue)]"
     }
 
     private func github(_ d: Diagnostic) -> String {
@@ -92,24 +97,10 @@ final class DiagnosticPrinter {
         escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    private func printJSON(issues: Int, extra: [String: Any]) {
-        let items: [[String: Any]] = collected.map { d in
-            var item: [String: Any] = [
-                "code": d.code.rawValue, "severity": d.severity.rawValue, "message": d.message,
-            ]
-            item["file"] = d.location.map { path($0.file) } ?? NSNull()
-            item["line"] = d.location?.line ?? NSNull()
-            item["column"] = d.location?.column ?? NSNull()
-            return item
-        }
-        var document: [String: Any] = [
-            "diagnostics": items,
-            "summary": ["issues": issues, "errors": errors, "warnings": warnings],
-        ]
-        document.merge(extra) { _, new in new }
-        if let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]) {
-            console.out(String(decoding: data, as: UTF8.self))
-        }
+    private func json(_ d: Diagnostic) -> DiagnosticJSON {
+        DiagnosticJSON(
+            code: d.code.rawValue, severity: d.severity.rawValue, message: d.message, file: d.location.map { path($0.file) },
+            line: d.location?.line, column: d.location?.column)
     }
 
     private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

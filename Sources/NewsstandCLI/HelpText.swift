@@ -32,11 +32,10 @@ enum HelpText {
         if !command.operands.isEmpty {
             sections.append("Arguments:\n" + table(command.operands.map { ("<\($0.name)>", $0.help) }))
         }
-        var options = command.options.map { option -> (String, String) in
+        let options = (command.options + [OptionDeclaration.help]).map { option -> (String, String) in
             let names = (option.alias.map { "\($0), " } ?? "    ") + option.name
             return (names + (option.valueText.map { " \($0)" } ?? ""), helpLine(option))
         }
-        options.append(("-h, --help", "show this help"))
         sections.append("Options:\n" + table(options))
         if !command.environment.isEmpty {
             sections.append("Environment:\n" + table(command.environment.map { ($0.name, $0.meaning) }))

@@ -5,43 +5,83 @@ import NewsstandImport
 
 /// `newsstand import`: a print PDF or a folder of page images into a new issue of a magazine.
 enum ImportCommand: Command {
+    struct Options: CommandOptions {
+        var source = ""
+        var magazine = ""
+        var issue = ""
+        var title = ""
+        /// Midnight UTC of the day given.
+        var date = Date(timeIntervalSince1970: 0)
+        var width = ImportRequest.defaultWidth
+        var articles: String?
+        var jobs = min(ProcessInfo.processInfo.activeProcessorCount, ImportRequest.maximumJobs)
+        /// MiB.
+        var pageMemory = ImportRequest.defaultPageMemoryLimit >> 20
+        var pageTimeout = ImportRequest.defaultPageTimeout
+        var format = OutputFormat.text
+
+        static var arguments: [Argument<Self>] {
+            [
+                .operand(\.source, "source", .file, help: "a PDF, or a folder of page images (PNG, JPEG, WebP, HEIF)"),
+                .operand(\.magazine, "magazine", .magazine, help: "the magazine folder"),
+                .required(
+                    \.issue, "--issue", .text, placeholder: "NAME", help: "the new issue's name (a folder in issues/ that must not exist)"),
+                .required(\.title, "--title", .text, help: "the issue's Title"),
+                .required(\.date, "--date", help: "the issue's Date (midnight UTC of that day)"),
+                .value(
+                    \.width, "--width",
+                    .wholeNumber(unit: "pixels", range: Int64(ImportRequest.widthRange.lowerBound)...Int64(ImportRequest.widthRange.upperBound)),
+                    placeholder: "PX",
+                    help: "the width of the @2x page images, even (default \(ImportRequest.defaultWidth), the retina iPad's portrait width)"),
+                .value(
+                    \.articles, "--articles", .text, placeholder: "LIST",
+                    help: "group pages into articles: 1,2-5,6- (pages from 1; N- runs to the last page; every page exactly once, in order); default: one article per page"),
+                .value(
+                    \.jobs, "--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(ImportRequest.maximumJobs)),
+                    help: "pages rendered at once (default: the number of cores, at most \(ImportRequest.maximumJobs))"),
+                .value(
+                    \.pageMemory, "--page-memory",
+                    .wholeNumber(unit: "MiB", range: Int64(ImportRequest.pageMemoryRange.lowerBound)...Int64(ImportRequest.pageMemoryRange.upperBound)),
+                    placeholder: "MIB",
+                    help: "memory one page's renderer may use (default \(ImportRequest.defaultPageMemoryLimit >> 20)); the import uses at most --jobs times this"),
+                .value(
+                    \.pageTimeout, "--page-timeout",
+                    .wholeNumber(unit: "seconds", range: Int64(ImportRequest.pageTimeoutRange.lowerBound)...Int64(ImportRequest.pageTimeoutRange.upperBound)),
+                    placeholder: "S", help: "seconds one page, or opening the PDF, may take (default \(ImportRequest.defaultPageTimeout))"),
+                .value(\.format, "--format", help: "text (default) or json (one document on standard output)"),
+            ]
+        }
+
+        func validate() throws(UsageError) {
+            guard width % 2 == 0 else {
+                throw UsageError("\(Self.name(\.width)) must be even (the normal size is exactly half of it), got '\(width)'")
+            }
+            guard IssueName.isSafe(issue) else { throw UsageError(ImportError.invalidIssueName(issue).description) }
+            guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw UsageError("\(Self.name(\.title)) must not be empty")
+            }
+        }
+    }
+
     static let declaration = CommandDeclaration(
         name: "import", summary: "make a new issue from a PDF or a folder of page images",
-        operands: [
-            OperandDeclaration("source", .file, help: "a PDF, or a folder of page images (PNG, JPEG, WebP, HEIF)"),
-            OperandDeclaration("magazine", .magazine, help: "the magazine folder"),
-        ],
-        options: [
-            .value("--issue", .text, placeholder: "NAME", isRequired: true, help: "the new issue's name (a folder in issues/ that must not exist)"),
-            .value("--title", .text, isRequired: true, help: "the issue's Title"),
-            .value("--date", .text, placeholder: "YYYY-MM-DD", isRequired: true, help: "the issue's Date (midnight UTC of that day)"),
-            .value(
-                "--width", .wholeNumber(unit: "pixels", range: Int64(ImportRequest.widthRange.lowerBound)...Int64(ImportRequest.widthRange.upperBound)),
-                placeholder: "PX",
-                help: "the width of the @2x page images, even (default \(ImportRequest.defaultWidth), the retina iPad's portrait width)"),
-            .value(
-                "--articles", .text, placeholder: "LIST",
-                help: "group pages into articles: 1,2-5,6- (pages from 1; N- runs to the last page; every page exactly once, in order); default: one article per page"),
-            .value(
-                "--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(ImportRequest.maximumJobs)),
-                help: "pages rendered at once (default: the number of cores, at most \(ImportRequest.maximumJobs))"),
-            .value("--format", .choice(["text", "json"]), help: "text (default) or json (one document on standard output)"),
-        ],
+        arguments: Options.arguments,
         description: [
             "Renders every page of the PDF (or scales every page image of the folder, in natural name order: page2 before page10) to --width pixels and writes them into a new issue, issues/<NAME>/, as @2x masters named <article>-<page>@2x.png (or .jpg for photographic pages), with pages.plist (one SimplePage per page) and issue.plist (Title, Date, Cover: cover@2x.png, the first page). Normal sizes (half width) are written too only when magazine.plist sets DeriveNormalSize to false; otherwise the build derives them.",
             "Everything is checked before the first page is rendered, and the issue is written into a hidden folder in issues/ that is renamed into place when complete: on any failure nothing is left in the magazine. An existing issue is never replaced.",
+            "Each page is rendered in a process of its own (newsstand started again) with at most --page-memory MiB and --page-timeout seconds: a page that needs more is stopped and named, and the import fails. The whole import uses at most --jobs times --page-memory.",
         ],
         exitStatuses: [
             (0, "imported"),
-            (1, "the issue exists, the source cannot be read (a damaged or encrypted PDF, a folder without images) or writing failed; nothing was written"),
+            (1, "the issue exists, the source cannot be read (a damaged or encrypted PDF, a folder without images), a page needs more memory or time than it may have, or writing failed; nothing was written"),
             (2, "usage error (also a bad --width, --date or --articles)"),
         ],
         environment: [CommandDeclaration.templatesVariable])
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+    static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
         let console = context.console
-        let json = arguments.value("--format") == "json"
-        let request = try makeRequest(arguments, environment: context.environment)
+        let json = options.format == .json
+        let request = try makeRequest(options, environment: context.environment)
         let bar = ProgressBar(console: console, label: "importing")
         let summary: ImportSummary
         do {
@@ -51,20 +91,21 @@ enum ImportCommand: Command {
             bar.clear()
             if case .articles(let problem) = error { throw UsageError(problem.description) }
             if json {
-                printJSON(["import": ["written": false, "error": error.description]], console: console)
+                JSONOutput.print(ImportJSON.failed(error.description), to: console)
             } else {
                 console.err("newsstand import: error: \(Redacted.message(error.description)); nothing was written")
             }
             return ExitStatus.failure
         }
         if json {
-            printJSON(["import": report(summary, request: request)], console: console)
+            JSONOutput.print(ImportJSON(summary, issue: request.issueName, width: request.width), to: console)
             return ExitStatus.success
         }
         for note in summary.leftoversRemoved {
             console.err("newsstand import: note: removed '\(note)' in issues/, left by an import that did not finish")
         }
         for note in summary.notes { console.err("newsstand import: note: \(note)") }
+        for warning in summary.warnings { console.err("newsstand import: warning: \(Redacted.message(warning))") }
         let sizes =
             summary.wroteNormalSizes
             ? "@2x and normal sizes (DeriveNormalSize is off)" : "@2x masters only (the build derives normal sizes)"
@@ -76,44 +117,17 @@ enum ImportCommand: Command {
     }
 
     /// The request, every option checked (usage errors before anything is opened).
-    private static func makeRequest(_ arguments: ParsedArguments, environment: [String: String]) throws -> ImportRequest {
-        let width = arguments.number("--width").map { Int($0) } ?? ImportRequest.defaultWidth
-        guard width % 2 == 0 else {
-            throw UsageError("--width must be even (the normal size is exactly half of it), got '\(width)'")
-        }
-        let day = arguments.value("--date") ?? ""
-        guard let date = ImportRequest.date(fromDay: day) else {
-            throw UsageError("--date needs a day as YYYY-MM-DD (2026-03-01), got '\(day)'")
-        }
-        let issueName = arguments.value("--issue") ?? ""
-        guard IssueName.isSafe(issueName) else { throw UsageError(ImportError.invalidIssueName(issueName).description) }
-        let title = arguments.value("--title") ?? ""
-        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw UsageError("--title must not be empty") }
+    private static func makeRequest(_ options: Options, environment: [String: String]) throws -> ImportRequest {
         let articles: ArticleRanges?
         do {
-            articles = try arguments.value("--articles").map { text throws(ArticleListError) in try ArticleRanges(parsing: text) }
+            articles = try options.articles.map { text throws(ArticleListError) in try ArticleRanges(parsing: text) }
         } catch {
             throw UsageError(error.description)
         }
-        let jobs = arguments.number("--jobs").map { Int($0) } ?? min(ProcessInfo.processInfo.activeProcessorCount, ImportRequest.maximumJobs)
         return ImportRequest(
-            source: URL(fileURLWithPath: arguments.operands[0]), magazine: URL(fileURLWithPath: arguments.operands[1], isDirectory: true),
-            issueName: issueName, title: title, date: date, width: width, articles: articles, jobs: jobs,
-            builtInSchema: try Templates.builtInSchema(environment: environment))
-    }
-
-    private static func report(_ summary: ImportSummary, request: ImportRequest) -> [String: Any] {
-        [
-            "written": true, "issue": request.issueName, "folder": summary.issueFolder, "pages": summary.pages,
-            "articles": summary.articles, "pngPages": summary.pngPages, "jpegPages": summary.jpegPages,
-            "normalSizesWritten": summary.wroteNormalSizes, "imageBytes": summary.imageBytes, "cover": summary.cover,
-            "width": request.width, "skipped": summary.notes, "leftoversRemoved": summary.leftoversRemoved,
-        ]
-    }
-
-    private static func printJSON(_ document: [String: Any], console: Console) {
-        if let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]) {
-            console.out(String(decoding: data, as: UTF8.self))
-        }
+            source: URL(fileURLWithPath: options.source), magazine: URL(fileURLWithPath: options.magazine, isDirectory: true),
+            issueName: options.issue, title: options.title, date: options.date,
+            width: options.width, articles: articles, jobs: options.jobs, builtInSchema: try Templates.builtInSchema(environment: environment),
+            pageMemoryLimit: options.pageMemory << 20, pageTimeout: options.pageTimeout)
     }
 }

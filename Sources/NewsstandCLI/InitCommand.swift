@@ -4,23 +4,64 @@ import NewsstandCore
 
 /// `newsstand init`: creates a new magazine from the template.
 enum InitCommand: Command {
+    struct Options: CommandOptions {
+        var folder = ""
+        var ci: PipelineTemplate.Kind?
+        var fansOut = false
+        var releaseURL: String?
+        var releaseSHA256: String?
+
+        static var arguments: [Argument<Self>] {
+            [
+                .operand(\.folder, "folder", .folder, help: "where to create it (missing or empty)"),
+                .value(\.ci, "--ci", help: "also write the CI pipeline: github (.github/workflows/newsstand.yml) or gitlab (.gitlab-ci.yml)"),
+                .flag(
+                    \.fansOut, "--fan-out",
+                    help: "with --ci github: build each issue in a job of its own, then gather them and write the catalogs with 'newsstand catalog' (up to 256 issues)"),
+                .value(
+                    \.releaseURL, "--release-url", .url,
+                    help: "with --ci: where the pipeline downloads this version's release tarball (newsstand-<version>-linux-<arch>.tar.gz)"),
+                .value(
+                    \.releaseSHA256, "--release-sha256", .sha256,
+                    help: "with --ci: that tarball's SHA-256, from the release's SHA256SUMS (the pipeline refuses any other file)"),
+            ]
+        }
+
+        /// The pipeline asked for with `--ci`, its release checked; nil without `--ci`.
+        func pipeline() throws(UsageError) -> PipelineTemplate? {
+            guard let ci else {
+                if releaseURL != nil || releaseSHA256 != nil || fansOut {
+                    throw UsageError(
+                        "\(Self.name(\.releaseURL)), \(Self.name(\.releaseSHA256)) and \(Self.name(\.fansOut)) go with \(Self.name(\.ci))")
+                }
+                return nil
+            }
+            guard let releaseURL, let releaseSHA256 else {
+                throw UsageError(
+                    "\(Self.name(\.ci)) needs \(Self.name(\.releaseURL)) and \(Self.name(\.releaseSHA256)): the pipeline installs newsstand from that release tarball, pinned by its SHA-256")
+            }
+            do {
+                return try PipelineTemplate(kind: ci, fansOut: fansOut, releaseURL: releaseURL, releaseSHA256: releaseSHA256)
+            } catch {
+                switch error {
+                case .fanOutNeedsGitHub:
+                    throw UsageError("\(Self.name(\.fansOut)) is for \(Self.name(\.ci)) github (GitLab has no matrix built from a job's output)")
+                case .unsafeReleaseURL:
+                    throw UsageError(
+                        "\(Self.name(\.releaseURL)) may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)")
+                case .credentialsInReleaseURL:
+                    throw UsageError(
+                        "\(Self.name(\.releaseURL)) must not hold credentials: a pipeline file is read by everyone with the repository")
+                }
+            }
+        }
+
+        func validate() throws(UsageError) { _ = try pipeline() }
+    }
+
     static let declaration = CommandDeclaration(
         name: "init", summary: "create a new magazine with an example issue",
-        operands: [OperandDeclaration("folder", .folder, help: "where to create it (missing or empty)")],
-        options: [
-            .value(
-                "--ci", .choice(PipelineTemplate.Kind.allCases.map(\.rawValue)),
-                help: "also write the CI pipeline: github (.github/workflows/newsstand.yml) or gitlab (.gitlab-ci.yml)"),
-            .flag(
-                "--fan-out",
-                help: "with --ci github: build each issue in a job of its own, then gather them and write the catalogs with 'newsstand catalog' (up to 256 issues)"),
-            .value(
-                "--release-url", .url,
-                help: "with --ci: where the pipeline downloads this version's release tarball (newsstand-<version>-linux-<arch>.tar.gz)"),
-            .value(
-                "--release-sha256", .sha256,
-                help: "with --ci: that tarball's SHA-256, from the release's SHA256SUMS (the pipeline refuses any other file)"),
-        ],
+        arguments: Options.arguments,
         description: [
             "Creates a magazine in <folder> (which must not exist or be empty): magazine.plist and an example issue with a SimplePage and a PhotoPage and placeholder images in both sizes. Edit magazine.plist's BaseURL, then run 'newsstand validate <folder>'.",
             "With --ci, <folder> is meant as a repository's root and also gets the pipeline: on pull (merge) requests it validates and builds; on the main branch it builds what changed (the build records come back from the CI cache), publishes to the destination in the repository's secrets and verifies. It installs newsstand from the release tarball at --release-url, checked against --release-sha256.",
@@ -28,10 +69,10 @@ enum InitCommand: Command {
         exitStatuses: [(0, "created"), (1, "the folder is not empty, or writing failed"), (2, "usage error")],
         environment: [("NEWSSTAND_TEMPLATES", "the templates folder (what is copied)")])
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
-        let path = arguments.operands[0]
+    static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
+        let path = options.folder
         let destination = URL(fileURLWithPath: path, isDirectory: true)
-        let pipeline = try pipelineTemplate(arguments)
+        let pipeline = try options.pipeline()
         let fileManager = FileManager.default
         if let kind = FileStatus.kind(of: destination) {
             let contents = (try? fileManager.contentsOfDirectory(atPath: destination.path)) ?? []
@@ -62,22 +103,5 @@ enum InitCommand: Command {
             "next: set BaseURL in \((path as NSString).appendingPathComponent("magazine.plist")), then run 'newsstand validate \(path)'"
         )
         return ExitStatus.success
-    }
-
-    /// The pipeline asked for with `--ci`, its release checked; nil without `--ci`.
-    private static func pipelineTemplate(_ arguments: ParsedArguments) throws(UsageError) -> PipelineTemplate? {
-        guard let ci = arguments.value("--ci") else {
-            if arguments.value("--release-url") != nil || arguments.value("--release-sha256") != nil || arguments.has("--fan-out") {
-                throw UsageError("--release-url, --release-sha256 and --fan-out go with --ci")
-            }
-            return nil
-        }
-        guard let kind = PipelineTemplate.Kind(rawValue: ci), let url = arguments.value("--release-url"),
-            let sha256 = arguments.value("--release-sha256")
-        else {
-            throw UsageError(
-                "--ci needs --release-url and --release-sha256: the pipeline installs newsstand from that release tarball, pinned by its SHA-256")
-        }
-        return try PipelineTemplate(kind: kind, fansOut: arguments.has("--fan-out"), releaseURL: url, releaseSHA256: sha256)
     }
 }

@@ -36,31 +36,6 @@ enum LibraryFormatting {
         }
     }
 
-    static func json(_ result: UpdateResult) -> [String: Any] {
-        switch result {
-        case .upToDate: ["update": "none"]
-        case .ranges(let bytes, let requests, let fetched, let kept):
-            ["update": "ranges", "bytesFetched": bytes, "requests": requests, "filesFetched": fetched, "filesKept": kept]
-        case .full(let reason): ["update": "full", "reason": reason.description]
-        }
-    }
-
-    static func json(_ issue: Issue) -> [String: Any] {
-        var object: [String: Any] = [
-            "name": issue.name, "title": issue.title, "date": ISO8601DateFormatter().string(from: issue.date),
-            "status": issue.status.label, "hasUpdate": issue.hasUpdate, "inCatalog": issue.isInCatalog,
-            "contentURL": issue.remoteContentURL.absoluteString,
-        ]
-        object["size"] = issue.contentSize
-        object["updateBytes"] = issue.updateBytes
-        object["installedScale"] = issue.installedScale?.rawValue
-        object["coverScale"] = issue.coverScale?.rawValue
-        object["cover"] = issue.coverFileURL?.path
-        if issue.status == .available { object["path"] = issue.contentURL.path }
-        if case .downloading(let progress) = issue.status { object["bytesReceived"] = progress.bytesReceived }
-        return object
-    }
-
     static func describe(_ problem: RefreshProblem) -> String {
         switch problem {
         case .badEntry(let name, let reason): "catalog entry \(name.map { "'\($0)'" } ?? "without a name") skipped: \(reason)"
@@ -68,7 +43,7 @@ enum LibraryFormatting {
         case .badURL(let name, let url): "catalog entry '\(name)' skipped: bad URL '\(url)'"
         case .coverUnavailable(let name, let url, let reason): "cover of '\(name)' (\(url)) not fetched: \(reason)"
         case .coverTooLarge(let name, let url, let limit):
-            "cover of '\(name)' (\(url)) not kept: larger than the limit of \(limit) bytes (--max-cover-size)"
+            "cover of '\(name)' (\(url)) not kept: larger than the limit of \(limit) bytes (\(LibraryCommand.Options.name(\.configuration.maxCoverBytes)))"
         }
     }
 

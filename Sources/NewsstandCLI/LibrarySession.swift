@@ -14,35 +14,19 @@ struct LibrarySession: Sendable {
     let console: Console
     let json: Bool
     let configuration: LibraryConfiguration
-    /// How long to wait while another process has the folder open.
+    /// How long a write waits while another process writes to the folder.
     let wait: TimeInterval
 
-    /// Opens the library, waiting up to `wait` seconds (and saying so) while another process
-    /// uses the folder.
+    /// Opens the library; every write waits up to `wait` seconds for another process's write.
     private func open(_ folder: URL, scale: LibraryScale = .normal) throws -> IssueLibrary {
-        if let library = try Self.open(folder, scale: scale, configuration: configuration) { return library }
-        guard wait > 0 else { throw LibraryCLIError.inUse(folder.path, waited: 0) }
-        console.err("newsstand library: '\(folder.path)' is in use by another process; waiting up to \(Self.format(wait)) s (--wait)")
-        var waiting = configuration
-        waiting.lockTimeout = wait
-        if let library = try Self.open(folder, scale: scale, configuration: waiting) { return library }
-        throw LibraryCLIError.inUse(folder.path, waited: wait)
-    }
-
-    /// The library, or nil when another process has the folder open.
-    private static func open(
-        _ folder: URL, scale: LibraryScale, configuration: LibraryConfiguration
-    ) throws(LibraryError) -> IssueLibrary? {
+        var configuration = configuration
+        configuration.lockTimeout = wait
         do {
             return try IssueLibrary(folder: folder, scale: scale, configuration: configuration)
         } catch {
-            if case .libraryInUse = error { return nil }
+            if case .libraryInUse = error { throw LibraryCLIError.inUse(folder.path, waited: wait) }
             throw error
         }
-    }
-
-    private static func format(_ seconds: TimeInterval) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     func refresh(folder: URL, url: URL, scale: LibraryScale) throws -> Int32 {
@@ -53,11 +37,7 @@ struct LibrarySession: Sendable {
         }
         let result = try runBlocking { try await library.refresh(from: url) }
         if json {
-            printJSON([
-                "notModified": result.notModified, "added": result.added, "updated": result.updated,
-                "contentUpdates": result.contentUpdates, "removed": result.removed,
-                "problems": result.problems.map { LibraryFormatting.describe($0) },
-            ])
+            printJSON(LibraryJSON.Refresh(result))
         } else if result.notModified {
             console.out("catalog not modified")
         } else {
@@ -73,7 +53,7 @@ struct LibrarySession: Sendable {
         let library = try open(folder)
         let issues = try runBlocking { await library.issues }
         if json {
-            printJSON(issues.map(LibraryFormatting.json))
+            printJSON(issues.map(LibraryJSON.Issue.init))
         } else {
             for issue in issues { console.out(LibraryFormatting.line(issue, scale: library.scale)) }
         }
@@ -110,10 +90,10 @@ struct LibrarySession: Sendable {
         }
         if json {
             printJSON(
-                outcomes.map { name, result -> [String: Any] in
+                outcomes.map { name, result -> LibraryJSON.Outcome<LibraryJSON.Issue> in
                     switch result {
-                    case .success(let issue): LibraryFormatting.json(issue)
-                    case .failure(let error): ["name": name, "status": "none", "error": error.description]
+                    case .success(let issue): .success(LibraryJSON.Issue(issue))
+                    case .failure(let error): .failure(LibraryJSON.Failure(name: name, status: "none", error: error.description))
                     }
                 })
         } else {
@@ -147,10 +127,10 @@ struct LibrarySession: Sendable {
         }
         if json {
             printJSON(
-                outcomes.map { name, result -> [String: Any] in
+                outcomes.map { name, result -> LibraryJSON.Outcome<LibraryJSON.Update> in
                     switch result {
-                    case .success(let update): LibraryFormatting.json(update).merging(["name": name]) { $1 }
-                    case .failure(let error): ["name": name, "error": error.description]
+                    case .success(let update): .success(LibraryJSON.Update(name: name, update))
+                    case .failure(let error): .failure(LibraryJSON.Failure(name: name, error: error.description))
                     }
                 })
         } else {
@@ -170,7 +150,7 @@ struct LibrarySession: Sendable {
         let library = try open(folder)
         try runBlocking { try await library.remove(name) }
         if json {
-            printJSON(["name": name, "status": "none"])
+            printJSON(LibraryJSON.Removed(name: name, status: "none"))
         } else {
             console.out("\(name): removed")
         }
@@ -182,19 +162,15 @@ struct LibrarySession: Sendable {
         let library = try open(folder)
         let file = try runBlocking { try await library.cover(of: name) }
         if json {
-            printJSON(["name": name, "cover": file.path])
+            printJSON(LibraryJSON.Cover(name: name, cover: file.path))
         } else {
             console.out(file.path)
         }
         return ExitStatus.success
     }
 
-    private func printJSON(_ value: Any) {
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        console.out(String(decoding: data, as: UTF8.self))
+    private func printJSON(_ document: some Encodable) {
+        JSONOutput.print(document, to: console, escapesSlashes: false)
     }
 }
 
@@ -208,7 +184,7 @@ enum LibraryCLIError: Error, CustomStringConvertible {
         case .emptyLibrary(let path): "the library in '\(path)' has no issues: refresh it from a catalog first"
         case .inUse(let path, let waited):
             waited > 0
-                ? "\(LibraryError.libraryInUse(path: path)) (waited \(Int(waited.rounded(.up))) s; --wait to wait longer)"
+                ? "\(LibraryError.libraryInUse(path: path)) (waited \(Int(waited.rounded(.up))) s; \(LibraryCommand.Options.name(\.wait)) to wait longer)"
                 : "\(LibraryError.libraryInUse(path: path))"
         }
     }

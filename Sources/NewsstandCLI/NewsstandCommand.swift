@@ -17,6 +17,11 @@ public enum NewsstandCommand {
     /// Every command's declaration, in the order `--help` lists them.
     public static var declarations: [CommandDeclaration] { commands.map { $0.declaration } }
 
+    /// What is wrong with any command's declaration: duplicate names and aliases, misplaced
+    /// operands, kinds their properties cannot hold, … (`DeclarationProblem`). Empty when every
+    /// declaration is right; a test requires it.
+    public static var declarationProblems: [DeclarationProblem] { commands.flatMap { $0.declarationProblems } }
+
     static var help: String {
         let rows = declarations.map { ($0.name, $0.summary) }
         return """
@@ -61,12 +66,8 @@ public enum NewsstandCommand {
         }
         let declaration = command.declaration
         do {
-            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), for: declaration)
-            if parsed.wantsHelp {
-                console.out(HelpText.help(declaration))
-                return ExitStatus.success
-            }
-            return try command.run(parsed, in: CommandContext(console: console, environment: environment))
+            let context = CommandContext(console: console, environment: environment)
+            return try command.parseAndRun(Array(arguments.dropFirst()), in: context)
         } catch let error as UsageError {
             console.err("newsstand \(declaration.name): error: \(Redacted.message(error.message))\n")
             console.err(HelpText.usage(declaration))

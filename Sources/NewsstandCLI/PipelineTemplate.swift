@@ -7,7 +7,7 @@ import NewsstandCore
 /// SHA-256) filled in.
 struct PipelineTemplate {
     /// The CI systems there is a pipeline for.
-    enum Kind: String, CaseIterable {
+    enum Kind: String, ChoiceArgument {
         case github, gitlab
 
         /// Where the pipeline goes, relative to the magazine (which is the repository's root).
@@ -31,17 +31,22 @@ struct PipelineTemplate {
     private static let urlCharacters = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!&+,;=%")
 
+    /// Why a pipeline cannot be made as asked.
+    enum Refusal: Error, Equatable {
+        /// Fanning out needs GitHub's matrix built from a job's output (GitLab has none).
+        case fanOutNeedsGitHub
+        /// The release URL holds a character that YAML or a shell would read as syntax.
+        case unsafeReleaseURL
+        /// The release URL holds `user:password@`, and a pipeline file is read by everyone
+        /// with the repository.
+        case credentialsInReleaseURL
+    }
+
     /// Checks the release URL (an http(s) URL without credentials, of plain characters).
-    init(kind: Kind, fansOut: Bool, releaseURL: String, releaseSHA256: String) throws(UsageError) {
-        if fansOut && kind != .github {
-            throw UsageError("--fan-out is for --ci github (GitLab has no matrix built from a job's output)")
-        }
-        guard releaseURL.unicodeScalars.allSatisfy(Self.urlCharacters.contains) else {
-            throw UsageError("--release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)")
-        }
-        if Redacted.hasUserInformation(releaseURL) {
-            throw UsageError("--release-url must not hold credentials: a pipeline file is read by everyone with the repository")
-        }
+    init(kind: Kind, fansOut: Bool, releaseURL: String, releaseSHA256: String) throws(Refusal) {
+        if fansOut && kind != .github { throw .fanOutNeedsGitHub }
+        guard releaseURL.unicodeScalars.allSatisfy(Self.urlCharacters.contains) else { throw .unsafeReleaseURL }
+        if Redacted.hasUserInformation(releaseURL) { throw .credentialsInReleaseURL }
         self.kind = kind
         self.fansOut = fansOut
         self.releaseURL = releaseURL

@@ -1,14 +1,15 @@
 import Foundation
+import NewsstandCore
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal.
-final class ProgressBar: @unchecked Sendable {
-    private let console: Console
+final class ProgressBar: Sendable {
+    /// Locked so that updates from several jobs' threads draw whole lines.
+    private let console: Locked<Console>
     private let label: String
     private let enabled: Bool
-    private let lock = NSLock()
 
     init(console: Console, label: String) {
-        self.console = console
+        self.console = Locked(console)
         self.label = label
         enabled = console.errorIsTerminal
     }
@@ -18,12 +19,12 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        lock.withLock { console.errRaw("\r\(label) [\(bar)] \(done)/\(total)") }
+        console.withLock { $0.errRaw("\r\(label) [\(bar)] \(done)/\(total)") }
     }
 
     func clear() {
         guard enabled else { return }
-        lock.withLock { console.errRaw("\r\u{1B}[2K") }
+        console.withLock { $0.errRaw("\r\u{1B}[2K") }
     }
 }
 

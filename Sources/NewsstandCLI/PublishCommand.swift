@@ -5,25 +5,52 @@ import NewsstandPublish
 
 /// `newsstand publish`: puts a built magazine on static hosting, catalogs last.
 enum PublishCommand: Command {
+    struct Options: CommandOptions {
+        var built = ""
+        var destination = ""
+        var isDryRun = false
+        var prune = false
+        /// Whether to verify; nil: only an http(s) destination is verified.
+        var verify: Bool?
+        var timeouts = PublishTimeouts()
+
+        static var arguments: [Argument<Self>] {
+            [
+                .operand(\.built, "built-folder", .folder, help: "the output folder of 'newsstand build'"),
+                .required(
+                    \.destination, "--to", .text, placeholder: "DESTINATION",
+                    help: "where to publish: a folder, http(s)://host/path/ (WebDAV) or rclone:<remote>:<path>"),
+                .flag(\.isDryRun, "--dry-run", help: "print what would be uploaded, replaced and deleted; change nothing"),
+                .flag(
+                    \.prune, "--prune",
+                    help: "after the new catalogs are in place, delete files earlier publishes put there that no current catalog refers to"),
+                .flag(
+                    \.verify, "--verify", setting: true,
+                    help: "after publishing, check that every URL in the published catalog answers 200 with the expected size (default for http(s) destinations)"),
+                .flag(\.verify, "--no-verify", setting: false, help: "skip that check"),
+                .value(\.timeouts.connect, "--connect-timeout", seconds, placeholder: "S", help: "seconds to connect to the server (default 30)"),
+                .value(
+                    \.timeouts.stall, "--stall-timeout", seconds, placeholder: "S",
+                    help: "seconds a transfer may run under 1 KiB/s before it fails (default 60)"),
+                .value(
+                    \.timeouts.request, "--timeout", seconds, placeholder: "S",
+                    help: "seconds for any request other than an upload to complete (default 120)"),
+            ]
+        }
+
+        /// Timeouts in whole seconds, a day at most.
+        private static let seconds = ValueKind.wholeNumber(unit: "seconds", range: 1...86_400)
+
+        func validate() throws(UsageError) {
+            if Redacted.hasUserInformation(destination) {
+                throw UsageError("\(Self.name(\.destination)): \(Destinations.credentialsInURLMessage)")
+            }
+        }
+    }
+
     static let declaration = CommandDeclaration(
         name: "publish", summary: "upload a built magazine to a folder, WebDAV or rclone remote, catalogs last",
-        operands: [OperandDeclaration("built-folder", .folder, help: "the output folder of 'newsstand build'")],
-        options: [
-            .value(
-                "--to", .text, placeholder: "DESTINATION", isRequired: true,
-                help: "where to publish: a folder, http(s)://host/path/ (WebDAV) or rclone:<remote>:<path>"),
-            .flag("--dry-run", help: "print what would be uploaded, replaced and deleted; change nothing"),
-            .flag(
-                "--prune",
-                help: "after the new catalogs are in place, delete files earlier publishes put there that no current catalog refers to"),
-            .flag(
-                "--verify",
-                help: "after publishing, check that every URL in the published catalog answers 200 with the expected size (default for http(s) destinations)"),
-            .flag("--no-verify", help: "skip that check"),
-            .value("--connect-timeout", seconds, placeholder: "S", help: "seconds to connect to the server (default 30)"),
-            .value("--stall-timeout", seconds, placeholder: "S", help: "seconds a transfer may run under 1 KiB/s before it fails (default 60)"),
-            .value("--timeout", seconds, placeholder: "S", help: "seconds for any request other than an upload to complete (default 120)"),
-        ],
+        arguments: Options.arguments,
         description: [
             "Uploads what changed since the last publish: new bundles and covers first, then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
@@ -35,44 +62,37 @@ enum PublishCommand: Command {
             ("NETRC", "a netrc file with the credentials, else ~/.netrc"),
         ])
 
-    /// Timeouts in whole seconds, a day at most.
-    private static let seconds = ValueKind.wholeNumber(unit: "seconds", range: 1...86_400)
-
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> Int32 {
+    static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
         let console = RedactingConsole(context.console)
-        let built = arguments.operands[0]
-        let to = arguments.value("--to") ?? ""
-        if Redacted.hasUserInformation(to) { throw UsageError("--to: \(Destinations.credentialsInURLMessage)") }
-        if arguments.has("--verify") && arguments.has("--no-verify") {
-            throw UsageError("--verify and --no-verify contradict each other")
-        }
-        var given = PublishTimeouts()
-        if let value = arguments.number("--connect-timeout") { given.connect = Int(value) }
-        if let value = arguments.number("--stall-timeout") { given.stall = Int(value) }
-        if let value = arguments.number("--timeout") { given.request = Int(value) }
-        let timeouts = given
-        let destination = try Destinations.parse(to, timeouts: timeouts, environment: context.environment)
-        let verify = arguments.has("--verify") || (!arguments.has("--no-verify") && destination is WebDAVDestination)
-        let publisher = Publisher(destination: destination, prune: arguments.has("--prune"))
+        let built = options.built
+        let timeouts = options.timeouts
+        let destination = try Destinations.parse(options.destination, timeouts: timeouts, environment: context.environment)
+        let verify = options.verify ?? (destination is WebDAVDestination)
+        let publisher = Publisher(destination: destination, prune: options.prune)
         let folder = URL(fileURLWithPath: built, isDirectory: true)
         let plan = try runBlocking { try await publisher.plan(builtFolder: folder) }
 
-        if arguments.has("--dry-run") {
+        if options.isDryRun {
             for file in plan.uploads { console.out("would upload \(file.path) (\(ByteCount.format(file.size)))") }
             for file in plan.swaps {
                 console.out("would replace in place \(file.path) (\(ByteCount.format(file.size))): staged, then swapped")
             }
             for file in plan.catalogs { console.out("would replace \(file.path)") }
             for path in plan.stale {
-                console.out(arguments.has("--prune") ? "would delete \(path)" : "stale (kept without --prune): \(path)")
+                console.out(options.prune ? "would delete \(path)" : "stale (kept without --prune): \(path)")
             }
             console.out(
-                "dry run: \(plan.uploads.count) to upload, \(plan.swaps.count) to replace in place, \(plan.catalogs.count) catalog(s) to replace, \(arguments.has("--prune") ? plan.stale.count : 0) to delete, \(plan.unchanged) unchanged"
+                "dry run: \(plan.uploads.count) to upload, \(plan.swaps.count) to replace in place, \(plan.catalogs.count) catalog(s) to replace, \(options.prune ? plan.stale.count : 0) to delete, \(plan.unchanged) unchanged"
             )
             return ExitStatus.success
         }
 
         console.out("publishing \(built) to \(destination.description)")
+        let verifier = PublishVerifier(destination: destination, timeouts: timeouts)
+        // What a reader holding the catalog about to be replaced revalidates with.
+        let replaced = verify ? plan.catalogs.first { $0.path == "issues.plist" } : nil
+        var previous: CatalogValidators?
+        if replaced != nil, let url = plan.catalogURL { previous = try runBlocking { await verifier.validators(of: url) } }
         let report = try runBlocking { try await publisher.run(plan) { step in console.out("  \(step)") } }
         let swapped = report.swapped.isEmpty ? "" : " \(report.swapped.count) replaced in place,"
         console.out(
@@ -82,12 +102,17 @@ enum PublishCommand: Command {
             console.err("newsstand publish: warning: could not delete the temporary copy \(leftover); delete it by hand")
         }
         guard verify else { return ExitStatus.success }
-        let problems = try runBlocking { await PublishVerifier(destination: destination, timeouts: timeouts).verify() }
+        var problems = try runBlocking { await verifier.verify() }
+        if let replaced, let previous, let url = plan.catalogURL {
+            problems += try runBlocking { await verifier.verifyReplaced(url, previous: previous, sha256: replaced.sha256) }
+        }
         guard problems.isEmpty else {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }
             return ExitStatus.failure
         }
-        console.out("verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog")
+        console.out(
+            "verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog"
+                + (previous != nil ? "; the replaced catalog's validators get the new one (200, not 304)" : ""))
         return ExitStatus.success
     }
 }

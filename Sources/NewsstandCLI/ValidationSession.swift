@@ -3,42 +3,27 @@ import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
 
-/// The validation that `validate` and `build` share: options, the streaming run over issues
+/// The validation that `validate`, `build` and `preview` share: the streaming run over issues
 /// and the printing of what it finds.
 struct ValidationSession {
     let magazinePath: String
     let selectedIssues: [String]
     let format: DiagnosticFormat
     let strict: Bool
-    let ignored: Set<String>
-    /// The feeds asked for (`--feed`), whose own rules are checked too.
+    let ignored: Set<DiagnosticCode>
+    /// The feeds asked for (`--feed` of validate and build), whose own rules are checked too.
     let feeds: Set<Feed>
+    let environment: [String: String]
 
-    /// The options of every command that validates (validate, build, preview), declared once.
-    /// `issueHelp` says what `--issue` selects for the command.
-    static func options(issueHelp: String) -> [OptionDeclaration] {
-        [
-            .value("--issue", .issueName, isRepeatable: true, help: issueHelp),
-            .value(
-                "--format", .choice(DiagnosticFormat.allCases.map(\.rawValue)),
-                help: "text (default, like a compiler), json (one document) or github (Actions annotations)"),
-            .flag("--strict", help: "treat warnings as errors"),
-            .value("--ignore", .diagnosticCode, isRepeatable: true, help: "do not report this diagnostic code, e.g. NS-306"),
-        ]
-    }
-
-    /// Values were checked against their kinds when the command line was parsed.
-    init(_ arguments: ParsedArguments, magazinePath: String, environment: [String: String]) {
+    init(_ options: ValidationOptions, feeds: [Feed] = [], magazinePath: String, environment: [String: String]) {
         self.magazinePath = magazinePath
         self.environment = environment
-        selectedIssues = arguments.all("--issue")
-        format = arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
-        strict = arguments.has("--strict")
-        ignored = Set(arguments.all("--ignore"))
-        feeds = Set(arguments.all("--feed").compactMap(Feed.init(rawValue:)))
+        selectedIssues = options.issues
+        format = options.format
+        strict = options.strict
+        ignored = Set(options.ignored)
+        self.feeds = Set(feeds)
     }
-
-    let environment: [String: String]
 
     /// What a validation run found.
     struct Outcome {
@@ -117,6 +102,6 @@ struct ValidationSession {
     }
 
     private func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.filter { !ignored.contains($0.code.rawValue) }
+        diagnostics.filter { !ignored.contains($0.code) }
     }
 }

@@ -45,6 +45,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case imageUnreadable = "NS-309"
     case assetNotRegularFile = "NS-310"
     case masterOddSize = "NS-311"
+    case assetNameNormalization = "NS-312"
 
     // Page-class schemas.
     case schemaInvalid = "NS-401"
@@ -64,6 +65,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case issueUnknownKey = "NS-509"
     case issueNotFound = "NS-510"
     case issueNotAFolder = "NS-511"
+    case issueAccess = "NS-512"
+    case freeIssueProductID = "NS-513"
 
     // Extra catalog feeds.
     case feedSummary = "NS-601"
@@ -73,7 +76,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     public var defaultSeverity: Severity {
         switch self {
         case .unknownProperty, .assetUnreferenced, .assetNameUnportable, .issueUnknownKey, .unknownPageKey,
-            .feedSummary, .feedCover:
+            .freeIssueProductID, .feedSummary, .feedCover:
             return .warning
         default:
             return .error
@@ -120,6 +123,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .imageUnreadable: return "an image's header is corrupt (a warning when its format is not PNG, JPEG or GIF)"
         case .assetNotRegularFile: return "an asset, or assets/ itself, is a symbolic link or not a regular file (folder)"
         case .masterOddSize: return "an @2x master whose normal size is derived has an odd width or height (it cannot be halved exactly)"
+        case .assetNameNormalization:
+            return "two asset names, or a reference and an asset's name, are the same text in different Unicode normalisation forms (one file on Apple devices)"
         case .schemaInvalid: return "a page-class schema is invalid"
         case .schemaUnknownParent: return "a page class inherits from an unknown class"
         case .schemaCycle: return "page classes inherit from each other in a cycle"
@@ -130,11 +135,15 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueCover: return "issue.plist Cover is missing or not a string (a missing cover image is NS-301 or NS-303)"
         case .issueNameMismatch: return "issue.plist Name differs from the issue's folder name"
         case .issueNameUnsafe: return "an issue name is not safe as a file and URL name"
-        case .issueNameDuplicate: return "two issues have the same name (ignoring case)"
-        case .issueKeyWrongType: return "an optional issue.plist key has the wrong type"
+        case .issueNameDuplicate: return "two issues have the same name (ignoring case and Unicode normalisation)"
+        case .issueKeyWrongType: return "an optional issue.plist key (Name, Summary, ProductID, Access) has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named on the command line does not exist"
         case .issueNotAFolder: return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
+        case .issueAccess:
+            return "issue.plist Access is not 'free' or 'paid', or ProductID is not a store product identifier (1 to 100 letters, digits, '-', '.', '_')"
+        case .freeIssueProductID:
+            return "a free issue has a ProductID: its content is public, and shelf.json leaves the product out (Baker would sell it)"
         case .feedSummary: return "an issue's Summary is missing or not 10 to 2,000 bytes of UTF-8 (Newsstand Atom feed)"
         case .feedCover: return "an issue's @2x cover is not a PNG with an aspect between 1:2 and 2:1 and a long side of at least 1,024 px (Newsstand Atom feed)"
         }

@@ -201,6 +201,7 @@ import Testing
         manifest.hpub = OutputRecord(file: "f-1.hpub", size: 7, sha256: String(repeating: "a", count: 64))
         manifest.retinaIndex = nil
         manifest.metadata.productID = "com.example.f1"
+        manifest.metadata.access = .paid
         manifest.optimized = true
         manifest.validation?.derived = ["1-0.png", "cover.png"]
         manifest.inputs.append(InputRecord(path: "assets/old.png", size: 3, modified: 1.5, changed: nil, xxh3: nil))
@@ -221,6 +222,6 @@ import Testing
             Mirror(reflecting: validation).children.count, Mirror(reflecting: diagnostic).children.count,
             Mirror(reflecting: try #require(diagnostic.location)).children.count,
         ]
-        #expect(counts == [14, 5, 3, 5, 6, 4, 3])
+        #expect(counts == [14, 6, 3, 5, 6, 4, 3])
     }
 }

@@ -48,6 +48,13 @@ import Testing
         (["library", "f", "frobnicate"], "newsstand library: error: unknown action 'frobnicate'; expected refresh, list, download, update, resume, remove or cover"),
         (["library", "f", "list", "--wait", "-1"], "newsstand library: error: --wait needs a number of seconds, got '-1'"),
         (["publish", "b", "--to", "d", "--timeout", "86401"], "newsstand publish: error: --timeout needs a whole number of seconds from 1 to 86400, got '86401'"),
+        (["publish", "b", "--to", "d", "--verify", "--no-verify"], "newsstand publish: error: --verify and --no-verify contradict each other"),
+        (["library", "f", "download"], "newsstand library: error: download needs exactly one of <name>, --latest or --all"),
+        (["library", "f", "download", "a-1", "--all"], "newsstand library: error: download needs exactly one of <name>, --latest or --all"),
+        (["library", "f", "update", "--latest"], "newsstand library: error: update needs exactly one of <name> or --all"),
+        (["library", "f", "refresh"], "newsstand library: error: refresh needs one <catalog-url>"),
+        (["library", "f", "list", "a-1"], "newsstand library: error: list takes no operands"),
+        (["library", "f", "cover"], "newsstand library: error: cover needs one <name>"),
         (["frobnicate"], "newsstand: error: unknown command 'frobnicate'"),
         (["buidl"], "newsstand: error: unknown command 'buidl'; did you mean 'build'?"),
     ])

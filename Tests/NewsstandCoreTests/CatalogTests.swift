@@ -27,6 +27,7 @@ import Testing
         var entry = CatalogEntry(name: "a-1", title: "A", date: Date(timeIntervalSince1970: 0), cover: "c.png", content: "a.zip")
         entry.summary = "s"
         entry.productID = "p"
+        entry.access = .paid
         entry.contentSize = 1
         entry.contentSHA256 = "x"
         entry.retinaContentSize = 2
@@ -35,11 +36,38 @@ import Testing
         entry.retinaCoverSHA256 = "w"
         #expect(
             Set(entry.plist.keys) == [
-                "Name", "Title", "Date", "Cover", "Content", "Summary", "ProductID", "ContentSize", "ContentSHA256",
+                "Name", "Title", "Date", "Cover", "Content", "Summary", "ProductID", "Access", "ContentSize", "ContentSHA256",
                 "RetinaContentSize", "RetinaContentSHA256", "CoverSHA256", "RetinaCoverSHA256",
             ])
         #expect(entry.plist["RetinaContentSHA256"] == .string("y"))
+        #expect(entry.plist["Access"] == .string("paid"))
         #expect(try CatalogEntry(plist: entry.plist) == entry)
+        // Free is the default and is not written: a free entry keeps the keys it always had.
+        entry.access = .free
+        #expect(entry.plist["Access"] == nil)
+        #expect(try CatalogEntry(plist: entry.plist) == entry)
+    }
+
+    /// `Access` as a reader takes it from any catalog: absent or `free` is free; any other
+    /// string (a value a later version may write) is paid; a value of another type is ignored,
+    /// as every optional key of the wrong type is.
+    @Test func accessIsReadAsFreeOnlyWhenTheCatalogSaysSoOrSaysNothing() throws {
+        let entry = CatalogEntry(name: "a-1", title: "A", date: Date(timeIntervalSince1970: 0), cover: "c.png", content: "a.zip")
+        let cases: [(PlistValue?, IssueAccess)] = [
+            (nil, .free), (.string("free"), .free), (.string("paid"), .paid), (.string("subscription"), .paid),
+            (.string("Free"), .paid), (.integer(1), .free), (.boolean(true), .free),
+        ]
+        for (value, access) in cases {
+            var plist = entry.plist
+            plist["Access"] = value
+            #expect(try CatalogEntry(plist: plist).access == access, "\(String(describing: value))")
+        }
+        let xml = """
+            <plist version="1.0"><array><dict><key>Name</key><string>a-1</string><key>Title</key><string>A</string>
+            <key>Date</key><date>2013-11-28T08:00:00Z</date><key>Cover</key><string>c.png</string>
+            <key>Content</key><string>a.zip</string><key>Access</key><string>paid</string></dict></array></plist>
+            """
+        #expect(try Catalog.decode(Data(xml.utf8)).entries.map(\.access) == [.paid])
     }
 
     /// Newest first; two issues of one date by name, so that the order is the same on every

@@ -6,7 +6,7 @@ import Foundation
 
 /// A program started without waiting for it (the `newsstand` executable, usually), its output
 /// going to files that a test can read while it runs.
-public final class BackgroundProcess: @unchecked Sendable {
+public final class BackgroundProcess: @unchecked Sendable {  // safe: the Process is started in init, then only signalled
     private let process = Process()
     private let exit: ExitWaiter
     private let outputFile: URL

@@ -3,7 +3,7 @@ import Foundation
 /// Waits for a child process to exit without burning a core: on Linux `waitUntilExit()` spins
 /// the calling thread's run loop for as long as the child runs, which starved the timing of
 /// parallel tests on a 2-core machine.
-public final class ExitWaiter: @unchecked Sendable {
+public final class ExitWaiter: Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     /// Watches `process`; create it before `process.run()`.

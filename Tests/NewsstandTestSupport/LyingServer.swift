@@ -15,7 +15,7 @@ import Foundation
 ///   without end, announced as `Content-Length: N` (or close-delimited); `chunk` bytes every
 ///   `interval` seconds (default: 64 KiB as fast as the socket takes it).
 /// - `/hold/<file>`: the file's first half at once, the rest only after `<root>/.release` exists.
-public final class LyingServer: @unchecked Sendable {
+public final class LyingServer: Sendable {
     private let server: PythonServer
     private let log: URL
     public let root: URL

@@ -17,7 +17,7 @@ import Foundation
 /// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
 /// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
 ///   that authentication (a server that lets anyone read and only its publisher write).
-public final class Nginx: @unchecked Sendable {
+public final class Nginx: @unchecked Sendable {  // safe: the Process is started in init, then only signalled
     /// The one user `/authdav/` lets in, and its password.
     public static let davUser = "publisher"
     public static let davPassword = "right-horse-battery"

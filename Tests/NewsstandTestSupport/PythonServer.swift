@@ -2,10 +2,10 @@ import Foundation
 
 /// A small server written in Python for failures nginx cannot produce (a server that never
 /// answers, a proxy that cuts connections). The script prints its port on its first line.
-public final class PythonServer: @unchecked Sendable {
+public final class PythonServer: @unchecked Sendable {  // safe: the Process starts in init, then is only killed
     private let process = Process()
     private let output = Pipe()
-    private var exit: ExitWaiter?
+    private let exit: ExitWaiter
     /// The port the script printed.
     public let port: Int
 
@@ -32,7 +32,7 @@ public final class PythonServer: @unchecked Sendable {
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            exit?.wait()
+            exit.wait()
         }
     }
 

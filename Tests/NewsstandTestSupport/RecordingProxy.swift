@@ -4,7 +4,7 @@ import Foundation
 /// receives (method, path, every header) and can answer one request with a 500 instead of
 /// forwarding it, so a test can fail each step of a publish in turn and see exactly what a
 /// client sent (where a password went).
-public final class RecordingProxy: @unchecked Sendable {
+public final class RecordingProxy: @unchecked Sendable {  // safe: `generation` changes only in `fail`, between requests
     private let server: PythonServer
     private let control: URL
     private var generation = 0

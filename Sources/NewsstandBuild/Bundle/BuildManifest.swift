@@ -77,6 +77,7 @@ public struct BuildManifest: Sendable, Codable, Equatable {
             content: folder + Self.escape(bundle.file))
         entry.summary = metadata.summary
         entry.productID = metadata.productID
+        entry.access = metadata.access
         entry.contentSize = Int(bundle.size)
         entry.contentSHA256 = bundle.sha256
         entry.retinaContentSize = Int(retinaBundle.size)

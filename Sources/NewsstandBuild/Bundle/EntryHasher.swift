@@ -6,7 +6,7 @@ import NewsstandCore
 /// goes on. Entries are hashed one after another on one serial queue, so a bundle of many
 /// entries costs one extra thread, and at most `depth` chunks wait at once (memory stays
 /// bounded whatever the bundle's size).
-final class EntryHasher: @unchecked Sendable {
+final class EntryHasher: @unchecked Sendable {  // safe: `current` and `digests` are touched on the serial queue only
     private let chunks: ChunkQueue
     private var queue: DispatchQueue { chunks.queue }
     // Touched on `queue` only.

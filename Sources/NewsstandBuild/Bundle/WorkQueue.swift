@@ -6,16 +6,20 @@ import NewsstandCore
 /// the others are threads of their own (`BlockingWork`), never Dispatch's global pool: its
 /// workers are as many as the cores, and a build's long jobs held there would starve whatever
 /// else in the process needs them (URLSession's callbacks and timers, for one).
-final class WorkQueue<Job: Sendable, Result: Sendable, Failure: Error>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var results: [Result?]
-    private var failure: Failure?
+final class WorkQueue<Job: Sendable, Result: Sendable, Failure: Error>: Sendable {
     private let jobs: [Job]
+    private let state: Locked<State>
+
+    /// The next job to start, the results so far and the first failure.
+    private struct State {
+        var next = 0
+        var results: [Result?]
+        var failure: Failure?
+    }
 
     init(_ jobs: [Job]) {
         self.jobs = jobs
-        results = Array(repeating: nil, count: jobs.count)
+        state = Locked(State(results: Array(repeating: nil, count: jobs.count)))
     }
 
     /// Runs `perform` on every job; `finished` is called after each one with the count done.
@@ -23,16 +27,20 @@ final class WorkQueue<Job: Sendable, Result: Sendable, Failure: Error>: @uncheck
         width: Int, perform: @escaping @Sendable (Job) throws(Failure) -> Result, finished: @escaping @Sendable (Int) -> Void
     ) throws(Failure) -> [Result] {
         let threads = max(1, min(width, jobs.count))
-        let done = Counter()
+        let done = Locked(0)
         let work: @Sendable () -> Void = {
             while let index = self.take() {
                 do throws(Failure) {
                     let result = try perform(self.jobs[index])
-                    self.lock.withLock { self.results[index] = result }
+                    self.state.withLock { $0.results[index] = result }
                 } catch {
-                    self.lock.withLock { if self.failure == nil { self.failure = error } }
+                    self.state.withLock { if $0.failure == nil { $0.failure = error } }
                 }
-                finished(done.increment())
+                finished(
+                    done.withLock { count in
+                        count += 1
+                        return count
+                    })
             }
         }
         let helpers = DispatchGroup()
@@ -45,29 +53,17 @@ final class WorkQueue<Job: Sendable, Result: Sendable, Failure: Error>: @uncheck
         }
         work()
         helpers.wait()
-        if let failure { throw failure }
+        let outcome = state.current
+        if let failure = outcome.failure { throw failure }
         // Every job ran (a failure would have thrown): every result is there.
-        return results.compactMap { $0 }
+        return outcome.results.compactMap { $0 }
     }
 
     private func take() -> Int? {
-        lock.withLock {
-            guard failure == nil, next < jobs.count else { return nil }
-            defer { next += 1 }
-            return next
-        }
-    }
-}
-
-/// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func increment() -> Int {
-        lock.withLock {
-            value += 1
-            return value
+        state.withLock { state in
+            guard state.failure == nil, state.next < jobs.count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
     }
 }

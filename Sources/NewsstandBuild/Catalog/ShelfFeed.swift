@@ -6,6 +6,11 @@ import NewsstandFormat
 /// an array of `{name, title, info, date ("yyyy-MM-dd HH:mm:ss", UTC), cover, url, product_id?}`.
 /// `url` is the issue's Baker book (`<name>.hpub`, which a Baker app unzips and opens by its
 /// `book.json`), or its normal bundle for an issue built without one.
+///
+/// Baker has no free or paid flag: an issue with a `product_id` is one its shelf sells (it
+/// shows a price and a Buy button until the store says it was bought), one without is free.
+/// So `product_id` is written for paid issues only; a free issue's ProductID (`NS-513`) is left
+/// out, as Baker would otherwise sell what everyone can download.
 enum ShelfFeed {
     /// `books`: the `.hpub` URL of each issue that has one.
     static func encode(_ entries: [CatalogEntry], books: [String: String] = [:]) -> Data {
@@ -14,7 +19,7 @@ enum ShelfFeed {
                 "name": entry.name, "title": entry.title, "info": entry.summary ?? "",
                 "date": date(entry.date), "cover": entry.cover, "url": books[entry.name] ?? entry.content,
             ]
-            item["product_id"] = entry.productID
+            item["product_id"] = entry.access == .paid ? entry.productID : nil
             return item
         }
         // Strings only: the serializer cannot fail on them.

@@ -9,7 +9,34 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
     /// The cover's file name in `assets/`.
     public var cover: String
     public var summary: String?
+    /// The store product identifier the app sells the issue as.
     public var productID: String?
+    /// Whether the issue is free (the default) or paid.
+    public var access: IssueAccess
+
+    public init(
+        title: String, date: Date, cover: String, summary: String? = nil, productID: String? = nil, access: IssueAccess = .free
+    ) {
+        self.title = title
+        self.date = date
+        self.cover = cover
+        self.summary = summary
+        self.productID = productID
+        self.access = access
+    }
+
+    private enum CodingKeys: String, CodingKey { case title, date, cover, summary, productID, access }
+
+    /// A manifest written before `Access` existed says nothing of it: the issue was free.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        date = try container.decode(Date.self, forKey: .date)
+        cover = try container.decode(String.self, forKey: .cover)
+        summary = try container.decodeIfPresent(String.self, forKey: .summary)
+        productID = try container.decodeIfPresent(String.self, forKey: .productID)
+        access = try container.decodeIfPresent(IssueAccess.self, forKey: .access) ?? .free
+    }
 }
 
 /// A file an issue's bundles need, by the name the page config uses.

@@ -16,11 +16,12 @@ import NewsstandCore
 /// every manifest read, when it is a link, larger than `maximumBytes`, of another format
 /// version or tool version, or fails its XXH3 checksum (edited or cut short).
 ///
-/// Format (version 2, which added the manifest's `optimized` and the validation's `derived`):
+/// Format (version 3, which added the issue's `Access`; version 2 the manifest's `optimized`
+/// and the validation's `derived`):
 /// the line `newsstand build index`, varint version, the tool version,
 /// catalog records, then entries sorted by issue name (name, identity, length, manifest in
 /// `ManifestCodec`'s form); last, 32 hex digits of XXH3-128 over everything before them.
-public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; the rest under `lock`
+public final class BuildIndex: Sendable {
     /// The folder in the output that holds the index.
     public static let folderName = ".newsstand"
     /// The index's file name in that folder.
@@ -28,7 +29,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     /// The largest index read: about 6 KB per issue of 30 pages (a 10,000-issue magazine's is
     /// about 60 MB); a larger one is not used (every manifest is read instead).
     public static let maximumBytes = 128 << 20
-    static let version: UInt64 = 2
+    static let version: UInt64 = 3
     static let magic = Array("newsstand build index\n".utf8)
 
     /// A catalog file as this build wrote (or found) it: the digest of the entries it was
@@ -43,27 +44,28 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     private let stored: [UInt8]
     private let storedEntries: [String: (identity: FileIdentity, range: Range<Int>)]
     private let storedCatalog: [String: CatalogRecord]
-    private let lock = NSLock()
-    /// What the next index holds: entries carried over from the one read (a range of `stored`,
-    /// not a copy) or remembered by this run.
-    private var fresh: [String: (identity: FileIdentity, bytes: EntryBytes)] = [:]
+    /// What the next index holds, filled by this run's jobs.
+    private let fresh = Locked(Fresh())
+
+    private struct Fresh {
+        /// Entries carried over from the index read (a range of `stored`, not a copy) or
+        /// remembered by this run.
+        var entries: [String: (identity: FileIdentity, bytes: EntryBytes)] = [:]
+        var catalog: [String: CatalogRecord] = [:]
+        /// The issues whose manifests were taken from the index read.
+        var hits: Set<String> = []
+    }
 
     private enum EntryBytes {
         case stored(Range<Int>)
         case own([UInt8])
     }
-    private var freshCatalog: [String: CatalogRecord] = [:]
-    private var hits: Set<String> = []
     /// The time now, in seconds since 1970 (tests move it on, rather than wait a second).
     private let clock: @Sendable () -> Double
 
     /// The issues whose manifests were taken from the index read (not from what this run
     /// remembered itself) so far.
-    public var issuesFromIndex: Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        return hits
-    }
+    public var issuesFromIndex: Set<String> { fresh.current.hits }
 
     private init(
         stored: [UInt8], entries: [String: (identity: FileIdentity, range: Range<Int>)], catalog: [String: CatalogRecord],
@@ -237,9 +239,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     /// The manifest remembered for `name` under `identity`, carried into the next index; nil
     /// when there is none, or it does not decode or pass the name checks (then the file is read).
     private func remembered(_ name: String, identity: FileIdentity, path: String, omittingInputs: Bool) -> BuildManifest? {
-        lock.lock()
-        let known = fresh[name]
-        lock.unlock()
+        let known = fresh.withLock { $0.entries[name] }
         let manifest: BuildManifest?
         if let known {
             guard known.identity == identity else { return nil }
@@ -250,10 +250,10 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
                 try? ManifestCodec.decode(UnsafeRawBufferPointer(rebasing: raw[entry.range]), omittingInputs: omittingInputs)
             }
             guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
-            lock.lock()
-            fresh[name] = (identity, .stored(entry.range))
-            hits.insert(name)
-            lock.unlock()
+            fresh.withLock { fresh in
+                fresh.entries[name] = (identity, .stored(entry.range))
+                fresh.hits.insert(name)
+            }
             return manifest
         }
         guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
@@ -264,9 +264,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     private func remember(_ manifest: BuildManifest, as name: String, identity: FileIdentity?) {
         guard let identity, identity.isSettled(at: clock()) else { return }
         let bytes = ManifestCodec.encode(manifest)
-        lock.lock()
-        fresh[name] = (identity, .own(bytes))
-        lock.unlock()
+        fresh.withLock { $0.entries[name] = (identity, .own(bytes)) }
     }
 
     private func withBytes<T>(_ bytes: EntryBytes, _ body: (UnsafeRawBufferPointer) -> T) -> T {
@@ -283,9 +281,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
 
     /// Keeps the record of a catalog file as written (or found unchanged) by this build.
     func record(_ catalog: CatalogRecord) {
-        lock.lock()
-        freshCatalog[catalog.file] = catalog
-        lock.unlock()
+        fresh.withLock { $0.catalog[catalog.file] = catalog }
     }
 
     // MARK: Writing
@@ -294,10 +290,7 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     /// of issues that left the magazine, are dropped), handed to `write` in pieces: one entry
     /// at a time, so that writing it needs no second copy of it in memory.
     func encode(into write: (UnsafeRawBufferPointer) throws(FileSystemError) -> Void) throws(FileSystemError) {
-        lock.lock()
-        let entries = fresh
-        let catalog = freshCatalog
-        lock.unlock()
+        let (entries, catalog) = fresh.withLock { ($0.entries, $0.catalog) }
         let hasher = XXH3()
         func emit(_ bytes: UnsafeRawBufferPointer, hashing: Bool = true) throws(FileSystemError) {
             if hashing { hasher.update(bytes) }
@@ -364,10 +357,11 @@ public final class BuildIndex: @unchecked Sendable {  // `stored*` immutable; th
     /// Whether the index to write is the one read: every entry read was used as it was, none
     /// added or dropped, and the catalogs' records are the same.
     private var isUnchanged: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !stored.isEmpty && hits.count == storedEntries.count && fresh.count == storedEntries.count
-            && freshCatalog == storedCatalog && fresh.allSatisfy { storedEntries[$0.key]?.identity == $0.value.identity }
+        fresh.withLock { fresh in
+            !stored.isEmpty && fresh.hits.count == storedEntries.count && fresh.entries.count == storedEntries.count
+                && fresh.catalog == storedCatalog
+                && fresh.entries.allSatisfy { storedEntries[$0.key]?.identity == $0.value.identity }
+        }
     }
 
     /// Writes the index into the output folder (`.newsstand/build-index`, atomically; a link

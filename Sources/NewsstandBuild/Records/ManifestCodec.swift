@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandFormat
 
 /// A build manifest in the build index's binary form: the same values as `manifest.json`, read
@@ -14,6 +15,7 @@ enum ManifestCodec {
         out.string(manifest.metadata.cover)
         out.optional(manifest.metadata.summary) { $0.string($1) }
         out.optional(manifest.metadata.productID) { $0.string($1) }
+        out.string(manifest.metadata.access.rawValue)
         for record in [manifest.bundle, manifest.retinaBundle, manifest.cover, manifest.retinaCover] { write(record, to: &out) }
         out.optional(manifest.index) { write($1, to: &$0) }
         out.optional(manifest.retinaIndex) { write($1, to: &$0) }
@@ -64,10 +66,13 @@ enum ManifestCodec {
         var input = RecordReader(bytes)
         let toolVersion = try input.string()
         let name = try input.string()
-        let metadata = IssueMetadata(
-            title: try input.string(), date: Date(timeIntervalSinceReferenceDate: try input.double()), cover: try input.string(),
-            summary: try input.optional { r throws(RecordReader.Malformed) in try r.string() },
-            productID: try input.optional { r throws(RecordReader.Malformed) in try r.string() })
+        let title = try input.string()
+        let date = Date(timeIntervalSinceReferenceDate: try input.double())
+        let coverName = try input.string()
+        let summary = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
+        let productID = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
+        guard let access = IssueAccess(rawValue: try input.string()) else { throw RecordReader.Malformed() }
+        let metadata = IssueMetadata(title: title, date: date, cover: coverName, summary: summary, productID: productID, access: access)
         let bundle = try output(&input)
         let retinaBundle = try output(&input)
         let cover = try output(&input)

@@ -117,14 +117,19 @@ enum RecordKey {
     /// gives a key no record has.
     static let maximumSchemaBytes = 64 << 20
 
-    /// The key for the tool's version and the bytes of the built-in page classes and the
+    /// Raised when the rules come to read something a record made under the same tool version
+    /// did not: 2 reads `issue.plist`'s `Access` (a record of 1 took it for an unknown key, and
+    /// reusing it would publish a paid issue as free).
+    static let rulesRevision = 2
+
+    /// The key for the tool's version, the rules' revision, and the bytes of the built-in page classes and the
     /// magazine's `page-classes.plist` (or its absence). Computed before the schemas are read,
     /// so that a schema edited while it is read gives a key that no longer matches it, and the
     /// next run validates again. `magazine.plist` is not part of it: no rule of an issue reads
     /// it (its Title and BaseURL go into the catalogs, which every build writes afresh).
     static func make(magazine: URL, builtInSchema: URL) -> String {
         let hasher = XXH3()
-        hasher.update("newsstand \(ToolVersion.current)\n")
+        hasher.update("newsstand \(ToolVersion.current) rules \(rulesRevision)\n")
         for (label, url) in [("built-in", builtInSchema), ("magazine", magazine.appendingPathComponent("page-classes.plist"))] {
             hasher.update("\(label) ")
             let data: Data?

@@ -3,7 +3,8 @@ import NewsstandCore
 import NewsstandFormat
 
 /// Reads and checks `issue.plist`: Title, Date and Cover are required; Name (equal to the
-/// folder name), Summary and ProductID are optional strings; other keys get a warning.
+/// folder name), Summary, ProductID (a store product identifier) and Access (`free`, the
+/// default, or `paid`) are optional strings; other keys get a warning.
 struct IssueMetadataReader: DiagnosticReporter {
     let issueName: String
     let file: String
@@ -13,7 +14,7 @@ struct IssueMetadataReader: DiagnosticReporter {
     /// Where the Summary is (the dict's line when there is none), for the feed's rules.
     private(set) var summaryLine: Int?
 
-    private static let knownKeys: Set<String> = ["Name", "Title", "Date", "Cover", "Summary", "ProductID"]
+    private static let knownKeys: Set<String> = ["Name", "Title", "Date", "Cover", "Summary", "ProductID", "Access"]
 
     init(issueName: String, file: String) {
         self.issueName = issueName
@@ -51,11 +52,56 @@ struct IssueMetadataReader: DiagnosticReporter {
         let summary = optionalString("Summary", root)
         summaryLine = root["Summary"]?.line ?? root.line
         let productID = optionalString("ProductID", root)
+        if let productID, let node = root["ProductID"], !Self.isProductIdentifier(productID) {
+            problems.add(
+                .issueAccess,
+                "ProductID \(SourceText.quoted(productID)) is not a store product identifier: 1 to \(Self.maxProductIDLength) "
+                    + "letters, digits, '-', '.' and '_' (App Store Connect's rule)", line: node.line)
+        }
+        let access = readAccess(root)
+        if access == .free, productID != nil, let node = root["ProductID"] {
+            let given = root["Access"] == nil ? "Access is not given" : "Access is 'free'"
+            problems.add(
+                .freeIssueProductID,
+                "the issue has a ProductID but is free (\(given)): its content is public, and shelf.json leaves product_id out "
+                    + "(Baker would sell the issue); set Access to 'paid' to sell it, or remove ProductID", line: node.line)
+        }
         if let cover, let node = root["Cover"] {
             coverReference = AssetReference(name: cover, kind: .image, location: SourceLocation(file: file, line: node.line))
         }
         guard let title, let date, let cover else { return nil }
-        return IssueMetadata(title: title, date: date, cover: cover, summary: summary, productID: productID)
+        return IssueMetadata(
+            title: title, date: date, cover: cover, summary: summary, productID: productID, access: access ?? .free)
+    }
+
+    /// The longest product identifier App Store Connect accepts.
+    static let maxProductIDLength = 100
+
+    /// Letters, digits, `-`, `.` and `_`, 1 to 100 of them: what App Store Connect accepts (and
+    /// a superset of Google Play's lowercase rule), so a typo such as a space or a slash is
+    /// caught before the app asks the store for a product that cannot exist.
+    static func isProductIdentifier(_ text: String) -> Bool {
+        guard (1...maxProductIDLength).contains(text.utf8.count) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_": return true
+            default: return false
+            }
+        }
+    }
+
+    /// `Access`: `free` or `paid`, exactly (a misspelt value must not publish a paid issue as
+    /// free); nil when the value is wrong, which is an error, so nothing is built.
+    private mutating func readAccess(_ root: PlistNode) -> IssueAccess? {
+        guard let node = root["Access"] else { return .free }
+        guard let text = node.string else {
+            problems.add(.issueKeyWrongType, "Access must be a string ('free' or 'paid'), found \(node.kindName)", line: node.line)
+            return nil
+        }
+        if let access = IssueAccess(rawValue: text) { return access }
+        let hint = Suggestion.hint(for: text, among: Set(IssueAccess.allCases.map(\.rawValue)))
+        problems.add(.issueAccess, "Access \(SourceText.quoted(text)) is not 'free' or 'paid'\(hint)", line: node.line)
+        return nil
     }
 
     private mutating func requiredString(_ key: String, code: DiagnosticCode, _ root: PlistNode) -> String? {

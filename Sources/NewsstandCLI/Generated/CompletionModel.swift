@@ -7,7 +7,7 @@ struct CompletionModel {
 
     /// `--output`, `-o`, …, then `--help`, `-h`.
     var optionWords: [String] {
-        command.options.flatMap { [$0.name] + ($0.alias.map { [$0] } ?? []) } + ["--help", "-h"]
+        (command.options + [OptionDeclaration.help]).flatMap { [$0.name] + ($0.alias.map { [$0] } ?? []) }
     }
 
     /// The option words that take a value (the next word is that value, not an operand).

@@ -81,10 +81,10 @@ enum ZshCompletion {
             let optional = operand.isRequired ? "" : ":"
             specs.append(quote("\(position):\(optional)\(escapeColon(operand.name)):\(action(operand.kind))"))
         }
+        // The magazine named by its option, else by its operand (nothing when the command has neither).
+        let operand = model.magazineOperandPosition > 0 ? "${line[\(model.magazineOperandPosition)]}" : ""
         let magazine =
-            model.magazineOperandPosition > 0
-            ? "${opt_args[\(model.magazineOptionWords.first ?? "--magazine")]:-${line[\(model.magazineOperandPosition)]}}"
-            : "${opt_args[\(model.magazineOptionWords.first ?? "--magazine")]}"
+            model.magazineOptionWords.first.map { "${opt_args[\($0)]" + (operand.isEmpty ? "" : ":-" + operand) + "}" } ?? operand
         return [
             "_newsstand_\(identifier(command.name))() {",
             "  local context state state_descr line",

@@ -15,8 +15,12 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     public var content: String
     /// A short description of the issue.
     public var summary: String?
-    /// The App Store product identifier, for paid issues.
+    /// The store product identifier (an In-App Purchase) the app's purchase sheet sells the
+    /// issue as; given for paid issues, and by other tools for any issue.
     public var productID: String?
+    /// Whether anyone may download the issue (`free`, the default: absent from the catalog) or
+    /// only readers the publisher vouches for (`paid`: written as `Access` = `paid`).
+    public var access: IssueAccess = .free
     /// Size in bytes and SHA-256 (lowercase hex) of the normal bundle.
     public var contentSize: Int?
     public var contentSHA256: String?
@@ -54,6 +58,7 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
         public static let content = "Content"
         public static let summary = "Summary"
         public static let productID = "ProductID"
+        public static let access = "Access"
         public static let contentSize = "ContentSize"
         public static let contentSHA256 = "ContentSHA256"
         public static let retinaContentSize = "RetinaContentSize"
@@ -101,6 +106,8 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
         ]
         d[Key.summary] = summary.map(PlistValue.string)
         d[Key.productID] = productID.map(PlistValue.string)
+        // Free is the default: a free issue's entry stays the five keys and the sizes it had.
+        d[Key.access] = access == .paid ? .string(IssueAccess.paid.rawValue) : nil
         d[Key.contentSize] = contentSize.map(PlistValue.integer)
         d[Key.contentSHA256] = contentSHA256.map(PlistValue.string)
         d[Key.retinaContentSize] = retinaContentSize.map(PlistValue.integer)
@@ -137,6 +144,7 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
             content: try required(Key.content))
         summary = d[Key.summary]?.string
         productID = d[Key.productID]?.string
+        access = IssueAccess(catalogValue: d[Key.access])
         contentSize = d[Key.contentSize]?.integer
         contentSHA256 = d[Key.contentSHA256]?.string
         retinaContentSize = d[Key.retinaContentSize]?.integer

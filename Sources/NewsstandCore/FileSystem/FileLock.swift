@@ -5,11 +5,11 @@ import Foundation
 /// belong to an open file description, so a second owner in the same process conflicts just
 /// like another process; the kernel drops the lock when a process dies, so a crash never
 /// leaves a folder locked.
-public final class FileLock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var descriptor: Int32
+public final class FileLock: Sendable {
+    /// The lock file's descriptor; -1 once released.
+    private let descriptor: Locked<Int32>
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(descriptor: Int32) { self.descriptor = Locked(descriptor) }
 
     deinit { release() }
 
@@ -36,15 +36,11 @@ public final class FileLock: @unchecked Sendable {
     }
 
     /// Whether `release()` was called.
-    public var isReleased: Bool { lock.withLock { descriptor < 0 } }
+    public var isReleased: Bool { descriptor.current < 0 }
 
     /// Gives the lock up (closing the descriptor releases it); later calls do nothing.
     public func release() {
-        let descriptor = lock.withLock {
-            let current = self.descriptor
-            self.descriptor = -1
-            return current
-        }
+        let descriptor = self.descriptor.exchange(-1)
         if descriptor >= 0 { close(descriptor) }
     }
 }

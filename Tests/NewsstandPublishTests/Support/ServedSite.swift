@@ -95,13 +95,13 @@ final class ServedSite {
 /// A destination that fails its `n`th operation (reads, uploads, moves, copies and deletes,
 /// counted from 1) and passes everything else to a real one: a failure at each step of a
 /// publish to a real folder.
-final class FaultyDestination: PublishDestination, @unchecked Sendable {
+final class FaultyDestination: PublishDestination {
     let wrapped: any PublishDestination
-    private let lock = NSLock()
-    private var count = 0
-    private var failAt: Int?
+    private let failAt: Int?
+    /// Every operation so far, in order (its count is the number of the next one, less one).
+    private let steps = Locked<[String]>([])
     /// What each operation was, in order (`upload a-1/a-1.zip`).
-    private(set) var operations: [String] = []
+    var operations: [String] { steps.current }
 
     init(wrapped: any PublishDestination, failAt: Int?) {
         self.wrapped = wrapped
@@ -112,10 +112,9 @@ final class FaultyDestination: PublishDestination, @unchecked Sendable {
     var supportsAtomicMove: Bool { wrapped.supportsAtomicMove }
 
     private func step(_ name: String) throws(PublishError) {
-        let fails: Bool = lock.withLock {
-            count += 1
-            operations.append(name)
-            return count == failAt
+        let fails = steps.withLock { steps in
+            steps.append(name)
+            return steps.count == failAt
         }
         if fails { throw PublishError(step: "injected", target: name, reason: .network("injected failure")) }
     }
@@ -141,6 +140,14 @@ final class FaultyDestination: PublishDestination, @unchecked Sendable {
         try await wrapped.delete(path)
     }
     func lock() async throws(PublishError) -> PublishLock? { try await wrapped.lock() }
+    func modificationTime(of path: String) async throws(PublishError) -> Double? {
+        try step("stat \(path)")
+        return try await wrapped.modificationTime(of: path)
+    }
+    func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try step("upload \(path)")
+        try await wrapped.upload(source, to: path, modified: modified)
+    }
 }
 
 extension Publisher {
