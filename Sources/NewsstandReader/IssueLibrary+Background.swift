@@ -23,6 +23,8 @@ extension IssueLibrary {
     /// relaunch's events once the sessions are opened again. A second call does nothing.
     @discardableResult
     public func useBackgroundEngine(_ choice: BackgroundEngine) async -> ReconcileResult {
+        // The engine's first events may finish a transfer before the reconcile looks at it.
+        let watched = activeTransferNames()
         if backgroundEngine == nil {
             let engine = choice.make(for: layout, maxUnstatedBytes: configuration.maxUnstatedBundleBytes, log: configuration.log)
             let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
@@ -31,7 +33,14 @@ extension IssueLibrary {
             engineEventsTask = Task { for await event in events { await self.take(event) } }
             engine.attach(LibraryTransferSink(handOff: TransferHandOff(downloads: layout.downloads), events: continuation))
         }
-        return await reconcileTransfers()
+        return await reconcile(watching: watched)
+    }
+
+    /// The issues with a background transfer under way.
+    private func activeTransferNames() -> Set<String> {
+        var names = Set<String>()
+        for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { names.insert(name) }
+        return names
     }
 
     /// For `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: when
@@ -111,6 +120,12 @@ extension IssueLibrary {
     /// When the engine cannot be asked, only received files are installed.
     @discardableResult
     public func reconcileTransfers() async -> ReconcileResult {
+        await reconcile(watching: activeTransferNames())
+    }
+
+    /// `reconcileTransfers()`, counting as installed every issue of `watched` that is installed
+    /// at the end, by the reconcile or by the engine's events meanwhile.
+    private func reconcile(watching watched: Set<String>) async -> ReconcileResult {
         guard let engine = backgroundEngine else { return ReconcileResult() }
         await synchronize()
         var result = ReconcileResult()
@@ -151,8 +166,13 @@ extension IssueLibrary {
             result.orphans += 1
         }
         await waitForInstalls()
-        for name in result.received {
-            if state.issues[name]?.status == .available, state.transfers[name]?.isActive != true { result.installed.append(name) }
+        // Also what the engine's events finished meanwhile (a report of "running" can be a
+        // moment old).
+        for name in watched.union(active.map(\.name)).sorted()
+        where state.issues[name]?.status == .available && state.transfers[name]?.isActive != true {
+            result.installed.append(name)
+            if !result.received.contains(name) { result.received.append(name) }
+            result.running.removeAll { $0 == name }
         }
         return result
     }
