@@ -10,7 +10,7 @@ enum StateSchema {
 
     /// The transfers table (version 3): one row per issue handed to an engine (`TransferRecord`).
     static let createTransfers = """
-        CREATE TABLE transfers (
+        CREATE TABLE IF NOT EXISTS transfers (
             name TEXT PRIMARY KEY NOT NULL,
             generation INTEGER NOT NULL,
             stage TEXT NOT NULL,
