@@ -81,7 +81,7 @@ check-sanitizers: deps
 
 sample: build
 	$(BIN) validate $(SAMPLE)
-	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom
+	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom --feed opds --feed epub
 	$(BIN) preview $(SAMPLE) --output $(SAMPLE_OUT)-preview
 
 publish-sample: sample
