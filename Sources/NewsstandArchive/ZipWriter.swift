@@ -170,7 +170,8 @@ public final class ZipWriter {
         _ data: Data, as name: String, modified: Date, compression: ZipCompression, omittingExtraFields: Bool = false
     ) throws(ArchiveError) {
         try writeHeader(
-            name: name, size: Int64(data.count), modified: modified, compression: compression, omittingExtraFields: omittingExtraFields)
+            name: name, size: Int64(data.count), modified: modified, compression: compression,
+            omittingExtraFields: omittingExtraFields)
         let problem: ArchiveError? = data.withUnsafeBytes { bytes -> ArchiveError? in
             do {
                 try writeData(bytes)

@@ -61,7 +61,8 @@ public struct PublishVerifier: Sendable {
         guard let feed = OPDSLinks.decode(data) else { return ["\(OPDSLinks.fileName): \(OPDSLinks.unreadable)"] }
         var problems: [String] = []
         for link in feed.links where link.size != nil || !checked.contains(link.href) {
-            problems += await check(link.href, expectedSize: link.size.map { Int(clamping: $0) }).map { "\(OPDSLinks.fileName): \($0)" }
+            let found = await check(link.href, expectedSize: link.size.map { Int(clamping: $0) })
+            problems += found.map { "\(OPDSLinks.fileName): \($0)" }
         }
         return problems
     }

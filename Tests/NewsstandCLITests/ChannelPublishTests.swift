@@ -22,7 +22,9 @@ import Testing
         }
 
         func build() async throws {
-            let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--feed", "opds", "--feed", "epub"])
+            let result = await InProcess.newsstand([
+                "build", magazine.path, "--output", output.path, "--feed", "opds", "--feed", "epub",
+            ])
             guard result.status == 0 else { throw TestFailure("build failed: \(result.stdout) \(result.stderr)") }
         }
 
@@ -36,7 +38,9 @@ import Testing
         }
 
         /// Whether nginx serves `path` (below its root).
-        func serves(_ path: String) -> Bool { FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent(path).path) }
+        func serves(_ path: String) -> Bool {
+            FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent(path).path)
+        }
     }
 
     @Test func theEPUBsAndTheFeedArePublishedVerifiedReplacedAndPruned() async throws {
@@ -54,8 +58,10 @@ import Testing
 
         // a-2 changes: its new EPUB goes up beside the old, which stays until --prune.
         let pages = site.magazine.appendingPathComponent("issues/a-2/pages.plist")
-        try String(contentsOf: pages, encoding: .utf8).replacingOccurrences(of: "<string>3-1.png</string>", with: "<string>3-0.png</string>")
-            .write(to: pages, atomically: true, encoding: .utf8)
+        try String(contentsOf: pages, encoding: .utf8).replacingOccurrences(
+            of: "<string>3-1.png</string>", with: "<string>3-0.png</string>"
+        )
+        .write(to: pages, atomically: true, encoding: .utf8)
         try await site.build()
         let new = try site.epub(of: "a-2")
         #expect(new != old)
@@ -72,7 +78,9 @@ import Testing
         try FileManager.default.removeItem(at: site.nginx.root.appendingPathComponent(a1))
         result = await site.publish()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("newsstand publish: verify: opds.json: \(site.nginx.baseURL.absoluteString)\(a1): HTTP 404"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("newsstand publish: verify: opds.json: \(site.nginx.baseURL.absoluteString)\(a1): HTTP 404"),
+            "\(result.stderr)")
     }
 
     @Test func aBuiltFeedThatLinksAFileNotBuiltIsRefusedBeforeAnythingIsSent() async throws {

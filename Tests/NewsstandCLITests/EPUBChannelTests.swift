@@ -36,7 +36,8 @@ import Testing
         let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
         let result = try await build(sample, output)
         // The sample's PhotoPages keep only their base image, and the summary says so.
-        #expect(result.stdout.contains("wrote 3 EPUB(s), 8 page(s) shown as their base image only (PhotoPage 8)"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("wrote 3 EPUB(s), 8 page(s) shown as their base image only (PhotoPage 8)"), "\(result.stdout)")
         let books = try epubs(in: output)
         for (name, book) in books {
             #expect(book.lastPathComponent.range(of: #"^\#(name)\.[0-9a-f]{8}\.epub$"#, options: .regularExpression) != nil)
@@ -107,7 +108,8 @@ import Testing
         let first = try Shell.temporaryFolder("epub").appendingPathComponent("out")
         let second = try Shell.temporaryFolder("epub").appendingPathComponent("elsewhere")
         _ = try await build(sample, first)
-        _ = try await build(sample, second, ["--jobs", "1"], environment: ["SOURCE_DATE_EPOCH": "1800000000", "TZ": "America/Los_Angeles"])
+        _ = try await build(
+            sample, second, ["--jobs", "1"], environment: ["SOURCE_DATE_EPOCH": "1800000000", "TZ": "America/Los_Angeles"])
         let (a, b) = (try epubs(in: first), try epubs(in: second))
         for name in ["a-1", "a-2", "a-3"] {
             let (x, y) = (try #require(a[name]), try #require(b[name]))
@@ -129,7 +131,9 @@ import Testing
         let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
         _ = try await build(magazine, output)
         let first = try epubs(in: output)
-        let identity = { (url: URL) throws -> [FileAttributeKey: Any] in try FileManager.default.attributesOfItem(atPath: url.path) }
+        let identity = { (url: URL) throws -> [FileAttributeKey: Any] in
+            try FileManager.default.attributesOfItem(atPath: url.path)
+        }
         let inodes = try first.mapValues { try identity($0)[.systemFileNumber] as? Int }
 
         // Nothing changed: nothing built, every EPUB the same file.
@@ -161,7 +165,8 @@ import Testing
         #expect(result.stdout.contains("built 3 issue(s)") && result.stdout.contains("wrote 3 EPUB(s)"), "\(result.stdout)")
         let opf = try await offPool { [third = try epubs(in: output)] in
             try Shell.python(
-                "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('EPUB/package.opf').decode())", [third["a-1"]?.path ?? ""])
+                "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('EPUB/package.opf').decode())",
+                [third["a-1"]?.path ?? ""])
         }
         #expect(opf.stdout.contains("<dc:publisher>Aurora Books</dc:publisher>"))
 
@@ -183,12 +188,15 @@ import Testing
         let issue = magazine.appendingPathComponent("issues/a-1/issue.plist")
         var text = try String(contentsOf: issue, encoding: .utf8)
         // In the plist: entities for the markup and the tab, C1 controls (U+0085, U+009F) as references.
-        let inPlist = "Title &lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &apos;quoted&apos; &lt;b&gt;bold&lt;/b&gt;&#9;&#x85;&#x9F;"
+        let inPlist =
+            "Title &lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &apos;quoted&apos; &lt;b&gt;bold&lt;/b&gt;&#9;&#x85;&#x9F;"
         text = text.replacingOccurrences(of: "<string>Aurora — Spring 2026</string>", with: "<string>\(inPlist)</string>")
         try text.write(to: issue, atomically: true, encoding: .utf8)
         let settings = magazine.appendingPathComponent("magazine.plist")
         try String(contentsOf: settings, encoding: .utf8)
-            .replacingOccurrences(of: "<string>Aurora Press</string>", with: "<string>Press &lt;/script&gt; &amp; &quot;Co&quot;</string>")
+            .replacingOccurrences(
+                of: "<string>Aurora Press</string>", with: "<string>Press &lt;/script&gt; &amp; &quot;Co&quot;</string>"
+            )
             .write(to: settings, atomically: true, encoding: .utf8)
         let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
         _ = try await build(magazine, output)
@@ -246,15 +254,22 @@ import Testing
         let text = try String(contentsOf: pages, encoding: .utf8)
         let last = try #require(text.range(of: "<key>baseImage</key>\n                <string>4-0.png</string>"))
         try text.replacingCharacters(in: last, with: "<key>note</key>\n                <string>the end</string>")
-            .replacingOccurrences(of: "<string>SimplePage</string>\n            <key>properties</key>\n            <dict>\n                <key>note</key>", with: "<string>NotePage</string>\n            <key>properties</key>\n            <dict>\n                <key>note</key>")
+            .replacingOccurrences(
+                of:
+                    "<string>SimplePage</string>\n            <key>properties</key>\n            <dict>\n                <key>note</key>",
+                with:
+                    "<string>NotePage</string>\n            <key>properties</key>\n            <dict>\n                <key>note</key>"
+            )
             .write(to: pages, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-3/assets/4-0@2x.png"))
         let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
-        let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--feed", "epub"], environment: epoch)
+        let result = await InProcess.newsstand(
+            ["build", magazine.path, "--output", output.path, "--feed", "epub"], environment: epoch)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "issue 'a-3': \(magazine.appendingPathComponent("issues/a-3/pages.plist").path): page 1 of article 4 cannot be an EPUB page: it has no baseImage, and an EPUB page shows a page's base image"),
+                "issue 'a-3': \(magazine.appendingPathComponent("issues/a-3/pages.plist").path): page 1 of article 4 cannot be an EPUB page: it has no baseImage, and an EPUB page shows a page's base image"
+            ),
             "\(result.stderr)")
         let plain = await InProcess.newsstand(["build", magazine.path, "--output", output.path], environment: epoch)
         #expect(plain.status == 0, "without --feed epub the page is fine: \(plain.stdout)\(plain.stderr)")

@@ -140,7 +140,9 @@ import Testing
         try String(contentsOf: issue, encoding: .utf8)
             .replacingOccurrences(
                 of: "</dict>\n</plist>",
-                with: "    <key>Access</key>\n    <string>paid</string>\n    <key>ProductID</key>\n    <string>com.aurora.a2</string>\n</dict>\n</plist>")
+                with:
+                    "    <key>Access</key>\n    <string>paid</string>\n    <key>ProductID</key>\n    <string>com.aurora.a2</string>\n</dict>\n</plist>"
+            )
             .write(to: issue, atomically: true, encoding: .utf8)
         let output = try Shell.temporaryFolder("opds").appendingPathComponent("out")
         _ = try await build(magazine, output)
@@ -171,11 +173,15 @@ import Testing
         try String(contentsOf: issue, encoding: .utf8)
             .replacingOccurrences(
                 of: "<string>Aurora — Spring 2026</string>",
-                with: "<string>&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &apos;q&apos;&#9;&#x85;&#x1F600;</string>")
+                with:
+                    "<string>&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &apos;q&apos;&#9;&#x85;&#x1F600;</string>"
+            )
             .write(to: issue, atomically: true, encoding: .utf8)
         let settings = magazine.appendingPathComponent("magazine.plist")
         try String(contentsOf: settings, encoding: .utf8)
-            .replacingOccurrences(of: "<string>Aurora Press</string>", with: "<string>Press \\ &quot;&lt;/script&gt;&quot;</string>")
+            .replacingOccurrences(
+                of: "<string>Aurora Press</string>", with: "<string>Press \\ &quot;&lt;/script&gt;&quot;</string>"
+            )
             .write(to: settings, atomically: true, encoding: .utf8)
         let output = try Shell.temporaryFolder("opds").appendingPathComponent("out")
         _ = try await build(magazine, output, ["opds"])
@@ -202,14 +208,16 @@ import Testing
     @Test func aFeedWithoutIssuesIsValidAndCatalogWritesNoEPUBs() async throws {
         let output = try Shell.temporaryFolder("opds").appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let result = await InProcess.newsstand(["catalog", output.path, "--magazine", sample.path, "--feed", "opds"], environment: epoch)
+        let result = await InProcess.newsstand(
+            ["catalog", output.path, "--magazine", sample.path, "--feed", "opds"], environment: epoch)
         #expect(result.status == 0, "\(result.stderr)")
         let feed = output.appendingPathComponent("opds.json")
         #expect(try await ChannelChecks.opds([feed]).status == 0)
         let navigation = try await python("import sys, json; print(json.load(open(sys.argv[1]))['navigation'])", [feed.path])
         #expect(
             navigation.stdout
-                == "[{'href': 'http://localhost:8080/aurora/opds.json', 'rel': 'start', 'title': 'Aurora', 'type': 'application/opds+json'}]\n")
+                == "[{'href': 'http://localhost:8080/aurora/opds.json', 'rel': 'start', 'title': 'Aurora', 'type': 'application/opds+json'}]\n"
+        )
         let epub = await InProcess.newsstand(["catalog", output.path, "--magazine", sample.path, "--feed", "epub"])
         #expect(epub.status == 2)
         #expect(epub.stderr.contains("--feed epub names no catalog"), "\(epub.stderr)")

@@ -96,7 +96,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configUnwritable(_, _, let failure): failure.reason
         case .archive(_, let error): error.reason
         case .bookPage(_, _, let reason): "a page of the Baker book cannot be rendered: \(reason)"
-        case .epubPage(_, _, let article, let page, let reason): "page \(page) of article \(article) cannot be an EPUB page: \(reason)"
+        case .epubPage(_, _, let article, let page, let reason):
+            "page \(page) of article \(article) cannot be an EPUB page: \(reason)"
         case .epubImage(_, _, let reason): "cannot be in the EPUB: \(reason)"
         case .image(_, _, let error): Self.imageReason(error)
         case .untrustedRecord(_, let error, let issueLeft):

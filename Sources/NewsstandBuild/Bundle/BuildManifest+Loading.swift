@@ -152,7 +152,7 @@ private struct Outputs: Decodable {
     var manifest: BuildManifest {
         BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, epub: epub, epubKey: epubKey,
-            isVersioned: isVersioned, optimized: optimized, validation: nil)
+            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, epub: epub,
+            epubKey: epubKey, isVersioned: isVersioned, optimized: optimized, validation: nil)
     }
 }

@@ -113,8 +113,9 @@ private struct IssueJob: Sendable {
                 ).build())
         case .epub(let settings):
             return .epub(
-                try EPUBBuilder(plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, settings: settings, images: images)
-                    .build())
+                try EPUBBuilder(
+                    plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, settings: settings, images: images
+                ).build())
         }
     }
 }
@@ -270,7 +271,9 @@ public struct MagazineBuilder: Sendable {
                 own = []
             }
             var temporary: [String: String] = [:]
-            let extras = (bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : []) + (epubSettings != nil ? [EPUBBuilder.fileName(of: plan)] : [])
+            let extras =
+                (bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : [])
+                + (epubSettings != nil ? [EPUBBuilder.fileName(of: plan)] : [])
             for name in BundleBuilder.outputNames(of: plan) + extras {
                 temporary[name] = AtomicFile.temporaryName(for: name)
                 own.insert(name)

@@ -11,8 +11,8 @@ import NewsstandFormat
 /// where that is published (`PreviewURL`), with the normal bundle as `rel="enclosure"`; else
 /// the normal bundle itself (with its type and length). Every `id` is an absolute IRI that
 /// never changes (`TagURI`). An entry's `updated` is when its metadata last changed
-/// (`EntryUpdateRecord`); `published` is its Date; the feed's `updated` is the latest entry's. Nothing comes from the clock directly, so the same
-/// records give the same bytes.
+/// (`EntryUpdateRecord`); `published` is its Date; the feed's `updated` is the latest entry's.
+/// Nothing comes from the clock directly, so the same records give the same bytes.
 struct AtomFeed {
     var magazineTitle: String
     var author: String

@@ -27,7 +27,8 @@ extension CatalogWriter {
     func writeAtom(_ entries: [TimedEntry], baseURL: URL) throws(BuildError) {
         let atom = AtomFeed(
             magazineTitle: magazine.title ?? "", author: magazine.author, baseURL: baseURL, previewURL: magazine.previewURL)
-        try writeFile(AtomFeed.fileName, Data(atom.render(entries.map { AtomFeed.Entry(catalog: $0.catalog, updated: $0.updated) }).utf8))
+        try writeFile(
+            AtomFeed.fileName, Data(atom.render(entries.map { AtomFeed.Entry(catalog: $0.catalog, updated: $0.updated) }).utf8))
     }
 
     /// `opds.json`, left as it is when it already holds these bytes (its validators then stay,
@@ -40,7 +41,8 @@ extension CatalogWriter {
                 let file = output.appendingPathComponent(manifest.name).appendingPathComponent(record.file)
                 let probe = (try? OpenFile.open(file)).map(ImageSize.probe)
                 if probe.map({ (try? $0.size.get()) == nil }) ?? true {
-                    warnings.append("issue '\(manifest.name)': the size of \(file.path) cannot be read; opds.json gives none for it")
+                    warnings.append(
+                        "issue '\(manifest.name)': the size of \(file.path) cannot be read; opds.json gives none for it")
                 }
                 return OPDSFeed.Picture(probe, name: record.file)
             }
@@ -72,11 +74,13 @@ extension CatalogWriter {
                 try record.write(in: folder)
             } catch {
                 warnings.append(
-                    "issue '\(manifest.name)': its feed record cannot be written (\(error)); the next build gives its entry a new updated time")
+                    "issue '\(manifest.name)': its feed record cannot be written (\(error)); the next build gives its entry a new updated time"
+                )
             }
         } else if linkedFolder != nil {
             warnings.append(
-                "issue '\(manifest.name)': \(output.appendingPathComponent(manifest.name).path) is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time")
+                "issue '\(manifest.name)': \(output.appendingPathComponent(manifest.name).path) is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time"
+            )
         }
         return resolution.updated
     }

@@ -83,7 +83,8 @@ public struct CatalogWriter {
         try writeUnlessUnchanged("issues.plist", digest: CatalogDigest.of("issues.plist", entries: entries)) { Catalog.encode(entries) }
         if feeds.contains(.shelf) {
             let books = Dictionary(uniqueKeysWithValues: manifests.compactMap { m in m.bookURL(baseURL: baseURL).map { (m.name, $0) } })
-            try writeUnlessUnchanged(ShelfFeed.fileName, digest: CatalogDigest.of(ShelfFeed.fileName, entries: entries, books: books)) {
+            let digest = CatalogDigest.of(ShelfFeed.fileName, entries: entries, books: books)
+            try writeUnlessUnchanged(ShelfFeed.fileName, digest: digest) {
                 ShelfFeed.encode(entries, books: books)
             }
         }

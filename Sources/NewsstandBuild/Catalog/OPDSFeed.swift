@@ -52,22 +52,16 @@ struct OPDSFeed {
         /// What the header `probe` of the file `name` says; the name's extension when the
         /// header names no format OPDS lists.
         init?(_ probe: ImageSize.Probe?, name: String) {
-            switch probe?.signature {
-            case .png?: type = "image/png"
-            case .jpeg?: type = "image/jpeg"
-            case .gif?: type = "image/gif"
-            case .webp?: type = "image/webp"
-            default:
-                switch FileSignature.expected(forFileName: name) {
-                case .png?: type = "image/png"
-                case .jpeg?: type = "image/jpeg"
-                case .gif?: type = "image/gif"
-                case .webp?: type = "image/webp"
-                default: return nil
-                }
-            }
+            let formats = [probe?.signature, FileSignature.expected(forFileName: name)].compactMap { $0 }
+            guard let type = formats.lazy.compactMap({ Self.mediaTypes[$0] }).first else { return nil }
+            self.type = type
             size = try? probe?.size.get()
         }
+
+        /// The image formats OPDS clients show that newsstand recognises.
+        static let mediaTypes: [FileSignature: String] = [
+            .png: "image/png", .jpeg: "image/jpeg", .gif: "image/gif", .webp: "image/webp",
+        ]
     }
 
     /// The feed's own URL.
@@ -89,7 +83,9 @@ struct OPDSFeed {
         return document
     }
 
-    /// `opds.json`'s bytes: sorted keys, pretty-printed, a final newline.
+    /// `opds.json`'s bytes: sorted keys, pretty-printed, a final newline. `/` stays escaped
+    /// (`<\/script>`, `https:\/\/`), JSONEncoder's default: web readers paste OPDS into pages,
+    /// and a title holding `</script>` must not end the script element it lands in.
     func render(_ entries: [Entry]) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -109,7 +105,8 @@ struct OPDSFeed {
             links.append(.init(href: href, type: "application/epub+zip", rel: rel, title: "EPUB", size: epub.size))
         }
         links.append(
-            .init(href: catalog.content, type: "application/zip", rel: rel, title: "Newsstand bundle", size: manifest.bundle.size))
+            .init(href: catalog.content, type: "application/zip", rel: rel, title: "Newsstand bundle", size: manifest.bundle.size)
+        )
         var images: [OPDSDocument.Link] = []
         for (retina, picture) in [(true, entry.retinaCover), (false, entry.cover)] {
             guard let picture else { continue }

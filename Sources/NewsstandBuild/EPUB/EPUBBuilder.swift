@@ -53,7 +53,8 @@ struct EPUBBuilder {
                 RetinaName.of(page.baseImage), as: "images/\(name)", id: "image-\(name)", source: source, assets: assets)
             order.append(page.baseImage)
         }
-        let cover = try picture(RetinaName.of(plan.metadata.cover), as: "images/cover", id: "cover", source: source, assets: assets)
+        let cover = try picture(
+            RetinaName.of(plan.metadata.cover), as: "images/cover", id: "cover", source: source, assets: assets)
         let images = pictures.mapValues(\.image)
         let metadata = EPUBDocuments.Metadata(
             identifier: settings.identifier(of: plan.name), title: plan.metadata.title, date: plan.metadata.date,
@@ -69,14 +70,17 @@ struct EPUBBuilder {
         let hasher = BackgroundHasher()
         let size: Int64
         do throws(ArchiveError) {
-            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }
+            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
+                hasher.update($0)
+            }
             func text(_ text: String, as entry: String) throws(ArchiveError) {
                 try writer.addData(Data(text.utf8), as: entry, modified: date, compression: .deflate)
             }
             try writer.addData(
                 Data("application/epub+zip".utf8), as: "mimetype", modified: date, compression: .store, omittingExtraFields: true)
             try text(EPUBDocuments.container, as: "META-INF/container.xml")
-            try text(EPUBDocuments.package(metadata, pages: pages, images: images, cover: cover.image), as: EPUBDocuments.packagePath)
+            try text(
+                EPUBDocuments.package(metadata, pages: pages, images: images, cover: cover.image), as: EPUBDocuments.packagePath)
             try text(EPUBDocuments.navigation(title: plan.metadata.title, pages: pages), as: "EPUB/nav.xhtml")
             try text(EPUBDocuments.stylesheet, as: "EPUB/page.css")
             for (index, page) in pages.enumerated() {
@@ -115,7 +119,8 @@ struct EPUBBuilder {
         do {
             return try EPUBPage.pages(of: config.root)
         } catch {
-            throw .epubPage(issue: plan.name, path: config.file.path, article: error.article, page: error.number, reason: error.reason)
+            throw .epubPage(
+                issue: plan.name, path: config.file.path, article: error.article, page: error.number, reason: error.reason)
         }
     }
 

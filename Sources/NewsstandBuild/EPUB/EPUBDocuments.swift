@@ -92,11 +92,12 @@ enum EPUBDocuments {
             "        <li><a href=\"\($0.document)\">Article \($0.article)</a></li>"
         }
         let list = pages.enumerated().map { "        <li><a href=\"\($1.document)\">\($0 + 1)</a></li>" }
-        let body = [
-            "    <nav epub:type=\"toc\" id=\"toc\">", "      <h1>\(Markup.escape(title))</h1>", "      <ol>",
-        ] + articles + [
-            "      </ol>", "    </nav>", "    <nav epub:type=\"page-list\" id=\"page-list\" hidden=\"hidden\">", "      <ol>",
-        ] + list + ["      </ol>", "    </nav>"]
+        let body =
+            [
+                "    <nav epub:type=\"toc\" id=\"toc\">", "      <h1>\(Markup.escape(title))</h1>", "      <ol>",
+            ] + articles + [
+                "      </ol>", "    </nav>", "    <nav epub:type=\"page-list\" id=\"page-list\" hidden=\"hidden\">", "      <ol>",
+            ] + list + ["      </ol>", "    </nav>"]
         return document(title: title, head: "", body: body.joined(separator: "\n"))
     }
 

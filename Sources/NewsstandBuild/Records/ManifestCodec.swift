@@ -88,8 +88,8 @@ enum ManifestCodec {
         let optimized = try input.bool()
         var manifest = BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, epub: epub, epubKey: epubKey,
-            isVersioned: isVersioned, optimized: optimized ? true : nil, validation: nil)
+            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, epub: epub,
+            epubKey: epubKey, isVersioned: isVersioned, optimized: optimized ? true : nil, validation: nil)
         if omittingInputs { return manifest }
         let inputCount = try input.count()
         manifest.inputs.reserveCapacity(inputCount)

@@ -25,7 +25,8 @@ enum ChannelChecks {
     /// `<path>: valid` or one line per problem.
     static func opds(_ feeds: [URL]) async throws -> Shell.Result {
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw TestFailure("\(python) is missing: install Debian's python3, python3-jsonschema and python3-rfc3987 (make deps)")
+            throw TestFailure(
+                "\(python) is missing: install Debian's python3, python3-jsonschema and python3-rfc3987 (make deps)")
         }
         let script = folder.appendingPathComponent("opds_check.py").path
         return try await Shell.runOffPool(python, [script] + feeds.map(\.path))
