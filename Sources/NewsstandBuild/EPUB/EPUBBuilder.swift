@@ -43,23 +43,20 @@ struct EPUBBuilder {
         let source = try IssueSource(plan)
         let assets = try source.assets()
         let pages = try readPages(source)
-        // Each base image once, named for the first page that shows it, opened and measured
-        // before anything is written: the pages say its size.
-        var pictures: [String: (image: EPUBDocuments.Image, file: OpenFile)] = [:]
-        var order: [String] = []
-        for page in pages where pictures[page.baseImage] == nil {
-            let name = "\(page.article)-\(page.number)"
-            pictures[page.baseImage] = try picture(
-                RetinaName.of(page.baseImage), as: "images/\(name)", id: "image-\(name)", source: source, assets: assets)
-            order.append(page.baseImage)
-        }
-        let cover = try picture(
+        // Each base image once, named for the first page that shows it, measured before
+        // anything is written (its pages say its size), then closed: an issue of thousands of
+        // pages holds no descriptor per image. Each is opened again to be packed.
+        let cover = try measure(
             RetinaName.of(plan.metadata.cover), as: "images/cover", id: "cover", source: source, assets: assets)
-        let images = pictures.mapValues(\.image)
-        let metadata = EPUBDocuments.Metadata(
-            identifier: settings.identifier(of: plan.name), title: plan.metadata.title, date: plan.metadata.date,
-            publisher: settings.publisher, summary: plan.metadata.summary)
-        let date = plan.metadata.date
+        var images: [String: EPUBDocuments.Image] = [:]
+        var packed = [(file: RetinaName.of(plan.metadata.cover), image: cover)]
+        for page in pages where images[page.baseImage] == nil {
+            let stem = "\(page.article)-\(page.number)"
+            let file = RetinaName.of(page.baseImage)
+            let image = try measure(file, as: "images/\(stem)", id: "image-\(stem)", source: source, assets: assets)
+            images[page.baseImage] = image
+            packed.append((file, image))
+        }
         let name = Self.fileName(of: plan)
         let pending: AtomicFile
         do {
@@ -69,35 +66,29 @@ struct EPUBBuilder {
         }
         let hasher = BackgroundHasher()
         let size: Int64
-        do throws(ArchiveError) {
-            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
-                hasher.update($0)
+        do throws(BuildError) {
+            let writer: ZipWriter
+            do {
+                writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
+                    hasher.update($0)
+                }
+            } catch {
+                throw BuildError.archive(issue: plan.name, error)
             }
-            func text(_ text: String, as entry: String) throws(ArchiveError) {
-                try writer.addData(Data(text.utf8), as: entry, modified: date, compression: .deflate)
+            try archiving { () throws(ArchiveError) in try writeDocuments(to: writer, pages: pages, images: images, cover: cover)
             }
-            try writer.addData(
-                Data("application/epub+zip".utf8), as: "mimetype", modified: date, compression: .store, omittingExtraFields: true)
-            try text(EPUBDocuments.container, as: "META-INF/container.xml")
-            try text(
-                EPUBDocuments.package(metadata, pages: pages, images: images, cover: cover.image), as: EPUBDocuments.packagePath)
-            try text(EPUBDocuments.navigation(title: plan.metadata.title, pages: pages), as: "EPUB/nav.xhtml")
-            try text(EPUBDocuments.stylesheet, as: "EPUB/page.css")
-            for (index, page) in pages.enumerated() {
-                guard let image = images[page.baseImage] else { continue }
-                try text(
-                    EPUBDocuments.page(page, position: index + 1, image: image, issueTitle: plan.metadata.title),
-                    as: "EPUB/\(page.document)")
+            for (file, image) in packed {
+                let opened = try reopen(file, as: image, source: source, assets: assets)
+                try archiving { () throws(ArchiveError) in
+                    try writer.addFile(
+                        reading: opened.descriptor, size: opened.size, path: opened.path, as: "EPUB/\(image.href)",
+                        modified: plan.metadata.date, compression: .store)
+                }
             }
-            for (image, file) in [cover] + order.compactMap({ pictures[$0] }) {
-                try writer.addFile(
-                    reading: file.descriptor, size: file.size, path: file.path, as: "EPUB/\(image.href)", modified: date,
-                    compression: .store)
-            }
-            size = try writer.close()
+            size = try archiving { () throws(ArchiveError) in try writer.close() }
         } catch {
             pending.discard()
-            throw .archive(issue: plan.name, error)
+            throw error
         }
         do {
             // Best effort: the EPUB is made again from its sources, like the bundles.
@@ -108,6 +99,41 @@ struct EPUBBuilder {
         var degraded: [String: Int] = [:]
         for page in pages where page.isDegraded { degraded[page.className, default: 0] += 1 }
         return Output(record: OutputRecord(file: name, size: size, sha256: hasher.finalizeHex()), degraded: degraded)
+    }
+
+    /// The mimetype (first, stored, no extra field), the container, the package, the
+    /// navigation, the stylesheet and the pages, in that order.
+    private func writeDocuments(
+        to writer: ZipWriter, pages: [EPUBPage], images: [String: EPUBDocuments.Image], cover: EPUBDocuments.Image
+    ) throws(ArchiveError) {
+        let date = plan.metadata.date
+        func text(_ text: String, as entry: String) throws(ArchiveError) {
+            try writer.addData(Data(text.utf8), as: entry, modified: date, compression: .deflate)
+        }
+        try writer.addData(
+            Data("application/epub+zip".utf8), as: "mimetype", modified: date, compression: .store, omittingExtraFields: true)
+        try text(EPUBDocuments.container, as: "META-INF/container.xml")
+        let metadata = EPUBDocuments.Metadata(
+            identifier: settings.identifier(of: plan.name), title: plan.metadata.title, date: date, publisher: settings.publisher,
+            summary: plan.metadata.summary)
+        try text(EPUBDocuments.package(metadata, pages: pages, images: images, cover: cover), as: EPUBDocuments.packagePath)
+        try text(EPUBDocuments.navigation(title: plan.metadata.title, pages: pages), as: "EPUB/nav.xhtml")
+        try text(EPUBDocuments.stylesheet, as: "EPUB/page.css")
+        for (index, page) in pages.enumerated() {
+            guard let image = images[page.baseImage] else { continue }
+            try text(
+                EPUBDocuments.page(page, position: index + 1, image: image, issueTitle: plan.metadata.title),
+                as: "EPUB/\(page.document)")
+        }
+    }
+
+    /// A step of the archive, its failure as the issue's.
+    private func archiving<T>(_ step: () throws(ArchiveError) -> T) throws(BuildError) -> T {
+        do {
+            return try step()
+        } catch {
+            throw .archive(issue: plan.name, error)
+        }
     }
 
     /// The config's pages, read under the bundles' config gate (one config tree in memory at a
@@ -126,10 +152,14 @@ struct EPUBBuilder {
 
     /// An image of the EPUB (`name` in `assets/`, or its stand-in), with the pixel size and
     /// media type its header says: only what EPUB reading systems must show (PNG, JPEG, GIF).
-    private func picture(
+    private func measure(
         _ name: String, as stem: String, id: String, source: IssueSource, assets: OpenFolder
-    ) throws(BuildError) -> (image: EPUBDocuments.Image, file: OpenFile) {
+    ) throws(BuildError) -> EPUBDocuments.Image {
         let file = try images.open(name, source: source, assets: assets, outputFolder: outputFolder).file
+        return try measure(file, as: stem, id: id)
+    }
+
+    private func measure(_ file: OpenFile, as stem: String, id: String) throws(BuildError) -> EPUBDocuments.Image {
         let probe = ImageSize.probe(file)
         let format: (type: String, extension: String)
         switch probe.signature {
@@ -143,8 +173,21 @@ struct EPUBBuilder {
         guard case .success(let size) = probe.size else {
             throw .epubImage(issue: plan.name, path: file.path, reason: "its size cannot be read")
         }
-        let image = EPUBDocuments.Image(
+        return EPUBDocuments.Image(
             href: "\(stem).\(format.extension)", id: id, mediaType: format.type, width: size.width, height: size.height)
-        return (image, file)
+    }
+
+    /// The image `name` opened again to be packed: refused unless it still measures as
+    /// `image`, whose size and type its pages already give.
+    private func reopen(
+        _ name: String, as image: EPUBDocuments.Image, source: IssueSource, assets: OpenFolder
+    ) throws(BuildError) -> OpenFile {
+        let file = try images.open(name, source: source, assets: assets, outputFolder: outputFolder).file
+        let stem = String(image.href.prefix(upTo: image.href.lastIndex(of: ".") ?? image.href.endIndex))
+        guard try measure(file, as: stem, id: image.id) == image else {
+            throw .epubImage(
+                issue: plan.name, path: file.path, reason: "it changed while the EPUB was being written; build again")
+        }
+        return file
     }
 }

@@ -4,23 +4,23 @@ import NewsstandCore
 /// What an issue's EPUB takes from the magazine rather than from the issue: the publisher it
 /// names and the BaseURL its identifier is made from. Their digest (`key`) is recorded in the
 /// issue's manifest, so a magazine.plist edit that changes them makes the EPUBs again.
-public struct EPUBSettings: Sendable, Equatable {
+struct EPUBSettings: Sendable, Equatable {
     /// `dc:publisher`: the magazine's Publisher, else its Title (as the feeds and books name it).
-    public var publisher: String
+    var publisher: String
     /// Where the magazine is hosted: the identifiers' `TagURI`s are made from it.
-    public var baseURL: URL?
+    var baseURL: URL?
 
     /// The language of every EPUB: `und` (undetermined, BCP 47). magazine.plist does not say
     /// which language a magazine is in, and EPUB requires one; its pages are images.
     static let language = "und"
 
-    public init(publisher: String, baseURL: URL?) {
+    init(publisher: String, baseURL: URL?) {
         self.publisher = publisher
         self.baseURL = baseURL
     }
 
     /// The settings of `magazine`'s EPUBs.
-    public init(magazine: Magazine) {
+    init(magazine: Magazine) {
         self.init(publisher: magazine.author, baseURL: magazine.baseURL)
     }
 
@@ -34,7 +34,7 @@ public struct EPUBSettings: Sendable, Equatable {
 
     /// The digest of everything here, with its lengths: two settings that make different
     /// EPUBs never share a key.
-    public var key: String {
+    var key: String {
         let fields = [publisher, identifier(of: ""), Self.language]
         return XXH3.hex(of: Data(fields.map { "\($0.utf8.count):\($0)\n" }.joined().utf8))
     }
