@@ -88,6 +88,11 @@ enum PublishCommand: Command {
         }
 
         console.out("publishing \(built) to \(destination.description)")
+        let verifier = PublishVerifier(destination: destination, timeouts: timeouts)
+        // What a reader holding the catalog about to be replaced revalidates with.
+        let replaced = verify ? plan.catalogs.first { $0.path == "issues.plist" } : nil
+        var previous: CatalogValidators?
+        if replaced != nil, let url = plan.catalogURL { previous = try runBlocking { await verifier.validators(of: url) } }
         let report = try runBlocking { try await publisher.run(plan) { step in console.out("  \(step)") } }
         let swapped = report.swapped.isEmpty ? "" : " \(report.swapped.count) replaced in place,"
         console.out(
@@ -97,12 +102,17 @@ enum PublishCommand: Command {
             console.err("newsstand publish: warning: could not delete the temporary copy \(leftover); delete it by hand")
         }
         guard verify else { return ExitStatus.success }
-        let problems = try runBlocking { await PublishVerifier(destination: destination, timeouts: timeouts).verify() }
+        var problems = try runBlocking { await verifier.verify() }
+        if let replaced, let previous, let url = plan.catalogURL {
+            problems += try runBlocking { await verifier.verifyReplaced(url, previous: previous, sha256: replaced.sha256) }
+        }
         guard problems.isEmpty else {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }
             return ExitStatus.failure
         }
-        console.out("verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog")
+        console.out(
+            "verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog"
+                + (previous != nil ? "; the replaced catalog's validators get the new one (200, not 304)" : ""))
         return ExitStatus.success
     }
 }
