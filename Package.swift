@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "NewsstandCLITests",
             dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandProcess", "NewsstandTestSupport"],
-            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Channels"]),
     ],
     swiftLanguageModes: [.v6]
 )
