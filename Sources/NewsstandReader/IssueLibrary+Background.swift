@@ -91,6 +91,52 @@ extension IssueLibrary {
         await settleEngineCalls()
     }
 
+    /// Installs a bundle that arrived outside the library (a Background Assets download, a file
+    /// the app fetched itself): moved (or copied) into `Downloads/` as a received file, then
+    /// verified against the catalog's size and SHA-256 and unpacked, as a background download's
+    /// file is. Waits for the install.
+    /// - Throws: `unknownIssue`; `issueBusy` while the issue is being downloaded; the
+    ///   verification's or the unpack's error (the library is as it was).
+    @discardableResult
+    public func adopt(_ file: URL, for name: String) async throws(LibraryError) -> Issue {
+        try checkOpen()
+        await synchronize()
+        guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
+        if running[name] != nil || state.transfers[name]?.isActive == true { throw .issueBusy(name: name) }
+        let source = record.bundleSource(scale: state.scale)
+        var row =
+            state.transfers[name]
+            ?? TransferRecord(
+                name: name, generation: 0, stage: .ended, engine: .background, intent: .automatic, url: source.url,
+                expectedSize: source.size, expectedSHA256: source.sha256, scale: source.scale)
+        row.generation += 1
+        row.stage = .queued
+        row.url = source.url
+        row.expectedSize = source.size
+        row.expectedSHA256 = source.sha256
+        row.scale = source.scale
+        row.restarts = 0
+        row.lastError = nil
+        state.transfers[name] = row
+        switch TransferHandOff(downloads: layout.downloads).take(file, of: row.id, status: nil) {
+        case .failure(.status(let status)):
+            throw .downloadHTTPStatus(name: name, url: file.path, status: status)
+        case .failure(.file(let error)):
+            row.stage = .ended
+            state.transfers[name] = row
+            throw .fileSystem(path: error.path, reason: error.reason)
+        case .success(let received):
+            await handle(.received(generation: row.generation, file: received), of: name)
+        }
+        await waitForInstalls()
+        guard let current = state.issues[name], current.status == .available, state.transfers[name]?.isActive != true,
+            state.transfers[name]?.lastError == nil
+        else {
+            throw .downloadFailed(name: name, url: file.path, reason: state.transfers[name]?.lastError ?? "not installed")
+        }
+        return current.issue(in: layout)
+    }
+
     /// Stops `name`'s background download; the engine keeps what it got for the next one. A
     /// download whose file has arrived is installed all the same.
     public func cancelBackgroundDownload(_ name: String) async {

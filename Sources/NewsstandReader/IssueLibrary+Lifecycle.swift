@@ -30,9 +30,11 @@ extension IssueLibrary {
         return life
     }
 
-    /// Gives `event` to `name`'s lifecycle, writes the lifecycle back and carries out its actions.
-    func handle(_ event: LifecycleEvent, of name: String) async {
-        guard var life = lifecycle(of: name) else { return }
+    /// Gives `event` to `name`'s lifecycle (as the state has it, or `before`, taken before a
+    /// step that already wrote part of the event's outcome), writes the lifecycle back and
+    /// carries out its actions.
+    func handle(_ event: LifecycleEvent, of name: String, from before: IssueLifecycle? = nil) async {
+        guard var life = before ?? lifecycle(of: name) else { return }
         let actions = life.handle(event)
         store(life, event: event)
         await perform(actions, of: name)
@@ -196,6 +198,8 @@ extension IssueLibrary {
         case .failure(let error):
             await handle(.failed(generation: generation, error), of: name)
         case .success(let sha256):
+            // What was installed before the swap: `commitStaged` records the new content itself.
+            let before = lifecycle(of: name)
             switch await commitStaged(name, sha256: sha256, source: source) {
             case .failure(let error):
                 await handle(.failed(generation: generation, error), of: name)
@@ -203,13 +207,17 @@ extension IssueLibrary {
                 log("\(name) is available (from the background engine)")
                 await handle(
                     .installed(generation: generation, InstalledContent(sha256: sha256, contentURL: source.url, scale: source.scale)),
-                    of: name)
+                    of: name, from: before)
             }
         }
     }
 
     /// One engine event, on the actor, in the order the engine sent them.
     func take(_ event: EngineEvent) async {
+        if isClosed {
+            if case .delivered(let recorded) = event { recorded.signal() }
+            return
+        }
         switch event {
         case .progressed(let id, let progress):
             await handle(.progressed(generation: id.generation, progress), of: id.name)

@@ -241,9 +241,13 @@ public actor IssueLibrary {
     public func close() async {
         isClosed = true
         await suspendDownloads()
-        // Jobs handed over reach the engine before the library goes (a command exits right after).
+        // Jobs handed over reach the engine before the library goes (a command exits right after);
+        // then the engine's events stop coming here: a closed library records nothing, and what
+        // the engine hands over meanwhile stays in Downloads/ for the next open.
         await settleEngineCalls()
         await waitForInstalls()
+        if let aria2 = backgroundEngine as? Aria2Engine { await aria2.detach() }
+        engineEventsTask?.cancel()
         await commits.drain()
         isStoreClosed = true
         store.close()
