@@ -74,7 +74,8 @@ let package = Package(
             path: "Fuzz/FuzzChecks"),
         // Runs the imaging engine over folders for bench/imaging and the determinism tests.
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
-        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
+        // The entitlement service is a Python program the tests run (EntitlementService.swift).
+        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport", exclude: ["entitlement_service.py"]),
         .target(
             name: "NewsstandBuildTestSupport",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
