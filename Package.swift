@@ -27,9 +27,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // What the reader and the build share: catalog model, names, plist values, SHA-256, files.
         // Foundation only; SHA-256 from CryptoKit on Apple platforms, libcrypto on Linux.
+        // zlib: in every Apple SDK and on Linux. A plain C target (not a pkg-config system
+        // library, which cannot be built for iOS) whose header wraps the macros Swift cannot
+        // import (`inflateInit2`); the reader's zip code inflates with it.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "NewsstandCore",
-            dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+            dependencies: ["CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // libvips' headers are in /usr/include/vips and need only GLib's: pkg-config for "vips"
         // also lists every private dependency's flags, among them -pthread, which SwiftPM warns
         // about on every build. gobject-2.0 gives exactly the GLib include paths.
@@ -44,11 +48,11 @@ let package = Package(
         // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
         .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "CCurl"]),
         .target(name: "NewsstandPreview", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),
-        // What an app embeds: never NewsstandFormat, NewsstandBuild or libxml2.
+        // What an app embeds: never NewsstandFormat, NewsstandBuild, libarchive or libxml2.
         .target(
             name: "NewsstandReader",
             dependencies: [
-                "NewsstandCore", "NewsstandArchive", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                "NewsstandCore", .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
@@ -65,7 +69,7 @@ let package = Package(
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging"]),
         // Times the reader library's operations for bench/reader; also the program that shows
         // what an app using only the reader links (ReaderOnlyLinkTests).
-        .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandArchive"], path: "bench/ReaderBench"),
+        .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader"], path: "bench/ReaderBench"),
         // The fuzz targets' checks: one entry point per parser, bytes in, a broken invariant out.
         // The fuzzers (below, with NEWSSTAND_FUZZ) and FuzzRegressionTests both run them.
         .target(
@@ -74,6 +78,8 @@ let package = Package(
             path: "Fuzz/FuzzChecks"),
         // Runs the imaging engine over folders for bench/imaging and the determinism tests.
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
+        // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
+        .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
         // The entitlement service is a Python program the tests run (EntitlementService.swift).
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport", exclude: ["entitlement_service.py"]),
         .target(
@@ -84,7 +90,7 @@ let package = Package(
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore"]),
         .testTarget(
             name: "NewsstandArchiveTests",
-            dependencies: ["NewsstandArchive", "NewsstandTestSupport"],
+            dependencies: ["NewsstandArchive", "NewsstandCore", "NewsstandTestSupport"],
             exclude: ["ZipStreamCheck.java"]
         ),
         .testTarget(
@@ -108,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandArchive", "NewsstandTestSupport"]
+            dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandTestSupport"]),
@@ -125,7 +131,7 @@ let package = Package(
 // libFuzzer executables (`make fuzz`), declared only when NEWSSTAND_FUZZ is set: they link
 // libFuzzer's driver, which a normal build does not have (see Fuzz/README.md).
 if ProcessInfo.processInfo.environment["NEWSSTAND_FUZZ"] != nil {
-    for name in ["FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzRecords"] {
+    for name in ["FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzZipRecord", "FuzzRecords"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzChecks"], path: "Fuzz/\(name)"))
     }
 }

@@ -94,6 +94,34 @@ put("FuzzZipExtract", "absolute.zip", zip_bytes([("/tmp/newsstand-fuzz-absolute.
 put("FuzzZipExtract", "symlink.zip", zip_bytes([("link", b"../../outer", 0o120777), ("link/x", b"x", 0o100644)], zipfile.ZIP_STORED))
 put("FuzzZipExtract", "duplicate.zip", zip_bytes([("a.txt", b"1", 0o100644), ("a.txt", b"2", 0o100644)], zipfile.ZIP_STORED))
 put("FuzzZipExtract", "ratio.zip", zip_bytes([("zeros", b"\0" * 200000, 0o100644)]))
+# What a hand-written reader newly risks: Zip64 records, a data descriptor (bit 3), a bad CRC,
+# two central headers pointing at one record.
+buffer = io.BytesIO()
+with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+    with z.open(zipfile.ZipInfo("z64.txt", (2026, 11, 30, 9, 0, 0)), "w", force_zip64=True) as f:
+        f.write(b"zip64 " * 50)
+put("FuzzZipExtract", "zip64.zip", buffer.getvalue())
+buffer = io.BytesIO()
+with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as z:
+    z.writestr(zipfile.ZipInfo("a.txt", (2026, 11, 30, 9, 0, 0)), b"hello\n")
+put("FuzzZipExtract", "badcrc.zip", buffer.getvalue().replace(b"hello", b"jello", 1))
+overlap = bytearray(zip_bytes([("a.txt", b"one", 0o100644), ("b.txt", b"two", 0o100644)], zipfile.ZIP_STORED))
+second = overlap.rfind(b"PK\x01\x02")
+overlap[second + 42:second + 46] = b"\0\0\0\0"
+put("FuzzZipExtract", "overlap.zip", bytes(overlap))
+
+# FuzzZipRecord: single local records as an update fetches them (header, name, data), stored
+# and deflated, as a bundle's are.
+for name, data, method in [("1-0.png", read("Samples/aurora/issues/a-1/assets/1-0.png")[:300], 0),
+                           ("pages.plist", read("templates/new-magazine/issues/issue-1/pages.plist"), 8)]:
+    if method == 8:
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        body = c.compress(data) + c.flush()
+    else:
+        body = data
+    encoded = name.encode()
+    header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0, zlib.crc32(data), len(body), len(data), len(encoded), 0)
+    put("FuzzZipRecord", name + ".record", header + encoded + body)
 
 # FuzzRecords: a publish state file (first byte even) and a build manifest (first byte odd).
 publish = {"files": {"issues.plist": {"size": 10, "sha256": "a" * 64}, "a-1/a-1.zip": {"size": 5, "sha256": "b" * 64}},

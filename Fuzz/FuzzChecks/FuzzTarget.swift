@@ -18,6 +18,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case catalog = "FuzzCatalog"
     /// `ZipExtractor`: nothing written outside the destination, nothing left on failure.
     case zipExtract = "FuzzZipExtract"
+    /// `ZipLocalRecord`: what a fetched record hands over is exactly the entry it claims to be.
+    case zipRecord = "FuzzZipRecord"
     /// The records read back from disk: a build's manifest and a publish's state file.
     case records = "FuzzRecords"
 
@@ -29,6 +31,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .imageHeader: ImageHeaderCheck.check(data)
         case .catalog: CatalogCheck.check(data)
         case .zipExtract: ZipExtractCheck.check(data)
+        case .zipRecord: ZipRecordCheck.check(data)
         case .records: RecordsCheck.check(data)
         }
     }

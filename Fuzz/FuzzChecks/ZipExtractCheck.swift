@@ -1,7 +1,7 @@
 import Foundation
-import NewsstandArchive
+import NewsstandCore
 
-/// `ZipExtractor` on any bytes, in a sandbox: `sandbox/outer/{before,inner/{bundle.zip,out},after}`
+/// `ZipExtractor` (our reader over zlib) on any bytes, in a sandbox: `sandbox/outer/{before,inner/{bundle.zip,out},after}`
 /// with files around the destination. After an extraction that succeeds, the only new paths
 /// are inside `out`, which holds only folders and regular files, as many as the summary says;
 /// after one that fails, `out` is gone and the sandbox is as it was.
@@ -70,6 +70,7 @@ enum ZipExtractCheck {
                 }
             }
             guard bytes <= limits.maxTotalSize else { return "\(bytes) bytes written, over the limit" }
+            guard files <= limits.maxEntries else { return "\(files) files written, over the entry limit" }
             guard summary.fileCount == files, summary.totalSize == bytes else {
                 return "the summary \(summary) disagrees with the disk: \(files) files, \(folders) folders, \(bytes) bytes"
             }

@@ -64,7 +64,7 @@ struct CatalogClient: Sendable {
         case .timedOut(let seconds): .catalogTimedOut(url: url, seconds: seconds)
         case .stalled: .catalogStalled(url: url)
         case .rejected: .catalogMalformed(url: url, reason: malformation?.description ?? "not a property list")
-        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file:
+        case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file, .cancelledBySystem:
             .catalogUnavailable(url: url, reason: failure.description)
         }
     }

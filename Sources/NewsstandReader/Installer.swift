@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandArchive
 import NewsstandCore
 
 /// Verifies a downloaded bundle and unpacks it into a temporary folder beside the issue's
@@ -44,6 +43,12 @@ struct Installer: Sendable {
             try? issues.removeTree(unpacked.lastPathComponent)
             return .failure(.fileSystem(path: error.path, reason: error.reason))
         }
+        // Whatever unpacker the app configured, a bundle may not bring the library's own records
+        // (a forged index would make a later update trust files it does not describe).
+        if let planted = plantedRecord(in: temporary, of: issues) {
+            try? issues.removeTree(temporary.lastPathComponent)
+            return .failure(.unpackFailed(name: name, reason: .reservedName(archive: part.path, entry: planted)))
+        }
         if let index, index.bundleSHA256 == sha256, temporary == unpacked {
             do {
                 try InstalledIndex.write(index, into: try issues.folder(temporary.lastPathComponent))
@@ -71,6 +76,14 @@ struct Installer: Sendable {
         try folder.rename(inner, to: lifted.lastPathComponent, in: issues)
         try issues.removeTree(unpacked.lastPathComponent)
         return lifted
+    }
+
+    /// The first name at the content's root that the library reserves, if any.
+    private func plantedRecord(in content: URL, of issues: OpenFolder) -> String? {
+        guard let folder = try? issues.folder(content.lastPathComponent), let entries = try? folder.entries() else {
+            return nil
+        }
+        return entries.compactMap(\.name).first { $0.hasPrefix(InstalledIndex.reservedPrefix) }
     }
 
     private func verify(expectedSize: Int?, expectedSHA256: String?) throws(LibraryError) -> String {

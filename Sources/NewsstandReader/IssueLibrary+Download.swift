@@ -243,7 +243,7 @@ extension IssueLibrary {
         case .cancelled: .cancelled(name: name)
         case .file(let error) where error.isNoSpace: .diskFull(path: error.path, reason: error.reason)
         case .file(let error): .fileSystem(path: error.path, reason: error.reason)
-        case .network, .badResponse, .rangeNotSatisfiable, .timedOut, .rejected:
+        case .network, .badResponse, .rangeNotSatisfiable, .timedOut, .rejected, .cancelledBySystem:
             .downloadFailed(name: name, url: url.absoluteString, reason: failure.description)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandArchive
 import NewsstandCore
 
 extension IssueLibrary {

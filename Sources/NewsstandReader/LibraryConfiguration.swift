@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandCore
-import NewsstandArchive
 
 /// How a library downloads, unpacks and keeps issues. The defaults suit an app.
 public struct LibraryConfiguration: Sendable {

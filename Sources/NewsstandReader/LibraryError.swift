@@ -1,4 +1,4 @@
-import NewsstandArchive
+import NewsstandCore
 
 /// Why a library operation failed. Every case carries the issue, path or URL involved.
 public enum LibraryError: Error, Sendable, Equatable {

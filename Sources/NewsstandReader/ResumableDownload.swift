@@ -25,27 +25,19 @@ struct ResumableDownload: Sendable {
 
     /// Downloads the rest of the file. `progress` gets (bytes on disk, bytes expected).
     func run(progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws(TransferFailure) -> Outcome {
-        var offset: Int64 = 0
-        var validator: String?
-        if let metadata = PartMetadata.load(for: part), metadata.url == url, metadata.validator != nil,
-            let size = FileStatus.size(of: part)
-        {
-            if let expected = metadata.expectedLength, size == expected, size <= limit {
-                return Outcome(size: size, bytesTransferred: 0, restarted: false)
-            }
-            if size < min(metadata.expectedLength ?? .max, limit) {
-                offset = size
-                validator = metadata.validator
-            }
+        let point = PartResumePoint.of(part: part, url: url, limit: limit)
+        switch point {
+        case .complete(let size): return Outcome(size: size, bytesTransferred: 0, restarted: false)
+        case .fresh: PartMetadata.discard(part: part)
+        case .partial: break
         }
-        if offset == 0 { PartMetadata.discard(part: part) }
         if Task.isCancelled { throw .cancelled }
         var request = HTTPRequest(url: url, acceptsCompression: false, limits: limits, allowsCellularAccess: allowsCellularAccess)
-        if offset > 0, let validator {
+        if case .partial(let offset, let validator) = point {
             request.headers["Range"] = "bytes=\(offset)-"
             request.headers["If-Range"] = validator
         }
-        let sink = PartFileSink(url: url, part: part, offset: offset, limit: limit, progress: progress)
+        let sink = PartFileSink(url: url, part: part, offset: point.offset, limit: limit, progress: progress)
         try await request.perform(into: sink, on: transport)
         return sink.outcome
     }

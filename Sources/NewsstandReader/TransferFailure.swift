@@ -25,14 +25,19 @@ public enum TransferFailure: Error, Sendable, Equatable {
     case rejected
     /// Writing the file failed (`isNoSpace`: the disk is full, or a file-size limit was hit).
     case file(FileSystemError)
+    /// The system stopped a background transfer, for the reason it gave
+    /// (`NSURLErrorBackgroundTaskCancelledReasonKey`): not the library's own cancel.
+    case cancelledBySystem(SystemCancelReason)
 
-    /// Whether another attempt may succeed: network trouble, stalls, deadlines and 5xx/408/429,
-    /// but not 404, 403, an unusable URL, a body larger than stated, or a full disk.
+    /// Whether another attempt may succeed: network trouble, stalls, deadlines, 5xx/408/429 and
+    /// a system cancel that can pass (a force-quit, scarce resources), but not 404, 403, an
+    /// unusable URL, a body larger than stated, a full disk, or background transfers turned off.
     public var isTransient: Bool {
         switch self {
         case .httpStatus(let status): status >= 500 || status == 408 || status == 429
         case .network, .stalled, .timedOut, .rangeNotSatisfiable, .badResponse: true
         case .unsupportedURL, .tooLarge, .cancelled, .rejected, .file: false
+        case .cancelledBySystem(let reason): reason.mayRetry
         }
     }
 
@@ -42,7 +47,9 @@ public enum TransferFailure: Error, Sendable, Equatable {
     public var discardsPartialFile: Bool {
         switch self {
         case .httpStatus, .tooLarge, .file: true
-        case .network, .unsupportedURL, .stalled, .timedOut, .cancelled, .rangeNotSatisfiable, .badResponse, .rejected: false
+        case .network, .unsupportedURL, .stalled, .timedOut, .cancelled, .rangeNotSatisfiable, .badResponse, .rejected,
+            .cancelledBySystem:
+            false
         }
     }
 }
@@ -62,6 +69,7 @@ extension TransferFailure: CustomStringConvertible {
         case .badResponse(let reason): reason
         case .rejected: "the body was refused"
         case .file(let error): "cannot write '\(error.path)': \(error.reason)"
+        case .cancelledBySystem(let reason): "cancelled by the system: \(reason)"
         }
     }
 }

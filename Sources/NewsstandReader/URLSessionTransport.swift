@@ -152,7 +152,8 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         lock.withLock { failure = failure ?? reason }
     }
 
-    private static func failure(for error: Error) -> TransferFailure {
+    /// The failure a URLSession error stands for (`BackgroundSessionError` reads a task's error with it).
+    static func failure(for error: Error) -> TransferFailure {
         let code = (error as? URLError)?.code.rawValue ?? (error as NSError).code
         switch code {
         case URLError.cancelled.rawValue: return .cancelled

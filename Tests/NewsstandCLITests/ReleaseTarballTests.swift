@@ -10,7 +10,7 @@ import Testing
     static let neededLibraries: Set<String> = [
         "libarchive.so.13", "libxml2.so.2", "libcurl.so.4", "libcrypto.so.3", "libstdc++.so.6", "libm.so.6",
         "libgcc_s.so.1", "libc.so.6", "libxxhash.so.0", "libsqlite3.so.0", "libvips.so.42", "libgobject-2.0.so.0",
-        "libglib-2.0.so.0", "libjpeg.so.62",
+        "libglib-2.0.so.0", "libjpeg.so.62", "libz.so.1",
     ]
 
     @Test func theTarballHoldsTheBinaryTemplatesManPageAndCompletionsWithItsChecksum() async throws {

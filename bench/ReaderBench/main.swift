@@ -9,7 +9,7 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
-import NewsstandArchive
+import NewsstandCore
 import NewsstandReader
 
 setlocale(LC_ALL, "C.UTF-8")

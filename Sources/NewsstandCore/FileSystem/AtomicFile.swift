@@ -53,13 +53,15 @@ public final class AtomicFile: @unchecked Sendable {  // used by one owner at a 
     }
 
     /// Starts writing `name` in `folder` under `temporaryName` (a new one by default; a caller
-    /// that records its files before writing them passes the one it recorded).
+    /// that records its files before writing them passes the one it recorded). `permissions`
+    /// apply from the creation on (0600 for a file holding a secret: never readable by others,
+    /// not even for a moment).
     public static func create(
-        named name: String, in folder: OpenFolder, temporaryName: String? = nil
+        named name: String, in folder: OpenFolder, temporaryName: String? = nil, permissions: mode_t = 0o644
     ) throws(FileSystemError) -> AtomicFile {
         try folder.checkName(name)
         let temporary = temporaryName ?? Self.temporaryName(for: name)
-        let file = try folder.createFile(temporary)
+        let file = try folder.createFile(temporary, permissions: permissions)
         return AtomicFile(file: file, folder: folder, name: name, temporaryName: temporary)
     }
 
@@ -88,11 +90,11 @@ public final class AtomicFile: @unchecked Sendable {  // used by one owner at a 
         try? folder.removeFile(temporaryName)
     }
 
-    /// Writes `data` as `name` in `folder`.
-    public static func write(_ data: Data, named name: String, in folder: OpenFolder, _ durability: Durability)
-        throws(FileSystemError)
-    {
-        let pending = try create(named: name, in: folder)
+    /// Writes `data` as `name` in `folder`, with `permissions` from the creation on.
+    public static func write(
+        _ data: Data, named name: String, in folder: OpenFolder, _ durability: Durability, permissions: mode_t = 0o644
+    ) throws(FileSystemError) {
+        let pending = try create(named: name, in: folder, permissions: permissions)
         do {
             try pending.file.write(data)
         } catch {

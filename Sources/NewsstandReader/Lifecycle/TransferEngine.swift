@@ -38,6 +38,14 @@ public struct TransferJob: Sendable, Equatable {
     public var intent: TransferIntent
     /// What a failed attempt left to continue from (URLSession's resume data), when any.
     public var resumeData: Data?
+    /// Whether the transfer may use a cellular connection (where the platform can tell).
+    public var allowsCellularAccess = true
+    /// Whether it may use a network the system calls expensive: cellular, a personal hotspot
+    /// (Apple platforms, iOS 13 and later).
+    public var allowsExpensiveNetworkAccess = true
+    /// Whether it may use a network the user marked constrained: Low Data Mode (Apple
+    /// platforms, iOS 13 and later).
+    public var allowsConstrainedNetworkAccess = true
 
     /// A job for `id`.
     public init(id: TransferID, url: URL, expectedSize: Int64?, intent: TransferIntent, resumeData: Data? = nil) {

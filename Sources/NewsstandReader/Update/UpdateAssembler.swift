@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandArchive
 import NewsstandCore
 
 /// Builds the new version of an issue's content beside the old one and stages it to replace it
@@ -117,21 +116,20 @@ struct UpdateAssembler: Sendable {
         let digest = SHA256()
         var size: Int64 = 0
         var writeFailure: FileSystemError?
-        do throws(ArchiveError) {
-            try ZipLocalRecord.read(descriptor: spool.descriptor, offset: offset, expectedName: entry.name, maximumBytes: entry.size) {
-                (bytes: UnsafeRawBufferPointer) throws(ArchiveError) in
+        do throws(ZipExtractionError) {
+            try ZipLocalRecord.read(entry, at: offset, in: spool) { (bytes: UnsafeRawBufferPointer) throws(ZipExtractionError) in
                 do throws(FileSystemError) {
                     try target.write(bytes)
                 } catch {
                     writeFailure = error
-                    throw ArchiveError(path: error.path, reason: error.reason)
+                    throw .writeFailed(path: error.path, reason: error.reason)
                 }
                 digest.update(bytes)
                 size += Int64(bytes.count)
             }
         } catch {
             if let writeFailure { throw .file(writeFailure) }
-            throw .mismatch("'\(entry.name)': \(error.reason)")
+            throw .mismatch("\(error)")
         }
         guard size == entry.size else { throw .mismatch("'\(entry.name)' has \(size) bytes, the index says \(entry.size)") }
         let sha256 = digest.finalizeHex()

@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandArchive
+import NewsstandCore
 import NewsstandTestSupport
 import Testing
 

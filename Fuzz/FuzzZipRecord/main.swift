@@ -1,0 +1,16 @@
+// libFuzzer on the target FuzzZipRecord: see Fuzz/README.md. Built only with NEWSSTAND_FUZZ (`make fuzz`).
+import FuzzChecks
+import Foundation
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+var argc = CommandLine.argc
+var argv = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argc, &argv) { bytes, count in
+    FuzzTarget.zipRecord.fuzz(bytes, count)
+    return 0
+})

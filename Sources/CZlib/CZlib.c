@@ -1,0 +1,3 @@
+// SwiftPM builds a C target only with a source file; everything CZlib adds is `static inline`
+// in include/CZlib.h.
+#include "CZlib.h"

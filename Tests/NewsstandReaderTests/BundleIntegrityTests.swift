@@ -1,0 +1,97 @@
+import Foundation
+import NewsstandCore
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// Issue 23, items 7 and 8: a bundle is only installed when every entry has the CRC-32 its
+/// records state (a catalog in the seed's five-key form has no SHA-256, so the CRC is all there
+/// is), and a bundle may not bring the library's own records into the content folder.
+@Suite("Bundle integrity", .timeLimit(.minutes(1)))
+struct BundleIntegrityTests {
+    /// Publishes `f-1` without checksums (the seed's five keys) with `bundle`, then lets `edit`
+    /// change the served bytes.
+    static func publishFiveKeys(_ bed: Testbed, _ bundle: [ZipFixture.Entry], edit: (inout ZipSurgery) -> Void = { _ in }) throws
+    {
+        var spec = Testbed.IssueSpec("f-1", day: 1, normal: bundle)
+        spec.withChecksums = false
+        let entries = try bed.publish([spec])
+        #expect(entries[0].contentSHA256 == nil && entries[0].contentSize == nil)
+        let served = bed.nginx.root.appendingPathComponent("f-1/f-1.zip")
+        var zip = try ZipSurgery(served)
+        edit(&zip)
+        try zip.write(to: served)
+    }
+
+    @Test func aFlippedByteInAStoredImageIsNotInstalled() async throws {
+        try await Testbed.with { bed in
+            // Entry 2 is the stored image `1-0.png`.
+            try Self.publishFiveKeys(bed, Testbed.IssueSpec.pages(scale: "")) { $0.bytes[$0.localDataOffset(2) + 1000] ^= 0x04 }
+            let unzip = try Shell.run("unzip", ["-t", bed.nginx.root.appendingPathComponent("f-1/f-1.zip").path])
+            #expect(unzip.stdout.contains("1-0.png") && unzip.stdout.contains("bad CRC"), "\(unzip.stdout)")
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            let before = FolderSnapshot(bed.libraryFolder.appendingPathComponent("Issues"))
+            let error = await #expect(throws: LibraryError.self) { try await library.download("f-1") }
+            guard case .unpackFailed("f-1", .checksumMismatch(_, let entry, _, _))? = error else {
+                Issue.record("expected a CRC-32 failure, got \(String(describing: error))")
+                return
+            }
+            #expect(entry == "1-0.png")
+            #expect("\(error!)".contains("'1-0.png' fails its CRC-32 check"), "\(error!)")
+            #expect(await library.issue(named: "f-1")?.status == IssueStatus.none)
+            #expect(FolderSnapshot(bed.libraryFolder.appendingPathComponent("Issues")) == before, "the library is as it was")
+        }
+    }
+
+    /// A forged index in the bundle, at its root or under the one folder a bundle zipped with
+    /// its enclosing folder has (which becomes the root), is refused with the entry named.
+    @Test(arguments: [".newsstand-index.json", "f-1/.newsstand-index.json"])
+    func aForgedInstalledIndexInABundleIsRefused(path: String) async throws {
+        try await Testbed.with { bed in
+            let prefix = path.hasPrefix("f-1/") ? "f-1/" : ""
+            let forged = #"{"format":"newsstand-bundle-index","version":1,"bundle":{"size":1,"sha256":"00"},"entries":[]}"#
+            let bundle: [ZipFixture.Entry] = [
+                .text(prefix + "issue.plist", "<plist><dict/></plist>"), .text(prefix + "pages.plist", "<plist><array/></plist>"),
+                .text(path, forged),
+            ]
+            try Self.publishFiveKeys(bed, bundle)
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            let error = await #expect(throws: LibraryError.self) { try await library.download("f-1") }
+            guard case .unpackFailed("f-1", .reservedName(_, let entry))? = error else {
+                Issue.record("expected a reserved name, got \(String(describing: error))")
+                return
+            }
+            #expect(entry == path)
+            #expect(await library.issue(named: "f-1")?.status == IssueStatus.none)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == []
+            )
+        }
+    }
+
+    /// An app's own unpacker that lets hidden names through: the library still refuses the
+    /// planted record before the content is put in place.
+    struct PermissiveUnpacker: BundleUnpacker {
+        func unpack(_ archive: URL, into destination: URL, limits: ZipExtractionLimits) throws(ZipExtractionError) {
+            try ZipExtractor.extract(from: archive, into: destination, limits: limits)
+        }
+    }
+
+    @Test func aForgedIndexIsRefusedWhateverTheUnpacker() async throws {
+        try await Testbed.with { bed in
+            try Self.publishFiveKeys(bed, Testbed.IssueSpec.pages(scale: "") + [.text(".newsstand-index.json", "{}")])
+            let library = try bed.library { $0.unpacker = PermissiveUnpacker() }
+            try await library.refresh(from: bed.catalogURL)
+            let error = await #expect(throws: LibraryError.self) { try await library.download("f-1") }
+            guard case .unpackFailed("f-1", .reservedName(_, ".newsstand-index.json"))? = error else {
+                Issue.record("expected a reserved name, got \(String(describing: error))")
+                return
+            }
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == []
+            )
+        }
+    }
+}
