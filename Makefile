@@ -11,7 +11,7 @@ SAMPLE_OUT ?= output/aurora
 # Debian packages: the C libraries we link and nginx (enough to build and publish the sample),
 # then the real tools the tests and benchmarks check our output with.
 BUILD_PACKAGES = libarchive-dev zlib1g-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libxxhash-dev pkg-config nginx-light libvips-dev libjpeg-dev
-TEST_PACKAGES  = $(BUILD_PACKAGES) libarchive-tools xxhash zip unzip curl rclone aria2 chromium chromium-driver python3-selenium \
+TEST_PACKAGES  = $(BUILD_PACKAGES) sqlite3 libarchive-tools xxhash zip unzip curl rclone aria2 chromium chromium-driver python3-selenium \
                  default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml \
                  python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data strace
 # bench/imaging also compares with optipng and pdftoppm, on photographs from mate-backgrounds.

@@ -5,6 +5,10 @@ import PackageDescription
 // The module graph and what each module may import are described in ARCHITECTURE.md.
 let package = Package(
     name: "Newsstand",
+    // What an app embeds (NewsstandReader and what it depends on) builds for these; the floor is
+    // the first release with URLSession's async API and the concurrency runtime in the OS
+    // (ARCHITECTURE.md, "The reader on Apple platforms"). Linux builds are not affected.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .executable(name: "newsstand", targets: ["newsstand"]),
         .library(name: "NewsstandCore", targets: ["NewsstandCore"]),
@@ -13,6 +17,7 @@ let package = Package(
         .library(name: "NewsstandPublish", targets: ["NewsstandPublish"]),
         .library(name: "NewsstandPreview", targets: ["NewsstandPreview"]),
         .library(name: "NewsstandReader", targets: ["NewsstandReader"]),
+        .library(name: "NewsstandReaderObservation", targets: ["NewsstandReaderObservation"]),
         .library(name: "NewsstandImaging", targets: ["NewsstandImaging"]),
     ],
     targets: [
@@ -56,17 +61,24 @@ let package = Package(
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The shelf as an @Observable model for SwiftUI (iOS 17, macOS 14): a module of its own, so
+        // that an app on an older system links the reader without the Observation framework.
+        .target(name: "NewsstandReaderObservation", dependencies: ["NewsstandReader", "NewsstandCore"]),
         // The imaging engine (libvips): derived normal sizes, lossless optimisation, PDF pages.
         .target(name: "NewsstandImaging", dependencies: ["CVips", "CJPEGLossless"]),
+        // What the import's page renderer process needs from C: glibc functions Swift cannot see,
+        // prctl, and the allocation watch, which replaces malloc in any program linking it.
+        .target(name: "CChildProcess"),
         // `newsstand import`: a print PDF or a folder of page images into a new issue.
-        .target(name: "NewsstandImport", dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),
+        .target(
+            name: "NewsstandImport", dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "CChildProcess"]),
         .target(
             name: "NewsstandCLI",
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
                 "NewsstandImport",
             ]),
-        .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging"]),
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging", "NewsstandImport"]),
         // Times the reader library's operations for bench/reader; also the program that shows
         // what an app using only the reader links (ReaderOnlyLinkTests).
         .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader"], path: "bench/ReaderBench"),
@@ -87,7 +99,7 @@ let package = Package(
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
             path: "Tests/NewsstandBuildTestSupport"),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore"]),
+        .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandArchiveTests",
             dependencies: ["NewsstandArchive", "NewsstandCore", "NewsstandTestSupport"],
@@ -114,15 +126,15 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandCore", "NewsstandTestSupport"]
+            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
-        .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
         ),
         .testTarget(
-            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandTestSupport"],
+            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandTestSupport"],
             exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,6 +23,18 @@ dictionary() {
   esac
 }
 
+# libFuzzer's own leak check (LeakSanitizer after every input that mallocs more than it frees)
+# for all but FuzzCatalog: Foundation leaks on nearly every input it refuses (Fuzz/lsan.supp),
+# so each one set off a full scan and the target ran 15 inputs a second instead of 300 (968 in
+# 60 s against 19,427). LeakSanitizer still checks FuzzCatalog once at exit, with the same
+# suppressions: a leak of ours fails the run, though without the input that made it.
+input_leaks() {
+  case "$1" in
+    FuzzCatalog) echo 0 ;;
+    *) echo 1 ;;
+  esac
+}
+
 failed=""
 mkdir -p "$BUILD_PATH/logs"
 for target in $TARGETS; do
@@ -35,7 +47,7 @@ for target in $TARGETS; do
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" LSAN_OPTIONS="suppressions=$(pwd)/Fuzz/lsan.supp:${LSAN_OPTIONS:-}" \
     "$BUILD_PATH/debug/$target" "$work" "Fuzz/corpus/$target" \
     -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" -malloc_limit_mb="$FUZZ_RSS_MB" \
-    -dict="$(dictionary "$target")" -artifact_prefix="$crashes/" -print_final_stats=1 -detect_leaks=1 ${FUZZ_ARGS:-} >"$log" 2>&1
+    -dict="$(dictionary "$target")" -artifact_prefix="$crashes/" -print_final_stats=1 -detect_leaks="$(input_leaks "$target")" ${FUZZ_ARGS:-} >"$log" 2>&1
   status=$?
   grep -E "^#[0-9]+.*(DONE|pulse|NEW)" "$log" | tail -1
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" "$log"

@@ -63,23 +63,20 @@ enum CatalogCheck {
         guard format == .xml else { return nil }  // binary and OpenStep text are not catalogs
         switch (object, ours.0) {
         case (let array as [Any], .success(let entries)):
-            let theirs = array.compactMap { element -> CatalogEntry? in
-                guard case .dictionary(let d)? = PlistValue(foundationObject: element) else { return nil }
-                return try? CatalogEntry(plist: d)
-            }
+            let theirs = foundationEntries(of: array)
             guard theirs == entries else { return "Foundation reads entries \(theirs), the parser \(entries)" }
             return nil
-        case (_ as [Any], .failure(let error)):
-            // Foundation stops at the end of the root value and ignores what follows (bytes
-            // after `</plist>`, or a `</plist>` never opened); the parser refuses anything but
-            // white space, comments and instructions there. A catalog like that is not one our
-            // build writes: a failure from the first `</plist>` on is that leniency.
-            if let close = data.range(of: Data("</plist>".utf8))?.lowerBound, let at = failureOffset(error),
-                at >= close - data.startIndex
-            {
-                return nil
-            }
-            return "Foundation reads an array, the parser fails: \(error)"
+        case (let array as [Any], .failure(let error)):
+            // The one leniency of Foundation's we refuse on purpose: it parses the first element
+            // and ignores every byte after it (CFPropertyList: "we do not verify that there was
+            // only one element"), be it text, a second root, a `</plist>` never opened or half a
+            // tag; the parser allows only white space, comments and instructions there. A
+            // catalog like that is not one our build writes. So the failure must lie after a
+            // complete root: some prefix of the bytes, ending at a `>`, reads as exactly
+            // Foundation's entries. Any other failure is a real disagreement.
+            let theirs = foundationEntries(of: array)
+            if completeRoot(of: data, before: failureOffset(error), matching: theirs) != nil { return nil }
+            return "Foundation reads an array, the parser fails inside it: \(error)"
         case (.some(let other), .success(let entries)) where !(other is [Any]):
             return "Foundation reads a \(type(of: other)) root, the parser \(entries.count) entries"
         case (.none, .success(let entries)):
@@ -87,6 +84,27 @@ enum CatalogCheck {
         default:
             return nil
         }
+    }
+
+    /// The entries of Foundation's reading: each dictionary element `CatalogEntry` accepts.
+    static func foundationEntries(of array: [Any]) -> [CatalogEntry] {
+        array.compactMap { element -> CatalogEntry? in
+            guard case .dictionary(let d)? = PlistValue(foundationObject: element) else { return nil }
+            return try? CatalogEntry(plist: d)
+        }
+    }
+
+    /// The length of the shortest prefix of `data` that ends at a `>` at or before `limit` and
+    /// that the parser reads, whole, as exactly `entries`: where the root Foundation read ends.
+    static func completeRoot(of data: Data, before limit: Int?, matching entries: [CatalogEntry]) -> Int? {
+        let bytes = [UInt8](data)
+        let last = min(limit ?? bytes.count - 1, bytes.count - 1)
+        guard last >= 0 else { return nil }
+        for end in 0...last where bytes[end] == UInt8(ascii: ">") {
+            let prefix = Data(bytes[...end])
+            if case .success(let read) = outcome(prefix, chunks: [prefix.count]).0, read == entries { return end + 1 }
+        }
+        return nil
     }
 
     /// The byte a malformed-catalog error points at ("… (at byte 231)").

@@ -16,6 +16,11 @@ static inline CURLcode ccurl_setopt_header(CURL *handle, size_t (*callback)(char
 static inline CURLcode ccurl_setopt_progress(CURL *handle, int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
+static inline long ccurl_info_long(CURL *handle, CURLINFO info) {
+    long value = 0;
+    curl_easy_getinfo(handle, info, &value);
+    return value;
+}
 static inline long ccurl_response_code(CURL *handle) {
     long code = 0;
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <stdio.h>
+#include <string.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -51,6 +53,34 @@ static inline void cvips_configure(void) {
     vips_operation_block_set("VipsForeignLoadHeif", FALSE);
     vips_operation_block_set("VipsForeignLoadPdf", FALSE);
 }
+
+/// Sends every message a library logs through GLib (poppler's complaints about a PDF, GLib's
+/// own warnings) to `fd`, one line each: the byte 0x1E, the domain, a tab, the level (error,
+/// critical, warning, message, info), a tab, the text with line breaks as spaces, a line feed.
+/// Debug messages are dropped, and libvips' own below critical (its start-up notes; its
+/// warnings the engine drops anyway, see cvips_configure). One write() of at most 1,024 bytes a
+/// message, so lines from several threads never mix in a pipe. The handler keeps no state.
+static inline void cvips_log_line(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer user) {
+    if (level & G_LOG_LEVEL_DEBUG) return;
+    if (domain && strcmp(domain, "VIPS") == 0 && !(level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL))) return;
+    const char *name = (level & G_LOG_LEVEL_ERROR) ? "error"
+        : (level & G_LOG_LEVEL_CRITICAL) ? "critical"
+        : (level & G_LOG_LEVEL_WARNING) ? "warning"
+        : (level & G_LOG_LEVEL_MESSAGE) ? "message" : "info";
+    char line[1024];
+    int n = snprintf(line, sizeof line, "\x1e%s\t%s\t%s", domain ? domain : "", name, message ? message : "");
+    if (n < 0) return;
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    for (int i = 1; i < n; i++)
+        if (line[i] == '\n' || line[i] == '\r') line[i] = ' ';
+    line[n] = '\n';
+    ssize_t written;
+    do written = write(GPOINTER_TO_INT(user), line, (size_t)n + 1); while (written < 0 && errno == EINTR);
+}
+
+static inline void cvips_log_to(int fd) { g_log_set_default_handler(cvips_log_line, GINT_TO_POINTER(fd)); }
+
+static inline void cvips_set_concurrency(int threads) { vips_concurrency_set(threads); }
 
 // MARK: reading from a descriptor at our own offset
 

@@ -69,10 +69,12 @@ final class DiagnosticPrinter {
             place = path(location.file)
             if let line = location.line { place += ":\(line)" }
             if let column = location.column { place += ":\(column)" }
-            place = console.styled(place, "1") + ": "
+            // One diagnostic, one line: a file name or message with a line break in it cannot
+            // start a line of its own (the GitHub format escapes them its own way).
+            place = console.styled(SourceText.printable(place), "1") + ": "
         }
         let severity = d.severity == .error ? console.styled("error", "1;31") : console.styled("warning", "1;33")
-        return "\(place)\(severity): \(d.message) [\(d.code.rawValue)]"
+        return "\(place)\(severity): \(SourceText.printable(d.message)) [\(d.code.rawValue)]"
     }
 
     private func github(_ d: Diagnostic) -> String {

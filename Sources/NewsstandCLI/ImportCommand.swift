@@ -15,6 +15,9 @@ enum ImportCommand: Command {
         var width = ImportRequest.defaultWidth
         var articles: String?
         var jobs = min(ProcessInfo.processInfo.activeProcessorCount, ImportRequest.maximumJobs)
+        /// MiB.
+        var pageMemory = ImportRequest.defaultPageMemoryLimit >> 20
+        var pageTimeout = ImportRequest.defaultPageTimeout
         var format = OutputFormat.text
 
         static var arguments: [Argument<Self>] {
@@ -36,6 +39,15 @@ enum ImportCommand: Command {
                 .value(
                     \.jobs, "--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(ImportRequest.maximumJobs)),
                     help: "pages rendered at once (default: the number of cores, at most \(ImportRequest.maximumJobs))"),
+                .value(
+                    \.pageMemory, "--page-memory",
+                    .wholeNumber(unit: "MiB", range: Int64(ImportRequest.pageMemoryRange.lowerBound)...Int64(ImportRequest.pageMemoryRange.upperBound)),
+                    placeholder: "MIB",
+                    help: "memory one page's renderer may use (default \(ImportRequest.defaultPageMemoryLimit >> 20)); the import uses at most --jobs times this"),
+                .value(
+                    \.pageTimeout, "--page-timeout",
+                    .wholeNumber(unit: "seconds", range: Int64(ImportRequest.pageTimeoutRange.lowerBound)...Int64(ImportRequest.pageTimeoutRange.upperBound)),
+                    placeholder: "S", help: "seconds one page, or opening the PDF, may take (default \(ImportRequest.defaultPageTimeout))"),
                 .value(\.format, "--format", help: "text (default) or json (one document on standard output)"),
             ]
         }
@@ -57,10 +69,11 @@ enum ImportCommand: Command {
         description: [
             "Renders every page of the PDF (or scales every page image of the folder, in natural name order: page2 before page10) to --width pixels and writes them into a new issue, issues/<NAME>/, as @2x masters named <article>-<page>@2x.png (or .jpg for photographic pages), with pages.plist (one SimplePage per page) and issue.plist (Title, Date, Cover: cover@2x.png, the first page). Normal sizes (half width) are written too only when magazine.plist sets DeriveNormalSize to false; otherwise the build derives them.",
             "Everything is checked before the first page is rendered, and the issue is written into a hidden folder in issues/ that is renamed into place when complete: on any failure nothing is left in the magazine. An existing issue is never replaced.",
+            "Each page is rendered in a process of its own (newsstand started again) with at most --page-memory MiB and --page-timeout seconds: a page that needs more is stopped and named, and the import fails. The whole import uses at most --jobs times --page-memory.",
         ],
         exitStatuses: [
             (0, "imported"),
-            (1, "the issue exists, the source cannot be read (a damaged or encrypted PDF, a folder without images) or writing failed; nothing was written"),
+            (1, "the issue exists, the source cannot be read (a damaged or encrypted PDF, a folder without images), a page needs more memory or time than it may have, or writing failed; nothing was written"),
             (2, "usage error (also a bad --width, --date or --articles)"),
         ],
         environment: [CommandDeclaration.templatesVariable])
@@ -92,6 +105,7 @@ enum ImportCommand: Command {
             console.err("newsstand import: note: removed '\(note)' in issues/, left by an import that did not finish")
         }
         for note in summary.notes { console.err("newsstand import: note: \(note)") }
+        for warning in summary.warnings { console.err("newsstand import: warning: \(Redacted.message(warning))") }
         let sizes =
             summary.wroteNormalSizes
             ? "@2x and normal sizes (DeriveNormalSize is off)" : "@2x masters only (the build derives normal sizes)"
@@ -113,6 +127,7 @@ enum ImportCommand: Command {
         return ImportRequest(
             source: URL(fileURLWithPath: options.source), magazine: URL(fileURLWithPath: options.magazine, isDirectory: true),
             issueName: options.issue, title: options.title, date: options.date,
-            width: options.width, articles: articles, jobs: options.jobs, builtInSchema: try Templates.builtInSchema(environment: environment))
+            width: options.width, articles: articles, jobs: options.jobs, builtInSchema: try Templates.builtInSchema(environment: environment),
+            pageMemoryLimit: options.pageMemory << 20, pageTimeout: options.pageTimeout)
     }
 }

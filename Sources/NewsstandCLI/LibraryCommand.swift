@@ -18,7 +18,7 @@ enum LibraryCommand: Command {
         var latest = false
         var all = false
         var format = OutputFormat.text
-        /// How long to wait while another process uses the folder.
+        /// How long a write waits while another process writes to the folder.
         var wait = LibraryCommand.defaultWait
         /// The reader library's limits: its defaults, and what the options change.
         var configuration = LibraryConfiguration()
@@ -37,7 +37,7 @@ enum LibraryCommand: Command {
                     placeholder: "N", help: "refresh: fetch the covers of the newest N issues only (default 20); cover fetches any other"),
                 .value(
                     \.wait, "--wait", .seconds(allowsZero: true),
-                    help: "how long to wait while another process uses the folder (default 10; 0: fail at once)"),
+                    help: "how long a write waits while another process writes to the folder (default 10; 0: fail at once)"),
                 .value(
                     \.configuration.requestTimeout, "--timeout", .seconds(allowsZero: false),
                     help: "deadline of one catalog or cover request (default 300)"),
@@ -72,7 +72,7 @@ enum LibraryCommand: Command {
         ],
         description: [
             "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; update brings a downloaded issue with an update to the catalog's content, fetching only the files that changed (HTTP Range requests, checked against the bundle's index) when it can, the whole bundle otherwise; resume continues downloads that were interrupted.",
-            "One process at a time uses a folder: another one waits for it (--wait), then fails with \"library ... is in use\".",
+            "Several processes can use one folder at once: each write holds the folder's lock for its moment only, and waits for another's (--wait) before it fails with \"library ... is in use\"; a second download of an issue another process is downloading waits for that one and finds the issue available.",
         ],
         exitStatuses: [(0, "success"), (1, "failure (one line on standard error)"), (2, "usage error")])
 

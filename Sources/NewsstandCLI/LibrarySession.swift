@@ -14,36 +14,19 @@ struct LibrarySession: Sendable {
     let console: Console
     let json: Bool
     let configuration: LibraryConfiguration
-    /// How long to wait while another process has the folder open.
+    /// How long a write waits while another process writes to the folder.
     let wait: TimeInterval
 
-    /// Opens the library, waiting up to `wait` seconds (and saying so) while another process
-    /// uses the folder.
+    /// Opens the library; every write waits up to `wait` seconds for another process's write.
     private func open(_ folder: URL, scale: LibraryScale = .normal) throws -> IssueLibrary {
-        if let library = try Self.open(folder, scale: scale, configuration: configuration) { return library }
-        guard wait > 0 else { throw LibraryCLIError.inUse(folder.path, waited: 0) }
-        console.err(
-            "newsstand library: '\(folder.path)' is in use by another process; waiting up to \(Self.format(wait)) s (\(LibraryCommand.Options.name(\.wait)))")
-        var waiting = configuration
-        waiting.lockTimeout = wait
-        if let library = try Self.open(folder, scale: scale, configuration: waiting) { return library }
-        throw LibraryCLIError.inUse(folder.path, waited: wait)
-    }
-
-    /// The library, or nil when another process has the folder open.
-    private static func open(
-        _ folder: URL, scale: LibraryScale, configuration: LibraryConfiguration
-    ) throws(LibraryError) -> IssueLibrary? {
+        var configuration = configuration
+        configuration.lockTimeout = wait
         do {
             return try IssueLibrary(folder: folder, scale: scale, configuration: configuration)
         } catch {
-            if case .libraryInUse = error { return nil }
+            if case .libraryInUse = error { throw LibraryCLIError.inUse(folder.path, waited: wait) }
             throw error
         }
-    }
-
-    private static func format(_ seconds: TimeInterval) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     func refresh(folder: URL, url: URL, scale: LibraryScale) throws -> Int32 {

@@ -96,6 +96,11 @@ enum PublishCommand: Command {
         }
 
         console.out("publishing \(built) to \(destination.description)")
+        let verifier = PublishVerifier(destination: destination, timeouts: timeouts, secret: secret)
+        // What a reader holding the catalog about to be replaced revalidates with.
+        let replaced = verify ? plan.catalogs.first { $0.path == "issues.plist" } : nil
+        var previous: CatalogValidators?
+        if replaced != nil, let url = plan.catalogURL { previous = try runBlocking { await verifier.validators(of: url) } }
         let report = try runBlocking { try await publisher.run(plan) { step in console.out("  \(step)") } }
         let swapped = report.swapped.isEmpty ? "" : " \(report.swapped.count) replaced in place,"
         console.out(
@@ -105,15 +110,18 @@ enum PublishCommand: Command {
             console.err("newsstand publish: warning: could not delete the temporary copy \(leftover); delete it by hand")
         }
         guard verify else { return ExitStatus.success }
-        let verifier = PublishVerifier(destination: destination, timeouts: timeouts, secret: secret)
-        let problems = try runBlocking { await verifier.verify() }
+        var problems = try runBlocking { await verifier.verify() }
+        if let replaced, let previous, let url = plan.catalogURL {
+            problems += try runBlocking { await verifier.verifyReplaced(url, previous: previous, sha256: replaced.sha256) }
+        }
         guard problems.isEmpty else {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }
             return ExitStatus.failure
         }
         console.out(
             "verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog"
-                + (secret != nil ? " (paid issues' content signed, and refused unsigned)" : ""))
+                + (secret != nil ? " (paid issues' content signed, and refused unsigned)" : "")
+                + (previous != nil ? "; the replaced catalog's validators get the new one (200, not 304)" : ""))
         return ExitStatus.success
     }
 }

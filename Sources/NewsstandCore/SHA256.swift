@@ -1,40 +1,17 @@
 import Foundation
 
-#if canImport(CryptoKit)
-    import CryptoKit
-#else
-    import CCrypto
-#endif
-
-/// A streaming SHA-256: CryptoKit's on Apple platforms (libcrypto is not part of their SDKs),
-/// libcrypto's on Linux. Not thread-safe: one owner feeds it, in order.
+/// A streaming SHA-256 over `SHA256Engine` (CryptoKit on Apple platforms, whose SDKs have no
+/// libcrypto; libcrypto on Linux). Not thread-safe: one owner feeds it, in order.
 public final class SHA256 {
-    #if canImport(CryptoKit)
-        private var hasher = CryptoKit.SHA256()
-    #else
-        private let context: OpaquePointer
-    #endif
+    private let engine = SHA256Engine()
 
     /// Starts a new digest.
-    public init() {
-        #if !canImport(CryptoKit)
-            context = EVP_MD_CTX_new()
-            EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        #endif
-    }
-
-    #if !canImport(CryptoKit)
-        deinit { EVP_MD_CTX_free(context) }
-    #endif
+    public init() {}
 
     /// Adds bytes to the digest.
     public func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        #if canImport(CryptoKit)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: base, count: bytes.count))
-        #else
-            EVP_DigestUpdate(context, base, bytes.count)
-        #endif
+        guard bytes.count > 0 else { return }
+        engine.update(bytes)
     }
 
     /// Adds data to the digest.
@@ -44,14 +21,7 @@ public final class SHA256 {
 
     /// Finishes the digest and returns it as lowercase hex.
     public func finalizeHex() -> String {
-        #if canImport(CryptoKit)
-            return Self.hex(Array(hasher.finalize()))
-        #else
-            var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            EVP_DigestFinal_ex(context, &digest, &length)
-            return Self.hex(digest.prefix(Int(length)))
-        #endif
+        Self.hex(engine.finalize())
     }
 
     /// The hex digest of a whole byte sequence.

@@ -119,7 +119,7 @@ struct BinaryPlistParser {
                 // Seconds since 2001-01-01, as Foundation counts them; only dates an XML plist can write.
                 let date = Date(timeIntervalSinceReferenceDate: try real(at: offset, width: 8))
                 // 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
-                guard (-62_135_596_800...253_402_300_799).contains(date.timeIntervalSince1970.rounded(.down)) else {
+                guard PlistWriter.writableSeconds.contains(date.timeIntervalSince1970.rounded(.down)) else {
                     throw malformed("a date is outside the years 0001 to 9999")
                 }
                 return PlistNode(.date(date), line: 0)

@@ -45,6 +45,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case imageUnreadable = "NS-309"
     case assetNotRegularFile = "NS-310"
     case masterOddSize = "NS-311"
+    case assetNameNormalization = "NS-312"
 
     // Page-class schemas.
     case schemaInvalid = "NS-401"
@@ -122,6 +123,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .imageUnreadable: return "an image's header is corrupt (a warning when its format is not PNG, JPEG or GIF)"
         case .assetNotRegularFile: return "an asset, or assets/ itself, is a symbolic link or not a regular file (folder)"
         case .masterOddSize: return "an @2x master whose normal size is derived has an odd width or height (it cannot be halved exactly)"
+        case .assetNameNormalization:
+            return "two asset names, or a reference and an asset's name, are the same text in different Unicode normalisation forms (one file on Apple devices)"
         case .schemaInvalid: return "a page-class schema is invalid"
         case .schemaUnknownParent: return "a page class inherits from an unknown class"
         case .schemaCycle: return "page classes inherit from each other in a cycle"
@@ -132,7 +135,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueCover: return "issue.plist Cover is missing or not a string (a missing cover image is NS-301 or NS-303)"
         case .issueNameMismatch: return "issue.plist Name differs from the issue's folder name"
         case .issueNameUnsafe: return "an issue name is not safe as a file and URL name"
-        case .issueNameDuplicate: return "two issues have the same name (ignoring case)"
+        case .issueNameDuplicate: return "two issues have the same name (ignoring case and Unicode normalisation)"
         case .issueKeyWrongType: return "an optional issue.plist key (Name, Summary, ProductID, Access) has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named on the command line does not exist"

@@ -9,12 +9,20 @@ import NewsstandCore
 /// plistlib refuses or reads differently (a comment inside a string, spaces around an
 /// integer, a UTF-16 file, a date with a time-zone offset), and readers must see exactly the
 /// values the validator checked. The same node always gives the same bytes.
+///
+/// It is total: whatever it writes, our reader, Foundation and Python's plistlib read back as
+/// the same value (dates to the whole second, as Apple's writer has them), and what it cannot
+/// write so it refuses (a character outside XML 1.0, a date outside the years 0001 to 9999).
 public enum PlistWriter {
     /// Why a node cannot be written.
     public struct Failure: Error, Equatable, Sendable {
         /// What cannot be written.
         public var reason: String
     }
+
+    /// The seconds since 1970 of the dates a plist date can name: `0001-01-01T00:00:00Z` to
+    /// `9999-12-31T23:59:59Z` (four digits of year).
+    public static let writableSeconds: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     /// The XML property list for `root`.
     public static func xml(_ root: PlistNode) throws(Failure) -> Data {
@@ -51,11 +59,9 @@ public enum PlistWriter {
         switch value {
         case .string(let s): out += "\(tabs)<string>\(try escape(s))</string>\n"
         case .integer(let i): out += "\(tabs)<integer>\(i)</integer>\n"
-        case .real(let r):
-            // Swift's shortest round-trip form: 1.5, 1e-05, inf, nan; Foundation and plistlib read each back exactly.
-            out += "\(tabs)<real>\(r)</real>\n"
+        case .real(let r): out += "\(tabs)<real>\(text(of: r))</real>\n"
         case .boolean(let b): out += "\(tabs)<\(b ? "true" : "false")/>\n"
-        case .date(let d): out += "\(tabs)<date>\(PlistDate.format(d))</date>\n"
+        case .date(let d): out += "\(tabs)<date>\(try text(of: d))</date>\n"
         case .data(let d): out += "\(tabs)<data>\(d.base64EncodedString())</data>\n"
         case .array(let items):
             try container("array", items, indent: indent, into: &out) { item, out throws(Failure) in
@@ -67,6 +73,26 @@ public enum PlistWriter {
                 try write(entry.value, indent: indent + 1, into: &out)
             }
         }
+    }
+
+    /// A real as Apple's writer spells it: `nan` for every NaN (quiet or signalling, any sign or
+    /// payload: Swift's `snan(0x1)` and `-nan` are read by no plist reader), `+infinity`,
+    /// `-infinity`; a finite one in Swift's shortest form that reads back exactly (1.5, 1e-05),
+    /// which Foundation's `strtod` and plistlib's `float` both read.
+    static func text(of real: Double) -> String {
+        if real.isNaN { return "nan" }
+        if real.isInfinite { return real < 0 ? "-infinity" : "+infinity" }
+        return "\(real)"
+    }
+
+    /// A date in whole seconds, UTC; one outside `writableSeconds` (or not a number) is refused:
+    /// its year would not have four digits and no reader would parse it.
+    static func text(of date: Date) throws(Failure) -> String {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard writableSeconds.contains(seconds) else {
+            throw Failure(reason: "the date \(date.timeIntervalSince1970) s after 1970 is outside the years 0001 to 9999 and cannot be written in an XML property list")
+        }
+        return PlistDate.format(date)
     }
 
     /// `<name>` … `</name>` around the children, or `<name/>` when there are none.

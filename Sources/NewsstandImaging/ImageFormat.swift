@@ -1,5 +1,5 @@
 /// The file formats the engine reads or writes.
-public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
+public enum ImageFormat: String, Sendable, Equatable, Codable, CaseIterable {
     case png
     case jpeg
     case webp

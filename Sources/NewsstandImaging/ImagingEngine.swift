@@ -29,4 +29,16 @@ public enum ImagingEngine {
     public static func limitMallocArenas() {
         cvips_limit_malloc_arenas()
     }
+
+    /// For a process that runs one imaging job and nothing else (the import's page renderer):
+    /// every message a library logs through GLib (poppler's complaints about a PDF, GLib's own
+    /// warnings) is written to `descriptor` as a line ``LibraryMessage`` reads, instead of being
+    /// printed to standard error or, for poppler's, dropped; and libvips works on `threads`
+    /// threads (the process renders one page while others render theirs). Process-wide, so an
+    /// app embedding the engine never calls it.
+    public static func dedicateProcess(messagesTo descriptor: Int32, threads: Int) throws(ImagingError) {
+        cvips_log_to(descriptor)
+        try VipsRuntime.start()
+        cvips_set_concurrency(Int32(max(1, threads)))
+    }
 }

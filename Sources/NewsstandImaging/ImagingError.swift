@@ -3,7 +3,7 @@ import Foundation
 /// Why an imaging operation failed. Every case names the file it is about (`path`: the path or
 /// the name given with a descriptor), so a caller can print it or map it to its own diagnostic
 /// code without parsing text.
-public enum ImagingError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum ImagingError: Error, Equatable, Sendable, Codable, CustomStringConvertible, LocalizedError {
     /// The input could not be opened the safe way: missing, a symbolic link, not a regular file.
     case cannotOpen(path: String, reason: String)
     /// The file is not in a format this operation takes (`found`: the format libvips recognised,

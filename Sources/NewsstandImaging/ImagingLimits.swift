@@ -1,7 +1,7 @@
 /// Caps on what one operation may cost, whatever a file claims. Images are streamed (libvips
 /// works strip by strip), so most memory use does not grow with the image; these bound the
 /// rest: the work a huge image asks for, a page rendered whole, libjpeg's coefficient arrays.
-public struct ImagingLimits: Sendable, Equatable {
+public struct ImagingLimits: Sendable, Equatable, Codable {
     /// Pixels (width × height) an input image may have: 50 million by default (an 8,660 ×
     /// 5,773 photograph; a retina page is about 3 to 6 million).
     public var maximumInputPixels: Int

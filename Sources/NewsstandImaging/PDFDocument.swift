@@ -45,20 +45,7 @@ public final class PDFDocument: @unchecked Sendable {
         guard width > 0 else { throw .invalidArgument("a page width must be positive, not \(width)") }
         guard index >= 0, index < pageCount else { throw .pageOutOfRange(path: name, page: index, pageCount: pageCount) }
         return try withExtendedLifetime(input) { () throws(ImagingError) -> RenderedPage in
-            let natural = try Self.load(input, page: index, scale: 1)
-            guard natural.width > 0, natural.height > 0 else { throw .damagedPDF(path: name, reason: "page \(index + 1) has no area") }
-            // The header gives the page's size in points rounded to whole points, so the first
-            // scale can miss the width by a pixel: correct it from what that scale gives.
-            var scale = Double(width) / Double(natural.width)
-            var page = try Self.load(input, page: index, scale: scale)
-            for _ in 0..<3 where page.width != width {
-                scale *= Double(width) / Double(page.width)
-                page = try Self.load(input, page: index, scale: scale)
-            }
-            let height = page.height + page.height % 2
-            if width * height > limits.maximumPagePixels {
-                throw .tooLarge(path: "\(name), page \(index + 1)", width: width, height: height, limit: limits.maximumPagePixels)
-            }
+            let page = try renderedImage(index, width: width)
             let opaque = try step("flattening page \(index + 1) on white", input) { cvips_flatten_white(page.pointer, $0) }
             let shaped = try PageWriter.shape(opaque, width: width, input: input)
             do throws(ImagingError) {
@@ -67,6 +54,40 @@ public final class PDFDocument: @unchecked Sendable {
                 throw Self.classify(error, name: name)
             }
         }
+    }
+
+    /// Page `index` loaded `width` pixels wide (pixels are rendered when pulled), its size
+    /// checked before and after: a page that would be larger than the limit is refused before it
+    /// is rendered, and one that comes out another size than its proportions give is an error.
+    private func renderedImage(_ index: Int, width: Int) throws(ImagingError) -> VipsImageRef {
+        let natural = try Self.load(input, page: index, scale: 1)
+        let size = PDFPageSize(width: natural.width, height: natural.height)
+        let expected = size.rows(atWidth: width)
+        let evenExpected = expected + expected % 2
+        if width * evenExpected > limits.maximumPagePixels {
+            throw .tooLarge(path: "\(name), page \(index + 1)", width: width, height: evenExpected, limit: limits.maximumPagePixels)
+        }
+        guard size.isUsable else {
+            throw .damagedPDF(path: name, reason: "page \(index + 1) has no usable size (libvips reads it as \(size.width)x\(size.height) points)")
+        }
+        // The header gives the page's size in points rounded to whole points, so the first
+        // scale can miss the width by a pixel: correct it from what that scale gives.
+        var scale = Double(width) / Double(natural.width)
+        var page = try Self.load(input, page: index, scale: scale)
+        for _ in 0..<3 where page.width != width {
+            scale *= Double(width) / Double(page.width)
+            page = try Self.load(input, page: index, scale: scale)
+        }
+        guard abs(page.width - width) <= 1, size.acceptedRows(atWidth: width).contains(page.height) else {
+            throw .processingFailed(
+                path: name, step: "rendering page \(index + 1)",
+                reason: "libvips gave \(page.width)x\(page.height) pixels where the page's \(size.width)x\(size.height) points give \(width)x\(expected)")
+        }
+        let height = page.height + page.height % 2
+        if width * height > limits.maximumPagePixels {
+            throw .tooLarge(path: "\(name), page \(index + 1)", width: width, height: height, limit: limits.maximumPagePixels)
+        }
+        return page
     }
 
     /// Loads one page's header at a scale (pixels are rendered when pulled).
@@ -79,6 +100,11 @@ public final class PDFDocument: @unchecked Sendable {
         do throws(VipsFailure) {
             return try vipsImage { cvips_pdfload(source, $0, Int32(page), scale) }
         } catch {
+            // libvips counts pages from 0 ("unable to load page 1" is the second page): say
+            // which page in the numbering every message uses.
+            if error.reason.contains("unable to load page") {
+                throw .damagedPDF(path: input.name, reason: "poppler cannot read page \(page + 1)")
+            }
             throw classify(.unreadable(path: input.name, reason: error.reason), name: input.name)
         }
     }

@@ -20,7 +20,7 @@ public enum PageEncoding: Sendable, Equatable {
 }
 
 /// A page image written by ``PDFDocument`` or ``PageImageScaler``.
-public struct RenderedPage: Sendable, Equatable {
+public struct RenderedPage: Sendable, Equatable, Codable {
     public let format: ImageFormat
     public let width: Int
     public let height: Int

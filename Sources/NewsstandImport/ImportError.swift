@@ -18,7 +18,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableSource(path: String, reason: String)
     /// A folder without a page image in it.
     case noImages(folder: String, skipped: Int)
-    /// A page image in the folder that is a symbolic link, FIFO, socket or device.
+    /// A page image in the folder that is a symbolic link, FIFO, socket or device, or whose name
+    /// is not UTF-8: never skipped, since that would drop a page.
     case refusedEntry(path: String, reason: String)
     /// More pages than the limit.
     case tooManyPages(path: String, count: Int, limit: Int)
@@ -30,6 +31,21 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileSystem(FileSystemError)
     /// A plist could not be written (a title with characters XML cannot carry).
     case plist(file: String, reason: String)
+    /// A page (from 1; nil: opening the source) took longer than `--page-timeout`: its
+    /// renderer was killed.
+    case pageTimedOut(page: Int?, source: String, seconds: Int)
+    /// A page (nil: opening the source) needed more memory than `--page-memory` (`limit`
+    /// bytes): an allocation failed in its renderer, which was stopped.
+    case pageNeedsMoreMemory(page: Int?, source: String, limit: Int)
+    /// A page's renderer ended without an answer (a crash) or with one that cannot be read.
+    case rendererFailed(page: Int?, source: String, reason: String)
+    /// The renderer (the `newsstand` executable) cannot be started.
+    case rendererUnavailable(path: String, reason: String)
+    /// A library said the render went wrong (a GLib warning: a value refused, an assertion):
+    /// what came out is not what was asked.
+    case libraryFailure(page: Int?, source: String, message: LibraryMessage)
+    /// A page stopped because another failed first: never the error an import ends with.
+    case stopped(page: Int?)
 
     public var description: String {
         switch self {
@@ -44,12 +60,27 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noImages(let folder, let skipped):
             let what = skipped == 0 ? "it is empty" : "\(skipped) other file(s) were skipped"
             return "'\(folder)' has no page images (PNG, JPEG, WebP or HEIF: .png, .jpg, .jpeg, .webp, .heic, .heif); \(what)"
-        case .refusedEntry(let path, let reason): return "'\(path)' is refused: \(reason); a page image must be a regular file"
+        case .refusedEntry(let path, let reason): return "'\(path)' is refused: \(reason)"
         case .tooManyPages(let path, let count, let limit): return "'\(path)' has \(count) pages, more than the limit of \(limit)"
         case .articles(let error): return error.description
         case .imaging(let error, let page): return page.map { "page \($0): \(error)" } ?? "\(error)"
         case .fileSystem(let error): return "\(error)"
         case .plist(let file, let reason): return "\(file) cannot be written: \(reason)"
+        case .pageTimedOut(let page, let source, let seconds):
+            return "\(Self.subject(page, source)) took longer than \(seconds) s (--page-timeout) and was stopped"
+        case .pageNeedsMoreMemory(let page, let source, let limit):
+            return "\(Self.subject(page, source)) needs more than \(limit >> 20) MiB of memory (--page-memory) and was stopped"
+        case .rendererFailed(let page, let source, let reason): return "\(Self.subject(page, source)) failed: \(reason)"
+        case .rendererUnavailable(let path, let reason):
+            return "the page renderer '\(path)' cannot be started: \(reason) (newsstand import runs each page in the newsstand executable of the running one's folder)"
+        case .libraryFailure(let page, let source, let message):
+            return "\(Self.subject(page, source)) went wrong in \(message.domain): \(message.text)"
+        case .stopped(let page): return "\(Self.subject(page, "the source")) was stopped after another page failed"
         }
+    }
+
+    /// "page 3", or "opening 'x.pdf'" for what happens before a page.
+    private static func subject(_ page: Int?, _ source: String) -> String {
+        page.map { "page \($0)" } ?? "opening '\(source)'"
     }
 }

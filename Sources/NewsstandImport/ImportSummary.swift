@@ -15,6 +15,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var cover: String
     /// Files of the source folder skipped, one line each.
     public var notes: [String]
+    /// What the libraries said about pages they rendered anyway (poppler's complaints about a
+    /// PDF), one line each, "page N: …".
+    public var warnings: [String]
     /// Workspaces of killed imports removed first.
     public var leftoversRemoved: [String]
 }

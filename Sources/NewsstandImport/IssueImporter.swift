@@ -10,7 +10,9 @@ import NewsstandImaging
 /// Everything is checked before the first page is rendered (the magazine, its `SimplePage`,
 /// the issue name, the source, `--articles` against the page count), and everything is written
 /// into an `ImportWorkspace` renamed into place at the end, so a failure at any point leaves
-/// the magazine as it was. Blocking: run it on a thread of your own.
+/// the magazine as it was. No imaging runs in this process: a PDF's pages are counted, and
+/// every page rendered, by a renderer process of its own (``PageRenderer``) with the request's
+/// memory limit and deadline. Blocking: run it on a thread of your own.
 public struct IssueImporter: Sendable {
     public let request: ImportRequest
     public let limits: ImagingLimits
@@ -18,6 +20,11 @@ public struct IssueImporter: Sendable {
     public init(_ request: ImportRequest, limits: ImagingLimits = ImagingLimits()) {
         self.request = request
         self.limits = limits
+    }
+
+    /// The renderer processes every page goes through, with the request's memory and time.
+    var renderer: PageRenderer {
+        PageRenderer(executable: request.renderer, memoryLimit: request.pageMemoryLimit, timeout: request.pageTimeout, limits: limits)
     }
 
     /// Imports; `progress` is called with (pages done, pages) from the rendering threads.
@@ -39,7 +46,7 @@ public struct IssueImporter: Sendable {
     ) throws(ImportError) -> ImportSummary {
         let issueName = request.issueName
         guard issues.kind(of: issueName) == nil else { throw .issueExists(name: issueName, path: issues.path(of: issueName)) }
-        let (source, notes) = try openSource()
+        let (source, notes, openingWarnings) = try openSource()
         let articles: [ClosedRange<Int>]
         do {
             articles = try request.articles?.articles(pageCount: source.pageCount) ?? ArticleRanges.onePerPage(pageCount: source.pageCount)
@@ -57,7 +64,8 @@ public struct IssueImporter: Sendable {
         }
         do throws(ImportError) {
             let names = PageNames(articles: articles)
-            let pages = try renderPages(source, names: names, into: workspace.assets, normalSizes: !target.derivesNormalSizes, progress: progress)
+            let pages = try IssuePageWriter(renderer: renderer, width: request.width, jobs: request.jobs).write(
+                source, names: names, into: workspace.assets, normalSizes: !target.derivesNormalSizes, progress: progress)
             guard let first = pages.first else { throw .unreadableSource(path: request.source.path, reason: "it has no pages") }
             let cover = try writeCover(from: first, into: workspace.assets, normalSize: !target.derivesNormalSizes)
             try writePlist(PageConfig.pages(pages.map(\.baseImage), articles: articles), named: "pages.plist", in: workspace.folder)
@@ -67,7 +75,8 @@ public struct IssueImporter: Sendable {
                 issueFolder: issues.path(of: issueName), pages: pages.count, articles: articles.count,
                 pngPages: pages.filter { $0.format == .png }.count, jpegPages: pages.filter { $0.format == .jpeg }.count,
                 wroteNormalSizes: !target.derivesNormalSizes, imageBytes: pages.reduce(cover.bytes) { $0 + $1.bytes },
-                cover: RetinaName.of(cover.name), notes: notes, leftoversRemoved: leftovers)
+                cover: RetinaName.of(cover.name), notes: notes, warnings: openingWarnings + pages.flatMap(\.warnings),
+                leftoversRemoved: leftovers)
         } catch {
             workspace.discard()
             throw error
@@ -85,8 +94,9 @@ public struct IssueImporter: Sendable {
         }
     }
 
-    /// The PDF or the folder of images, opened and counted.
-    private func openSource() throws(ImportError) -> (any PageSource, [String]) {
+    /// The PDF or the folder of images, opened and counted, with the notes (files skipped)
+    /// or warnings (poppler's complaints) that came of it.
+    private func openSource() throws(ImportError) -> (source: any PageSource, notes: [String], warnings: [String]) {
         let path = request.source.path
         guard let kind = FileStatus.kind(of: request.source) else {
             throw .unreadableSource(path: path, reason: "it does not exist")
@@ -100,7 +110,7 @@ public struct IssueImporter: Sendable {
             }
             let listing = try PageFolderScanner.scan(folder, limit: limits.maximumPDFPages)
             guard !listing.pages.isEmpty else { throw .noImages(folder: path, skipped: listing.notes.count) }
-            return (FolderPages(folder: folder, names: listing.pages), listing.notes)
+            return (FolderPages(folder: folder, names: listing.pages), listing.notes, [])
         }
         // A file the user named: a link to it is followed; a FIFO or device is refused without
         // blocking (OpenFile opens non-blocking and checks it is a regular file).
@@ -110,78 +120,17 @@ public struct IssueImporter: Sendable {
         } catch {
             throw .unreadableSource(path: path, reason: error.reason)
         }
-        do {
-            return (PDFPages(file: file, document: try PDFDocument(.descriptor(file.descriptor, name: path), limits: limits)), [])
-        } catch {
-            throw .imaging(error, page: nil)
+        // Counted by a renderer too: poppler reading a hostile file's page tree costs this
+        // process nothing and has the same deadline.
+        let (answer, warnings) = try renderer.run(renderer.job(.countPDFPages, source: path), files: .init(source: file.descriptor), page: nil)
+        guard case .counted(let pages) = answer, pages > 0, pages <= limits.maximumPDFPages else {
+            throw .rendererFailed(page: nil, source: path, reason: "its answer does not fit the job")
         }
-    }
-
-    /// One page as written.
-    struct WrittenPage: Sendable {
-        /// The name pages.plist uses (`3-0.png`).
-        var baseImage: String
-        var format: ImageFormat
-        /// Bytes of the `@2x` file and, when written, the normal one.
-        var bytes: Int64
-    }
-
-    private func renderPages(
-        _ source: any PageSource, names: PageNames, into assets: OpenFolder, normalSizes: Bool,
-        progress: @escaping @Sendable (Int, Int) -> Void
-    ) throws(ImportError) -> [WrittenPage] {
-        let results = PageResults(count: source.pageCount)
-        let width = request.width
-        let limits = self.limits
-        let total = source.pageCount
-        progress(0, total)
-        try ParallelPages.run(count: total, width: request.jobs) { index throws(ImportError) in
-            let page = try Self.renderPage(
-                index, of: source, named: names.stem(of: index), width: width, into: assets, normalSize: normalSizes, limits: limits)
-            results.set(page, at: index)
-        } finished: { done in
-            progress(done, total)
-        }
-        return results.all
-    }
-
-    /// Renders one page to `<stem>@2x.<png|jpg>` (and `<stem>.<ext>` when normal sizes are
-    /// written), through a temporary name: the extension is known once the encoding is chosen.
-    private static func renderPage(
-        _ index: Int, of source: any PageSource, named stem: String, width: Int, into assets: OpenFolder, normalSize: Bool,
-        limits: ImagingLimits
-    ) throws(ImportError) -> WrittenPage {
-        let temporary = stem + "@2x.rendering"
-        let file = try io { () throws(FileSystemError) in try assets.createFile(temporary) }
-        let rendered = try source.render(index, width: width, to: .descriptor(file.descriptor, name: assets.path(of: temporary)))
-        let name = stem + "." + (rendered.format == .jpeg ? "jpg" : "png")
-        let master = RetinaName.of(name)
-        try io { () throws(FileSystemError) in
-            try file.synchronize()
-            try assets.rename(temporary, to: master)
-        }
-        var bytes = rendered.byteCount
-        if normalSize {
-            let normal = try io { () throws(FileSystemError) in try assets.createFile(name) }
-            do {
-                bytes += try NormalSizeDeriver(limits: limits).derive(
-                    from: .descriptor(file.descriptor, name: assets.path(of: master)),
-                    to: .descriptor(normal.descriptor, name: normal.path)
-                ).byteCount
-            } catch {
-                throw .imaging(error, page: index + 1)
-            }
-            try io { () throws(FileSystemError) in
-                try normal.synchronize()
-                try normal.close()
-            }
-        }
-        try io { () throws(FileSystemError) in try file.close() }
-        return WrittenPage(baseImage: name, format: rendered.format, bytes: bytes)
+        return (PDFPages(file: file, pageCount: pages), [], warnings.map { "'\(path)': \($0)" })
     }
 
     /// The cover: the first page's image, copied as `cover@2x.<ext>` (and `cover.<ext>`).
-    private func writeCover(from page: WrittenPage, into assets: OpenFolder, normalSize: Bool) throws(ImportError) -> (name: String, bytes: Int64) {
+    private func writeCover(from page: IssuePageWriter.WrittenPage, into assets: OpenFolder, normalSize: Bool) throws(ImportError) -> (name: String, bytes: Int64) {
         let name = "cover." + (page.format == .jpeg ? "jpg" : "png")
         var pairs = [(RetinaName.of(page.baseImage), RetinaName.of(name))]
         if normalSize { pairs.append((page.baseImage, name)) }
@@ -219,26 +168,4 @@ public struct IssueImporter: Sendable {
             throw .fileSystem(error)
         }
     }
-}
-
-/// Runs file work, its failure an import's.
-private func io<T>(_ body: () throws(FileSystemError) -> T) throws(ImportError) -> T {
-    do {
-        return try body()
-    } catch {
-        throw .fileSystem(error)
-    }
-}
-
-/// The pages written so far, by index, filled from the rendering threads.
-private final class PageResults: @unchecked Sendable {  // the lock guards the array
-    private let lock = NSLock()
-    private var pages: [IssueImporter.WrittenPage?]
-
-    init(count: Int) { pages = Array(repeating: nil, count: count) }
-
-    func set(_ page: IssueImporter.WrittenPage, at index: Int) { lock.withLock { pages[index] = page } }
-
-    /// Every page (called after every page was written).
-    var all: [IssueImporter.WrittenPage] { lock.withLock { pages.compactMap { $0 } } }
 }

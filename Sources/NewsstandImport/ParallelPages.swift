@@ -3,60 +3,48 @@ import NewsstandCore
 
 /// Runs one job per page on at most `width` threads of their own (never Swift's cooperative
 /// pool: rendering blocks), each thread taking the next page when it is done with one, so no
-/// more than `width` pages are in memory at once whatever the number of pages. After the first
-/// failure no new page is started; pages under way finish, and that first failure is thrown.
+/// more than `width` pages are under way at once whatever the number of pages. After the first
+/// failure no new page is started and the pages under way are told to stop (their
+/// `shouldStop` says true: a renderer is killed at once); that first failure is thrown.
 enum ParallelPages {
     static func run(
-        count: Int, width: Int, _ job: @escaping @Sendable (Int) throws(ImportError) -> Void,
+        count: Int, width: Int, _ job: @escaping @Sendable (_ index: Int, _ shouldStop: () -> Bool) throws(ImportError) -> Void,
         finished: @escaping @Sendable (_ done: Int) -> Void
     ) throws(ImportError) {
-        let state = State()
+        let state = Locked(State())
         let group = DispatchGroup()
         for _ in 0..<max(1, min(width, count)) {
             group.enter()
             BlockingWork.start {
                 defer { group.leave() }
-                while let index = state.next(below: count) {
+                while let index = state.withLock({ $0.next(below: count) }) {
                     do throws(ImportError) {
-                        try job(index)
-                        state.finishOne(then: finished)
+                        try job(index) { state.withLock { $0.failure != nil } }
+                        // Reported under the lock, so counts are reported in order.
+                        state.withLock { state in
+                            state.done += 1
+                            finished(state.done)
+                        }
                     } catch {
-                        state.fail(error)
+                        state.withLock { if $0.failure == nil { $0.failure = error } }
                     }
                 }
             }
         }
         group.wait()
-        if let failure = state.failure { throw failure }
+        if let failure = state.current.failure { throw failure }
     }
 
-    /// The next page to start, pages done and the first failure, under one lock.
-    private final class State: @unchecked Sendable {
-        private let lock = NSLock()
-        private var nextIndex = 0
-        private var done = 0
-        private var firstFailure: ImportError?
+    /// The next page to start, pages done and the first failure.
+    private struct State {
+        var nextIndex = 0
+        var done = 0
+        var failure: ImportError?
 
-        func next(below count: Int) -> Int? {
-            lock.withLock {
-                guard firstFailure == nil, nextIndex < count else { return nil }
-                defer { nextIndex += 1 }
-                return nextIndex
-            }
+        mutating func next(below count: Int) -> Int? {
+            guard failure == nil, nextIndex < count else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
         }
-
-        /// Counts a page done and reports the count under the lock, so counts are reported in order.
-        func finishOne(then report: (Int) -> Void) {
-            lock.withLock {
-                done += 1
-                report(done)
-            }
-        }
-
-        func fail(_ error: ImportError) {
-            lock.withLock { if firstFailure == nil { firstFailure = error } }
-        }
-
-        var failure: ImportError? { lock.withLock { firstFailure } }
     }
 }

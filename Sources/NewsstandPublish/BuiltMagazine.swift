@@ -12,6 +12,9 @@ struct BuiltMagazine {
     /// order, at `BuildManifest.outputPaths`: a paid issue's content under `paid/<name>/`), then
     /// the catalogs.
     var files: [PublishedFile]
+    /// Where readers fetch `issues.plist`: the catalog's base URL (its entries' `BaseURL`) +
+    /// `issues.plist`; nil for a catalog with no entries.
+    var catalogURL: URL?
 
     /// The largest build manifest read (it lists an issue's inputs: about 250 bytes each).
     static let manifestLimit: Int64 = 16 << 20
@@ -47,7 +50,7 @@ struct BuiltMagazine {
                 files.append(PublishedFile(path: path, source: source, isCatalog: false))
             }
         }
-        try checkCatalog(in: folder, against: manifests)
+        let baseURL = try checkCatalog(in: folder, against: manifests)
         for name in catalogNames {
             guard let file = try PublishFiles.file(at: name, in: folder, step: "plan") else { continue }
             let sha256: String
@@ -67,7 +70,7 @@ struct BuiltMagazine {
                     path: name, source: UploadSource(folder: builtFolder, path: name, size: file.size, sha256: sha256),
                     isCatalog: true))
         }
-        return BuiltMagazine(files: files)
+        return BuiltMagazine(files: files, catalogURL: baseURL.map { $0.appendingPathComponent("issues.plist") })
     }
 
     /// The issue folders (those holding a build manifest), sorted. A link where an issue folder
@@ -149,11 +152,12 @@ struct BuiltMagazine {
 
     /// The built catalog must list exactly what the manifests say, at URLs that end in the
     /// files' names: publishing a catalog that does not would break the served magazine.
+    /// Returns the base URL of its first entry.
     private static func checkCatalog(in folder: OpenFolder, against manifests: [String: BuildManifest])
-        throws(PublishError)
+        throws(PublishError) -> URL?
     {
         let target = folder.path(at: "issues.plist")
-        guard let data = try PublishFiles.read("issues.plist", in: folder, limit: catalogLimit, step: "plan") else { return }
+        guard let data = try PublishFiles.read("issues.plist", in: folder, limit: catalogLimit, step: "plan") else { return nil }
         let decoded: (entries: [CatalogEntry], problems: [CatalogError])
         do {
             decoded = try Catalog.decode(data)
@@ -165,6 +169,7 @@ struct BuiltMagazine {
         }
         let entries = decoded.entries
         let rebuild = "run 'newsstand catalog' or build again"
+        var firstBase: URL?
         for entry in entries {
             guard let manifest = manifests[entry.name] else {
                 throw PublishError(
@@ -183,6 +188,8 @@ struct BuiltMagazine {
                     reason: .invalid(
                         "its entry for '\(entry.name)' does not match \(entry.name)/.newsstand/manifest.json; \(rebuild)"))
             }
+            if firstBase == nil { firstBase = base }
         }
+        return firstBase
     }
 }

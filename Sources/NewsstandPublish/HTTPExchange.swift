@@ -34,6 +34,9 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
         /// For uploads: the bytes read from the file and their SHA-256.
         var sent: Int64
         var sentSHA256: String?
+        /// The answer's `ETag` and `Last-Modified`, as the server wrote them.
+        var etag: String? = nil
+        var lastModified: String? = nil
     }
 
     enum Failure: Error, Equatable {
@@ -127,7 +130,17 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
         return .success(
             Response(
                 status: ccurl_response_code(handle), body: body, contentLength: length >= 0 ? Int64(length) : nil,
-                sent: sent, sentSHA256: request.upload == nil ? nil : hasher.finalizeHex()))
+                sent: sent, sentSHA256: request.upload == nil ? nil : hasher.finalizeHex(),
+                etag: Self.header("ETag", of: handle), lastModified: Self.header("Last-Modified", of: handle)))
+    }
+
+    /// A header of the last answer (`curl_easy_header`, libcurl 7.83 and later), at most 1 KiB.
+    private static func header(_ name: String, of handle: UnsafeMutableRawPointer) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK, let value = found?.pointee.value
+        else { return nil }
+        let text = String(cString: value)
+        return text.utf8.count <= 1024 ? text : nil
     }
 
     /// Response body bytes: kept up to the limit.

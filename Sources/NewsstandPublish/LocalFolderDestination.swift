@@ -31,10 +31,23 @@ public struct LocalFolderDestination: PublishDestination {
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
-        try await PublishFiles.offload { () throws(PublishError) in try uploadNow(source, to: path) }
+        try await PublishFiles.offload { () throws(PublishError) in try uploadNow(source, to: path, modified: nil) }
     }
 
-    private func uploadNow(_ source: UploadSource, to path: String) throws(PublishError) {
+    public func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try await PublishFiles.offload { () throws(PublishError) in try uploadNow(source, to: path, modified: modified) }
+    }
+
+    public func modificationTime(of path: String) async throws(PublishError) -> Double? {
+        try await PublishFiles.offload { () throws(PublishError) -> Double? in
+            guard let folder = try existingFolder("read"), let status = try PublishFiles.status(at: path, in: folder, step: "read"),
+                status.kind == .regularFile
+            else { return nil }
+            return status.modified
+        }
+    }
+
+    private func uploadNow(_ source: UploadSource, to path: String, modified: Int?) throws(PublishError) {
         let folder = try folder("upload")
         let input = try source.open(step: "upload")
         let pending: AtomicFile
@@ -53,6 +66,7 @@ public struct LocalFolderDestination: PublishDestination {
             throw mismatch
         }
         do {
+            if let modified { try CatalogTimes.set(pending.file, to: modified, path: pending.temporaryPath) }
             // Durable: on disk before it gets its name, so after a power cut a served name
             // never points at nothing.
             try pending.commit(.durable)

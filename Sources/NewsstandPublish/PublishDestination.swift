@@ -28,10 +28,22 @@ public protocol PublishDestination: Sendable {
     /// Keeps other publishes out until the returned lock is released; nil where the
     /// destination has no way to lock.
     func lock() async throws(PublishError) -> PublishLock?
+    /// When the file at `path` was last modified, in seconds since 1970, as the destination
+    /// keeps it (what a static server makes `Last-Modified` and `ETag` from); nil when there is
+    /// no file or the destination does not say.
+    func modificationTime(of path: String) async throws(PublishError) -> Double?
+    /// Uploads as `upload(_:to:)`, and gives the file the modification time `modified` (whole
+    /// seconds since 1970) where a client can set it: how a replaced catalog gets validators
+    /// of its own (`Publisher`). A destination that sets its own times ignores `modified`.
+    func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError)
 }
 
 extension PublishDestination {
     public func lock() async throws(PublishError) -> PublishLock? { nil }
+    public func modificationTime(of path: String) async throws(PublishError) -> Double? { nil }
+    public func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try await upload(source, to: path)
+    }
 }
 
 /// Held while a publish runs; `release()` (or deinit) lets the next one in.

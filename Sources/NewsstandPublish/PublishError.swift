@@ -63,6 +63,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case readBackMismatch
         /// Another publish holds the destination.
         case locked
+        /// The task running the publish was cancelled, and the program it ran stopped (on
+        /// SIGINT or SIGTERM newsstand stops it too, then ends by the signal: `ChildProcess`).
+        case cancelled
 
         /// Which limit a request ran into.
         public enum Timeout: String, Sendable, Equatable {
@@ -81,11 +84,11 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .credentialsInURL: Destinations.credentialsInURLMessage
             case .tooLarge(let limit): "larger than the limit of \(Self.bytes(limit))"
             case .fileSystem(let error): Self.describe(error)
-            case .changedSinceBuild(let detail): "\(detail); rebuild the issue"
+            case .changedSinceBuild(let detail): "\(detail); \(Self.rebuild)"
             case .contentMismatch(let expectedSize, let size, let expectedSHA256, let sha256):
                 size != expectedSize
-                    ? "\(size) bytes were read, the build manifest says \(expectedSize); rebuild the issue"
-                    : "its SHA-256 is \(sha256), the build manifest says \(expectedSHA256); rebuild the issue"
+                    ? "\(size) bytes were read, the build manifest says \(expectedSize); \(Self.rebuild)"
+                    : "its SHA-256 is \(sha256), the build manifest says \(expectedSHA256); \(Self.rebuild)"
             case .http(let status): "HTTP \(status)"
             case .credentialsRefused(let status, let hint): "HTTP \(status): \(hint)"
             case .redirect(let status): "HTTP \(status) redirect (not followed: give the final URL with --to)"
@@ -98,8 +101,15 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .rclone(let status, let message): status == 127 ? "rclone is not installed" : message
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
+            case .cancelled: "cancelled; nothing was left under a final name half-written"
             }
         }
+
+        /// How to make a built file what its manifest says again. `--force`, because a plain
+        /// build trusts its records: an output edited in place with its size kept looks built
+        /// (hashing every output on every build would cost a no-change build its speed).
+        static let rebuild =
+            "build the issue again with --force (newsstand build <magazine> --output <built-folder> --issue <name> --force): a plain build trusts its records and keeps a file whose size they still match"
 
         /// A file-system failure as publish tells it: what is where something else was expected.
         static func describe(_ error: FileSystemError) -> String {
@@ -131,6 +141,10 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
     static func fileSystem(_ step: String, _ error: FileSystemError) -> PublishError {
         PublishError(step: step, target: error.path, reason: .fileSystem(error))
     }
+
+    /// Whether the publish was cancelled: no cleanup is tried, since it would need the
+    /// programs that were just stopped.
+    var isStop: Bool { reason == .cancelled }
 
     /// Whether the server refused our credentials: cleaning up after it would be refused too.
     var isCredentialsRefusal: Bool {

@@ -23,6 +23,9 @@ public struct PublishPlan: Sendable {
     public var unchanged: Int
     /// What the destination held before.
     public var remote: PublishManifest?
+    /// Where readers fetch the built `issues.plist` (its entries' `BaseURL` + `issues.plist`);
+    /// nil when it lists no issue.
+    public var catalogURL: URL?
 
     /// The catalog files a build writes, in the order they are replaced.
     public static let catalogNames = BuiltMagazine.catalogNames
@@ -34,7 +37,8 @@ public struct PublishPlan: Sendable {
     public static func make(builtFolder: URL, remote: PublishManifest?, servedCatalog: Bool = true) throws(PublishError)
         -> PublishPlan
     {
-        let files = try BuiltMagazine.read(builtFolder).files
+        let built = try BuiltMagazine.read(builtFolder)
+        let files = built.files
         let known = remote?.files ?? [:]
         let changed = files.filter { known[$0.path] != $0.record }
         let recorded = remote?.recordedPaths ?? []
@@ -47,7 +51,7 @@ public struct PublishPlan: Sendable {
         return PublishPlan(
             files: files, uploads: bundles.filter { !replacesServed($0) }, swaps: bundles.filter(replacesServed),
             catalogs: changed.filter(\.isCatalog), stale: stale.sorted(), unchanged: files.count - changed.count,
-            remote: remote)
+            remote: remote, catalogURL: built.catalogURL)
     }
 
     /// Whether running the plan changes nothing at the destination (but pruning may).

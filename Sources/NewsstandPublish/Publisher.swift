@@ -27,7 +27,9 @@ public struct PublishReport: Sendable {
 /// 3. Uploads changed files that replace served ones (fixed names), and the catalogs, under
 ///    temporary names.
 /// 4. Switches them in, catalogs last, keeping each old file aside; any failure puts back
-///    everything switched (`Switchover`).
+///    everything switched (`Switchover`). Each catalog is given a modification time in a later
+///    second than the one it replaces (where the destination lets a client set it), so the
+///    `ETag` and `Last-Modified` a static server makes from time and size change with it.
 /// 5. Writes the new state file; with `prune`, deletes files no current catalog refers to
 ///    (recorded as retired first, so an interrupted prune still knows them).
 public struct Publisher: Sendable {
@@ -95,7 +97,14 @@ public struct Publisher: Sendable {
             let staged = switchover.temporaryName(for: file.path, "new")
             progress("stage \(file.path)")
             do throws(PublishError) {
-                try await destination.upload(file.source, to: staged)
+                if file.isCatalog {
+                    // In a later second than the served one's, so the validators a server makes
+                    // from time and size change though a rebuilt catalog keeps its size.
+                    let served = try await destination.modificationTime(of: file.path)
+                    try await destination.upload(file.source, to: staged, modified: CatalogTimes.time(replacing: served))
+                } else {
+                    try await destination.upload(file.source, to: staged)
+                }
             } catch {
                 if !error.isCredentialsRefusal {
                     for item in items { try? await destination.delete(item.staged) }

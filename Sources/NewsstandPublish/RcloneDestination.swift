@@ -30,6 +30,47 @@ public struct RcloneDestination: PublishDestination {
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
+        try await upload(source, to: path, modified: nil)
+    }
+
+    /// With `rclone touch --timestamp` on the hidden name before the move: remotes that keep a
+    /// modification time (a folder, SFTP, S3's and GCS's metadata) keep that one, and a rename
+    /// keeps it. What an object store's server answers as `Last-Modified` is its own upload
+    /// time, which rclone cannot set; its `ETag` (S3, GCS: a digest of the bytes) changes with
+    /// the bytes whatever the times. A remote that cannot take a time leaves the one it set.
+    public func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try await upload(source, to: path, modified: Optional(modified))
+    }
+
+    /// The `ModTime` rclone lists for `path`; nil when there is no file.
+    public func modificationTime(of path: String) async throws(PublishError) -> Double? {
+        let listing = try await run(["lsjson", target(path)], step: "read", path: path, allowFailure: true)
+        guard listing.status == 0, let items = try? JSONDecoder().decode([ListedFile].self, from: listing.output) else { return nil }
+        return items.first.flatMap { Self.parseTime($0.ModTime) }
+    }
+
+    /// One entry of `rclone lsjson`.
+    private struct ListedFile: Decodable {
+        // rclone's field name.
+        // swiftlint:disable:next identifier_name
+        var ModTime: String
+    }
+
+    /// The whole seconds of `2026-12-01T23:00:05.123456789+13:00` (RFC 3339, as rclone lists
+    /// times: any digits of fraction, `Z` or an offset). The fraction is dropped before parsing:
+    /// Foundation reads at most three digits of it, and the validators are whole seconds.
+    static func parseTime(_ text: String) -> Double? {
+        var whole = Substring(text)
+        if let dot = text.firstIndex(of: ".") {
+            let end = text[text.index(after: dot)...].firstIndex { !$0.isNumber } ?? text.endIndex
+            whole = text[..<dot] + text[end...]
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: String(whole))?.timeIntervalSince1970
+    }
+
+    private func upload(_ source: UploadSource, to path: String, modified: Int?) async throws(PublishError) {
         // rclone reads the file by its path: check it here first (no links on the way, the size
         // and SHA-256 the manifest promises), so that what rclone sends is what was built.
         try await PublishFiles.offload { () throws(PublishError) in
@@ -43,7 +84,32 @@ public struct RcloneDestination: PublishDestination {
             }
             if let mismatch = source.mismatch(sent: size, sha256: hasher.finalizeHex(), step: "upload") { throw mismatch }
         }
-        _ = try await run(["copyto", source.displayPath, target(path)], step: "upload", path: path, isUpload: true)
+        // Under a hidden name first, renamed when whole: rclone writes some remotes (a folder,
+        // SFTP) in place, and one stopped part-way would leave a cut file under the real name.
+        // The name comes from the built file's (which is its final name), not from `path`, which
+        // may be a staging name of this run: so the next publish writes the same hidden name, and
+        // an upload a stop cut short is replaced rather than left beside it.
+        let partial = Self.partialName(for: path, of: source.path)
+        _ = try await run(["copyto", "--ignore-times", source.displayPath, target(partial)], step: "upload", path: path, isUpload: true)
+        if let modified {
+            // `2026-12-01T10:00:05`, which rclone reads as UTC.
+            let stamp = String(PlistDate.format(Date(timeIntervalSince1970: Double(modified))).dropLast())
+            _ = try await run(["touch", "--no-create", "--timestamp", stamp, target(partial)], step: "upload", path: path, allowFailure: true)
+        }
+        do throws(PublishError) {
+            _ = try await run(["moveto", target(partial), target(path)], step: "upload", path: path)
+        } catch {
+            if !error.isStop { try? await delete(partial) }
+            throw error
+        }
+    }
+
+    /// The hidden name an upload of the built file `built` to `path` is written under: in
+    /// `path`'s folder, named after the built file (`a-1/.a-1.zip.upload`).
+    static func partialName(for path: String, of built: String) -> String {
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let name = built.split(separator: "/").last.map(String.init) ?? built
+        return "\(folder).\(name.prefix(200)).upload"
     }
 
     public func move(_ source: String, to destination: String) async throws(PublishError) {
@@ -64,47 +130,6 @@ public struct RcloneDestination: PublishDestination {
         }
     }
 
-    /// `<remote>:<path>` for messages: the values of a connection string's parameters
-    /// (`:s3,access_key_id=…,secret_access_key=…:bucket`) replaced by `***`.
-    static func redacted(remote: String) -> String {
-        guard let backendEnd = backendEnd(of: remote) else { return remote }
-        let backend = remote[..<backendEnd]
-        let parts = backend.split(separator: ",", omittingEmptySubsequences: false).enumerated().map { index, part in
-            guard index > 0, let equals = part.firstIndex(of: "=") else { return String(part) }
-            return part[..<equals] + "=***"
-        }
-        return parts.joined(separator: ",") + remote[backendEnd...]
-    }
-
-    /// The values of a connection string's parameters, to cut out of rclone's messages.
-    static func secrets(of remote: String) -> [String] {
-        guard let backendEnd = backendEnd(of: remote) else { return [] }
-        return remote[..<backendEnd].split(separator: ",").dropFirst().compactMap { part in
-            guard let equals = part.firstIndex(of: "=") else { return nil }
-            let value = part[part.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-            return value.count >= 3 ? value : nil
-        }
-    }
-
-    /// Where the remote's name and parameters end: the first `:` after the leading one of an
-    /// on-the-fly remote, outside quotes.
-    private static func backendEnd(of remote: String) -> String.Index? {
-        var index = remote.hasPrefix(":") ? remote.index(after: remote.startIndex) : remote.startIndex
-        var quote: Character?
-        while index < remote.endIndex {
-            let character = remote[index]
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == ":" {
-                return index
-            }
-            index = remote.index(after: index)
-        }
-        return nil
-    }
-
     private func display(_ path: String) -> String { "rclone:" + Self.redacted(remote: target(path)) }
 
     private func scrub(_ message: String) -> String {
@@ -113,123 +138,38 @@ public struct RcloneDestination: PublishDestination {
         }
     }
 
+    /// One rclone run: through `ChildProcess` (a clean signal mask, a process group of its
+    /// own, stopped with SIGTERM then SIGKILL when newsstand gets SIGINT or SIGTERM, when the
+    /// task is cancelled, or at the deadline), its output capped.
     private func run(
         _ arguments: [String], step: String, path: String, allowFailure: Bool = false, outputLimit: Int64 = 1 << 20,
         isUpload: Bool = false
     ) async throws(PublishError) -> (status: Int32, output: Data, error: String) {
         let flags = ["--contimeout", "\(timeouts.connect)s", "--timeout", "\(timeouts.stall)s", "--low-level-retries", "3"]
-        let deadline: Int? = isUpload ? nil : timeouts.request
-        let result = await BlockingWork.run { RcloneRun.run(flags + arguments, outputLimit: outputLimit, deadline: deadline) }
-        switch result {
-        case .failure(.cannotStart(let reason)):
+        let options = ChildOptions(outputLimit: Int(outputLimit), deadline: isUpload ? nil : Double(timeouts.request))
+        let outcome: ChildOutcome
+        switch await ChildProcess.run("rclone", flags + arguments, options: options) {
+        case .success(let finished): outcome = finished
+        case .failure(.cannotStart(_, let code)):
+            let reason = code == ENOENT ? "it is not installed (or not on PATH)" : String(cString: strerror(code))
             throw PublishError(step: step, target: display(path), reason: .cannotRun(program: "rclone", reason: reason))
-        case .failure(.tooLarge):
-            throw PublishError(step: step, target: display(path), reason: .tooLarge(limit: outputLimit))
-        case .failure(.timedOut):
+        case .failure(.cancelled):
+            throw PublishError(step: step, target: display(path), reason: .cancelled)
+        }
+        switch outcome.stop {
+        case .outputLimit?: throw PublishError(step: step, target: display(path), reason: .tooLarge(limit: outputLimit))
+        case .deadline?:
             throw PublishError(step: step, target: display(path), reason: .timedOut(.request, seconds: Double(timeouts.request)))
-        case .success(let (status, output, error)):
-            let message = scrub(error)
-            if status != 0, !allowFailure {
-                throw PublishError(step: step, target: display(path), reason: .rclone(status: status, message: message))
-            }
-            return (status, output, message)
+        // A child stopped by newsstand's SIGINT or SIGTERM never comes back here: the process
+        // ends by the signal (`ChildProcess.wait`).
+        case .cancelled?, .interrupted?: throw PublishError(step: step, target: display(path), reason: .cancelled)
+        case nil: break
         }
-    }
-}
-
-/// One run of rclone, its output capped and its time bounded.
-enum RcloneRun {
-    enum Failure: Error {
-        case cannotStart(String)
-        case tooLarge
-        case timedOut
-    }
-
-    static func run(_ arguments: [String], outputLimit: Int64, deadline: Int?) -> Result<(Int32, Data, String), Failure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["rclone"] + arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        // Waiting on the termination handler, not `waitUntilExit()`, which spins a core on Linux.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return .failure(.cannotStart(error.localizedDescription)) }
-        let timer = Watchdog(process: process, seconds: deadline)
-        let errorReader = PipeReader(error, limit: 1 << 16)
-        var data = Data()
-        var tooLarge = false
-        while let chunk = try? output.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
-            if Int64(data.count + chunk.count) > outputLimit {
-                tooLarge = true
-                process.terminate()
-                break
-            }
-            data.append(chunk)
+        let status = outcome.termination.status
+        let message = scrub(outcome.errorText)
+        if status != 0, !allowFailure {
+            throw PublishError(step: step, target: display(path), reason: .rclone(status: status, message: message))
         }
-        let message = String(decoding: errorReader.wait(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        exited.wait()
-        timer.cancel()
-        if tooLarge { return .failure(.tooLarge) }
-        if timer.fired { return .failure(.timedOut) }
-        return .success((process.terminationStatus, data, message))
-    }
-}
-
-/// Terminates a process that runs past its deadline.
-final class Watchdog {
-    private let firedFlag = Locked(false)
-    private let item: DispatchWorkItem?
-
-    init(process: Process, seconds: Int?) {
-        guard let seconds else {
-            item = nil
-            return
-        }
-        let fired = firedFlag
-        let target = UncheckedProcess(process)
-        let work = DispatchWorkItem {
-            fired.withLock { $0 = true }
-            if target.process.isRunning { target.process.terminate() }
-        }
-        item = work
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: work)
-    }
-
-    /// Whether the deadline passed and the process was told to stop.
-    var fired: Bool { firedFlag.current }
-    func cancel() { item?.cancel() }
-}
-
-/// A process handed to the watchdog's thread (`terminate` may be called from any thread).
-private struct UncheckedProcess: @unchecked Sendable {  // safe: terminate may be called from any thread
-    let process: Process
-    init(_ process: Process) { self.process = process }
-}
-
-/// Reads a pipe to its end on a thread of its own (not a Dispatch worker, held for as long as
-/// rclone runs), keeping at most `limit` bytes, so that a program
-/// writing to two pipes never blocks on the one not being read.
-final class PipeReader: Sendable {
-    private let data = Locked(Data())
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ pipe: Pipe, limit: Int = .max) {
-        BlockingWork.start {
-            while let chunk = try? pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
-                self.data.withLock { data in
-                    if data.count < limit { data.append(chunk.prefix(limit - data.count)) }
-                }
-            }
-            self.done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data.current
+        return (status, outcome.output, message)
     }
 }

@@ -50,8 +50,30 @@ public struct WebDAVDestination: PublishDestination {
     }
 
     public func upload(_ source: UploadSource, to path: String) async throws(PublishError) {
+        try await upload(source, to: path, headers: [])
+    }
+
+    /// With a `Date` header: nginx's dav module gives the file that time (`MOVE` and `COPY`
+    /// keep it). Servers that set their own times (Apache's mod_dav) ignore it; Apache's `ETag`
+    /// has the time in microseconds, so it changes anyway, while its `Last-Modified` alone may
+    /// not (a reader that sends only `If-Modified-Since` may then be told 304 within a second).
+    public func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try await upload(source, to: path, headers: ["Date: \(HTTPDate.format(modified))"])
+    }
+
+    /// The `Last-Modified` the server gives `path` (a HEAD); nil when there is no file or no
+    /// such header.
+    public func modificationTime(of path: String) async throws(PublishError) -> Double? {
+        let response = try await send(
+            HTTPExchange.Request(method: "HEAD", url: url(path), headers: ["Cache-Control: no-cache"]), step: "read", path: path)
+        if response.status == 404 { return nil }
+        try check(response.status, step: "read", path: path)
+        return response.lastModified.flatMap(HTTPDate.parse)
+    }
+
+    private func upload(_ source: UploadSource, to path: String, headers: [String]) async throws(PublishError) {
         let file = try source.open(step: "upload")
-        var request = HTTPExchange.Request(method: "PUT", url: url(path))
+        var request = HTTPExchange.Request(method: "PUT", url: url(path), headers: headers)
         request.upload = (file.descriptor, file.path, source.size)
         let response = try await send(request, step: "upload", path: path)
         withExtendedLifetime(file) {}  // the descriptor stays open until the request is done

@@ -16,7 +16,7 @@ struct CatalogClient: Sendable {
     func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(LibraryError) -> Response {
         var request = HTTPRequest(
             url: url, acceptsCompression: true, limits: configuration.requestLimits,
-            allowsCellularAccess: configuration.allowsCellularAccess)
+            policy: configuration.networkPolicy)
         if let etag { request.headers["If-None-Match"] = etag }
         if let lastModified { request.headers["If-Modified-Since"] = lastModified }
         let sink = CatalogSink(limit: configuration.maxCatalogBytes)
@@ -41,7 +41,7 @@ struct CatalogClient: Sendable {
     {
         let request = HTTPRequest(
             url: url, acceptsCompression: true, limits: configuration.requestLimits,
-            allowsCellularAccess: configuration.allowsCellularAccess)
+            policy: configuration.networkPolicy)
         let sink = CoverSink(folder: folder, name: name, limit: configuration.maxCoverBytes, hasher: configuration.hasher)
         do {
             try await request.perform(into: sink, on: configuration.transport)
@@ -64,6 +64,8 @@ struct CatalogClient: Sendable {
         case .timedOut(let seconds): .catalogTimedOut(url: url, seconds: seconds)
         case .stalled: .catalogStalled(url: url)
         case .rejected: .catalogMalformed(url: url, reason: malformation?.description ?? "not a property list")
+        case .networkUnavailable(let reason): .networkUnavailable(url: url, reason: reason)
+        case .insecureConnectionRefused(let reason): .insecureConnectionRefused(url: url, reason: reason)
         case .network, .cancelled, .rangeNotSatisfiable, .badResponse, .file, .cancelledBySystem:
             .catalogUnavailable(url: url, reason: failure.description)
         }

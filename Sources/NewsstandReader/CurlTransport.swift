@@ -100,7 +100,7 @@
                 Unmanaged<CurlRequest>.fromOpaque(me!).takeUnretainedValue().shouldStop(received: Int64(received)) ? 1 : 0
             }
             let code = curl_easy_perform(handle)
-            return finish(code)
+            return finish(code, handle: handle)
         }
 
         private static func milliseconds(_ seconds: TimeInterval) -> Int {
@@ -149,14 +149,16 @@
         }
 
         /// The request's outcome once libcurl returned.
-        private func finish(_ code: CURLcode) -> TransferFailure? {
+        private func finish(_ code: CURLcode, handle: UnsafeMutableRawPointer) -> TransferFailure? {
             // A response without a body (an empty file, a 304, a 404 without a page) opens here.
             if code == CURLE_OK, !isOpen, failure == nil {
                 do { try open() } catch { failure = error }
             }
             if cancelled { return .cancelled }
             if let failure { return failure }
-            guard code == CURLE_OK else { return Self.failure(for: code, watch: &watch) }
+            guard code == CURLE_OK else {
+                return Self.failure(for: code, systemError: Int32(ccurl_info_long(handle, CURLINFO_OS_ERRNO)), watch: &watch)
+            }
             do {
                 try sink.finish()
             } catch {
@@ -165,10 +167,15 @@
             return nil
         }
 
-        private static func failure(for code: CURLcode, watch: inout TransferWatch) -> TransferFailure {
+        /// `systemError` is the `errno` of the connect call that failed, when one did.
+        private static func failure(for code: CURLcode, systemError: Int32, watch: inout TransferWatch) -> TransferFailure {
             let reason = String(cString: curl_easy_strerror(code))
             switch code {
             case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .unsupportedURL(reason: reason)
+            // No route at all: the machine has no network (a server that is down refuses instead).
+            case CURLE_COULDNT_CONNECT where systemError == ENETUNREACH || systemError == ENETDOWN:
+                return .networkUnavailable(.offline)
+            case CURLE_PEER_FAILED_VERIFICATION: return .insecureConnectionRefused(reason: reason)
             case CURLE_OPERATION_TIMEDOUT:
                 // The connect timeout (a stall) or the deadline's backstop.
                 if case .timedOut(let seconds)? = watch.check(received: 0) { return .timedOut(seconds: seconds) }

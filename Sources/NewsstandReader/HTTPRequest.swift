@@ -14,16 +14,20 @@ public struct HTTPRequest: Sendable, Equatable {
     public var acceptsCompression: Bool
     /// The deadline and minimum rate the transport applies (`TransferWatch`).
     public var limits: TransferLimits
-    /// Whether the request may use a cellular connection (where the platform knows).
-    public var allowsCellularAccess = true
+    /// Which networks the request may use, and whether it waits for one (what the transport
+    /// can apply of it: `NetworkPolicy`).
+    public var policy: NetworkPolicy
 
     /// A request for `url`.
-    public init(url: URL, headers: [String: String] = [:], acceptsCompression: Bool, limits: TransferLimits, allowsCellularAccess: Bool = true) {
+    public init(
+        url: URL, headers: [String: String] = [:], acceptsCompression: Bool, limits: TransferLimits,
+        policy: NetworkPolicy = .interactive
+    ) {
         self.url = url
         self.headers = headers
         self.acceptsCompression = acceptsCompression
         self.limits = limits
-        self.allowsCellularAccess = allowsCellularAccess
+        self.policy = policy
     }
 
     /// Runs the request on `transport`, handing the response to `sink`; returns when the body

@@ -22,14 +22,3 @@ public protocol HTTPTransport: Sendable {
     /// Runs `request` to the end of its body (or its failure), handing the response to `sink`.
     func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure)
 }
-
-extension LibraryConfiguration {
-    /// libcurl where it is linked (Linux), URLSession elsewhere.
-    public static var platformTransport: any HTTPTransport {
-        #if canImport(CCurl)
-            CurlTransport()
-        #else
-            URLSessionTransport()
-        #endif
-    }
-}

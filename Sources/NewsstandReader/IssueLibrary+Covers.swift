@@ -41,7 +41,7 @@ extension IssueLibrary {
             }
             keepCover(fetched)
             do {
-                try save()
+                try await save()
             } catch {
                 return .failure(error)
             }

@@ -30,11 +30,14 @@ extension IssueLibrary {
         state.readingPositions[name]
     }
 
-    /// Remembers where the reader is in an issue (persisted with the library).
-    public func setReadingPosition(_ position: ReadingPosition, of name: String) throws(LibraryError) {
+    /// Remembers where the reader is in an issue (persisted with the library). The commit runs
+    /// off the actor and the cooperative pool, after the commits asked before it; when it fails
+    /// (another program holds the database locked, the disk is full) the error is thrown and the
+    /// position stays unsaved in memory, going with the next commit.
+    public func setReadingPosition(_ position: ReadingPosition, of name: String) async throws(LibraryError) {
         try checkOpen()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
         state.readingPositions[name] = position
-        try save()
+        try await save()
     }
 }

@@ -11,6 +11,8 @@ extension IssueLibrary {
     @discardableResult
     public func refresh(from url: URL? = nil) async throws(LibraryError) -> RefreshResult {
         try checkOpen()
+        // Start from the rows as another process may have left them (its refresh, its downloads).
+        await synchronize()
         guard let catalogURL = url ?? state.catalogURL else { throw .noCatalogURL }
         let known = catalogURL == state.catalogURL
         let response = try await catalogClient.fetch(
@@ -33,11 +35,12 @@ extension IssueLibrary {
             case .malformed(let reason): .badEntry(name: nil, reason: reason)
             }
         }
-        apply(&entries, from: catalogURL, to: &result)
+        let dropped = apply(&entries, from: catalogURL, to: &result)
         state.catalogURL = catalogURL
         state.catalogETag = etag
         state.catalogLastModified = lastModified
-        try save()
+        try await save()
+        await discardFiles(of: dropped)
         await refreshCovers(&result)
         // What each update will cost by ranges, for `Issue.updateBytes` (`newsstand library list`):
         // the new index is fetched now, once per new content, capped and checked like any index.
@@ -52,7 +55,8 @@ extension IssueLibrary {
     /// Merges catalog entries into the state, in the catalog's order, emptying `entries` as it
     /// goes: each entry's text is freed once its record is made, so the parsed catalog and the
     /// records are not both held whole (a 100,000-issue refresh peaked at 270 MB with both).
-    private func apply(_ entries: inout [CatalogEntry], from catalogURL: URL, to result: inout RefreshResult) {
+    /// Returns the records of the issues it dropped, whose files go once that is committed.
+    private func apply(_ entries: inout [CatalogEntry], from catalogURL: URL, to result: inout RefreshResult) -> [IssueRecord] {
         let retina = state.scale.isRetina
         var seen: Set<String> = []
         seen.reserveCapacity(entries.count)
@@ -122,10 +126,10 @@ extension IssueLibrary {
             if record != existing { result.updated.append(entry.name) }
             state.issues[entry.name] = record
         }
+        var dropped: [IssueRecord] = []
         for (name, var record) in state.issues where !seen.contains(name) {
             if record.status == .none, running[name] == nil {
-                if let cover = record.coverFileName { layout.removeCover(cover) }
-                PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
+                dropped.append(record)
                 state.issues[name] = nil
                 if state.currentlyReading == name { state.currentlyReading = nil }
                 result.removed.append(name)
@@ -139,6 +143,25 @@ extension IssueLibrary {
         result.updated.sort()
         result.removed.sort()
         result.contentUpdates.sort()
+        return dropped
+    }
+
+    /// Deletes the cover and any partial download of issues the catalog dropped, once that is
+    /// committed (nothing is deleted for a change that was not); a partial file whose issue
+    /// another process claims is its own.
+    private func discardFiles(of dropped: [IssueRecord]) async {
+        guard !dropped.isEmpty else { return }
+        let layout = layout
+        let scale = state.scale
+        let claims = claims
+        await BlockingWork.run {
+            for record in dropped {
+                if let cover = record.coverFileName { layout.removeCover(cover) }
+                guard let claim = try? claims.take(record.name) else { continue }
+                PartMetadata.discard(part: layout.part(of: record.name, scale: scale))
+                claim.release()
+            }
+        }
     }
 
     /// The normal-scale files of an entry without retina keys (its URLs already proved valid
@@ -170,7 +193,7 @@ extension IssueLibrary {
             }
         }
         result.updated.sort()
-        try? save()
+        try? await save()
     }
 
     /// The fetch that brings an issue's cached cover up to date, or nil when it is: a cover is

@@ -3,19 +3,58 @@ import NewsstandCore
 
 extension IssueLibrary {
     /// Removes an issue's downloaded content and any partial download; its status goes back to
-    /// none. An issue that has left the catalog disappears from the shelf entirely.
+    /// none. An issue that has left the catalog disappears from the shelf entirely. Nothing is
+    /// removed unless the new state is committed: when the commit fails (another program holds
+    /// the database locked, the disk is full), the content is put back and the error thrown.
+    /// - Throws: `issueBusy` while another process downloads, updates or removes the issue.
     public func remove(_ name: String) async throws(LibraryError) {
         try checkOpen()
+        await synchronize()
         guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
-        await cancelDownload(name)
-        let doomed = try removeContent(of: name)
-        try save()
+        let claim = try await claimForRemoval(name)
+        defer {
+            countClaimant(name, -1)
+            claim.release()
+        }
+        guard let before = state.issues[name] else { throw .unknownIssue(name: name) }
+        let reading = state.currentlyReading
+        let doomed = try takeOffShelf(name)
+        do {
+            try await save()
+        } catch {
+            putBack(name, record: before, doomed: doomed, reading: reading)
+            throw error
+        }
+        finishRemoval(of: before)
         // The content was renamed aside; deleting a large tree takes a while: on a thread of
         // its own, not the actor (the shelf stays usable) or the cooperative pool.
         if let doomed { await delete(doomed, of: name) }
     }
 
-    /// Deletes a content folder renamed aside (`removeContent`); a crash before the end leaves a
+    /// The issue's claim, once this library's own work on the issue has stopped (its download is
+    /// cancelled; another removal of it is waited for); `issueBusy` when another process (or
+    /// library instance) holds it.
+    private func claimForRemoval(_ name: String) async throws(LibraryError) -> ClaimLock {
+        let claims = claims
+        countClaimant(name, 1)
+        // At most two seconds of this library's own work starting again meanwhile.
+        for _ in 0..<100 {
+            await cancelDownload(name)
+            let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
+            do {
+                if let claim = try taken.get() { return claim }
+            } catch {
+                countClaimant(name, -1)
+                throw error
+            }
+            guard running[name] != nil || (claimants[name] ?? 0) > 1 else { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        countClaimant(name, -1)
+        throw .issueBusy(name: name)
+    }
+
+    /// Deletes a content folder renamed aside (`takeOffShelf`); a crash before the end leaves a
     /// leftover that the next open removes.
     func delete(_ doomed: String, of name: String) async {
         let issues = layout.issues
@@ -23,47 +62,89 @@ extension IssueLibrary {
         await BlockingWork.run {
             do {
                 try OpenFolder.open(issues).removeTree(doomed)
-                log?("newsstand-reader: removed the content of \(name)")
+                log(.info, "removed the content of \(name)")
             } catch {
-                log?("newsstand-reader: the content of \(name) was not removed yet: \(error)")
+                log(.notice, "the content of \(name) was not removed yet: \(error)")
             }
         }
     }
 
-    /// Applies `LibraryConfiguration.maxDownloadedIssues`: removes the oldest downloaded issues
-    /// beyond the limit, never the one being read. Returns the names removed.
+    /// Applies `LibraryConfiguration.maxDownloadedIssues` and `maxStorageBytes`: removes the
+    /// oldest downloaded issues beyond them, never the one being read (nor one another process is
+    /// working on). Returns the names removed.
     @discardableResult
-    public func applyStoragePolicy() throws(LibraryError) -> [String] {
-        try applyStoragePolicy(protecting: [])
+    public func applyStoragePolicy() async throws(LibraryError) -> [String] {
+        try await applyStoragePolicy(protecting: [])
     }
 
-    func applyStoragePolicy(protecting protected: Set<String>) throws(LibraryError) -> [String] {
-        guard let limit = configuration.maxDownloadedIssues else { return [] }
-        let downloaded = IssueOrder.sorted(state.issues.values.filter { $0.status == .available }) { ($0.date, $0.name) }
-        var excess = downloaded.count - max(0, limit)
-        guard excess > 0 else { return [] }
-        var removed: [String] = []
-        for record in downloaded.reversed() where excess > 0 {
-            if record.name == state.currentlyReading || protected.contains(record.name) { continue }
-            if let doomed = try removeContent(of: record.name) {
-                // Not waited for (this is not async); the rename already took it off the shelf.
-                let name = record.name
+    func applyStoragePolicy(protecting protected: Set<String>) async throws(LibraryError) -> [String] {
+        let budget = StorageBudget(maxIssues: configuration.maxDownloadedIssues, maxBytes: configuration.maxStorageBytes)
+        guard budget.maxIssues != nil || budget.maxBytes != nil else { return [] }
+        let names = IssueOrder.sorted(state.issues.values.filter { $0.status == .available }) { ($0.date, $0.name) }.map(\.name)
+        let layout = layout
+        // Only a byte budget needs the sizes, and measuring walks every downloaded issue's files.
+        let measured =
+            budget.maxBytes == nil ? nil : await BlockingWork.run { names.map { ContentUsage.bytes(of: layout.content(of: $0)) } }
+        let downloaded = names.enumerated().map { StorageBudget.Issue(name: $1, bytes: measured?[$0] ?? 0) }
+        var kept = protected
+        if let reading = state.currentlyReading { kept.insert(reading) }
+        let chosen = budget.removals(from: downloaded, keeping: kept)
+        guard !chosen.isEmpty else { return [] }
+        let claims = claims
+        for name in chosen { countClaimant(name, 1) }
+        let taken = await BlockingWork.run { chosen.map { name in (name, try? claims.take(name)) } }
+        var removed: [(record: IssueRecord, doomed: String?, claim: ClaimLock)] = []
+        let reading = state.currentlyReading
+        for (name, claim) in taken {
+            // One another process is updating (or removing) stays: the next pass can take it.
+            guard let claim, let record = state.issues[name], record.status == .available, running[name] == nil,
+                claimants[name] == 1
+            else {
+                countClaimant(name, -1)
+                claim?.release()
+                continue
+            }
+            do {
+                removed.append((record, try takeOffShelf(name), claim))
+            } catch {
+                countClaimant(name, -1)
+                claim.release()
+                log(.notice, "storage policy could not remove \(name): \(error)")
+            }
+        }
+        defer {
+            for entry in removed {
+                countClaimant(entry.record.name, -1)
+                entry.claim.release()
+            }
+        }
+        guard !removed.isEmpty else { return [] }
+        do {
+            try await save()
+        } catch {
+            for entry in removed.reversed() {
+                putBack(entry.record.name, record: entry.record, doomed: entry.doomed, reading: reading)
+            }
+            throw error
+        }
+        for entry in removed {
+            finishRemoval(of: entry.record)
+            // Not waited for: the download that made room should not wait for old trees to go.
+            if let doomed = entry.doomed {
+                let name = entry.record.name
                 Task { await delete(doomed, of: name) }
             }
-            removed.append(record.name)
-            excess -= 1
         }
-        if !removed.isEmpty {
-            log("storage policy removed \(removed.joined(separator: ", "))")
-            try save()
-        }
-        return removed
+        let removedNames = removed.map(\.record.name)
+        log("storage policy removed \(removedNames.joined(separator: ", "))")
+        return removedNames
     }
 
-    /// Takes the content folder of `name` off the shelf (renamed aside: the caller deletes it
-    /// off the actor), deletes its partial download and updates its record (not saved: the
-    /// caller saves once). Returns the name the content was renamed to, if there was content.
-    private func removeContent(of name: String) throws(LibraryError) -> String? {
+    /// Takes the content folder of `name` off the shelf (renamed aside: the caller deletes it off
+    /// the actor once the change is committed) and updates its record, not committed: the caller
+    /// commits once, and puts everything back (`putBack`) when that fails. Returns the name the
+    /// content was renamed to, if there was content.
+    private func takeOffShelf(_ name: String) throws(LibraryError) -> String? {
         guard var record = state.issues[name] else { return nil }
         let content = layout.content(of: name)
         var doomed: String?
@@ -79,20 +160,36 @@ extension IssueLibrary {
         } catch {
             throw .fileSystem(path: content.path, reason: error.reason)
         }
-        PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
         record.status = .none
         record.hasUpdate = false
         record.installedSHA256 = nil
         record.installedContentURL = nil
         record.installedScale = nil
         if state.currentlyReading == name { state.currentlyReading = nil }
-        if record.isInCatalog {
-            state.issues[name] = record
-        } else {
-            if let cover = record.coverFileName { layout.removeCover(cover) }
-            state.issues[name] = nil
-        }
-        emit(.statusChanged(name: name, .none))
+        state.issues[name] = record.isInCatalog ? record : nil
         return doomed
+    }
+
+    /// Undoes `takeOffShelf` after a failed commit: the content back under its name, the record
+    /// and the issue being read as they were.
+    private func putBack(_ name: String, record: IssueRecord, doomed: String?, reading: String?) {
+        if let doomed {
+            do {
+                try OpenFolder.open(layout.issues).rename(doomed, to: name)
+            } catch {
+                log(.error, "the content of \(name) could not be put back: \(error)")
+            }
+        }
+        state.issues[name] = record
+        if reading == name { state.currentlyReading = reading }
+    }
+
+    /// What follows a committed removal: the partial download and, for an issue that left the
+    /// shelf, its cover go; the app hears of it.
+    private func finishRemoval(of record: IssueRecord) {
+        let name = record.name
+        PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
+        if state.issues[name] == nil, let cover = record.coverFileName { layout.removeCover(cover) }
+        emit(.statusChanged(name: name, .none))
     }
 }

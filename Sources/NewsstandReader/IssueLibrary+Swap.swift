@@ -22,7 +22,7 @@ extension IssueLibrary {
         current.installedScale = source.scale
         state.issues[name] = current
         do {
-            try save()
+            try await save()
         } catch {
             state.issues[name] = previous
             return .failure(error)
@@ -37,7 +37,7 @@ extension IssueLibrary {
             record.installedContentURL = previous.installedContentURL
             record.installedScale = previous.installedScale
             state.issues[name] = record
-            if (try? save()) != nil {
+            if (try? await save()) != nil {
                 _ = await settle(name, recorded: previous.status == .available ? previous.installedSHA256 : nil)
             }
             return .failure(.fileSystem(path: failure.path, reason: failure.reason))

@@ -41,7 +41,7 @@ extension IssueLibrary {
         let fetch = IndexFetch(
             url: indexURL, size: indexSize, sha256: indexSHA256, bundleSize: source.size, bundleSHA256: source.sha256,
             limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-            allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+            policy: policy(of: name), transport: configuration.transport)
         let index: BundleIndex
         switch await fetch.run() {
         case .failure(let reason): return .fallBack(reason)
@@ -64,7 +64,7 @@ extension IssueLibrary {
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
             url: source.url, bundleSize: index.bundleSize, ranges: plan.ranges, spool: downloads, spoolName: spoolName,
-            limits: configuration.downloadLimits, allowsCellularAccess: configuration.allowsCellularAccess,
+            limits: configuration.downloadLimits, policy: policy(of: name),
             transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
         let total = plan.bytes
         // A running total, shared with the transfer's thread.
@@ -162,7 +162,7 @@ extension IssueLibrary {
             let fetch = IndexFetch(
                 url: url, size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
                 limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-                allowsCellularAccess: configuration.allowsCellularAccess, transport: configuration.transport)
+                policy: configuration.networkPolicy, transport: configuration.transport)
             guard case .success(let index) = await fetch.run(),
                 Self.unusableShape(of: index, limits: configuration.extractionLimits) == nil
             else { continue }
@@ -173,6 +173,6 @@ extension IssueLibrary {
             current.updateBytes = bytes
             state.issues[name] = current
         }
-        try? save()
+        try? await save()
     }
 }

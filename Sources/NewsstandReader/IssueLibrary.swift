@@ -4,13 +4,19 @@ import NewsstandCore
 /// The shelf of issues on this device (after `NKLibrary`): one folder holding the persisted
 /// state, partial downloads, unpacked issues and cached covers.
 ///
-/// Every change is saved at once (temporary file + rename), so reopening the folder after a
-/// crash shows the same issues and statuses; leftovers of an interrupted unpack are removed
-/// on open, and downloads that were under way continue with `resumePendingDownloads()`.
+/// Every change is committed at once (`library.sqlite`, off the actor: a commit runs on a thread
+/// of its own), so reopening the folder after a crash shows the same issues and statuses;
+/// leftovers of an interrupted unpack are removed on open, and downloads that were under way
+/// continue with `resumePendingDownloads()`.
 ///
-/// One writer per folder: an open library holds an advisory lock on the folder until `close()`
-/// (or its end), and a second one, in this process or another, is refused with
-/// `LibraryError.libraryInUse` (after `LibraryConfiguration.lockTimeout`).
+/// **Several processes**: no lock is held while nothing is being written. Each commit takes the
+/// folder's writer lock (`library.lock`) for its transaction only (waiting up to
+/// `LibraryConfiguration.lockTimeout`, then `LibraryError.libraryInUse`), and merges what other
+/// writers committed meanwhile (their rows, with this library's unsaved changes on top). An
+/// issue's files are worked on by one owner at a time (its claim, held while its download,
+/// update or removal runs): a second download of the same issue, in this process or another,
+/// waits for the first and finds it done. An app extension reads the shelf with a
+/// `LibraryReader`, which never writes.
 public actor IssueLibrary {
     /// The library's folder.
     public nonisolated let folder: URL
@@ -20,12 +26,21 @@ public actor IssueLibrary {
     public nonisolated let configuration: LibraryConfiguration
 
     let layout: LibraryLayout
-    /// One writer per folder (`library.lock`): held from opening until `close()` or the end.
-    let lock: FileLock
     var isClosed = false
+    /// Set once `close()` closed the database: nothing is committed after it.
+    var isStoreClosed = false
     var state: LibraryState
-    /// Writes `state`'s changes to `library.sqlite`.
+    /// Rows of `library.sqlite` the last read left out (values the library never writes).
+    public internal(set) var stateProblems: [StateError]
+    /// Writes `state`'s changes to `library.sqlite`, one commit at a time, off the actor.
     let store: StateStore
+    let commits = CommitQueue()
+    /// One owner at a time per issue's files, across processes.
+    let claims: IssueClaims
+    /// This library's own work on each issue that holds, or is taking, its claim (a download, a
+    /// removal, the storage policy): a claim held by it is waited for, not taken for another
+    /// process's.
+    var claimants: [String: Int] = [:]
     let catalogClient: CatalogClient
     let slots: DownloadSlots
     /// Cover requests at once, from refresh and `cover(of:)` together.
@@ -34,54 +49,77 @@ public actor IssueLibrary {
     var coverFetches: [String: Task<Result<URL, LibraryError>, Never>] = [:]
     var running: [String: Task<Result<Issue, LibraryError>, Never>] = [:]
     var progressHandlers: [String: [@Sendable (DownloadProgress) -> Void]] = [:]
+    /// The network policy each running download was started with.
+    var policies: [String: NetworkPolicy] = [:]
+    /// Downloads asked for whose status is not committed yet, with the bytes already on disk.
+    var starting: [String: DownloadProgress] = [:]
     var suspending: Set<String> = []
     /// How the last update of each issue went (`update(_:)` returns it).
     var updateResults: [String: UpdateResult] = [:]
     var observers: [UUID: AsyncStream<LibraryEvent>.Continuation] = [:]
+    /// Followers of the shelf (`shelfUpdates()`).
+    var shelfFollowers: [ShelfUpdates] = []
+    /// A `Foundation.Progress` per running download under one over all of them.
+    nonisolated let progressTree = DownloadProgressTree()
 
     /// Opens the library in `folder`, creating it when needed. Opening writes nothing unless
-    /// the folder is new or needed repair after a crash, so it works on a full disk.
+    /// the folder is new or needed repair after a crash, so it works on a full disk. It blocks
+    /// the calling thread while it reads the state (and while another process commits).
     /// - Parameters:
     ///   - scale: used only when the folder is new; an existing library keeps its own scale.
     ///   - configuration: download, unpack and storage settings.
-    /// - Throws: `LibraryError.libraryInUse` when another process or instance has the folder open.
+    /// - Throws: `LibraryError.libraryInUse` when another writer holds the folder's lock for
+    ///   longer than `LibraryConfiguration.lockTimeout`; `stateUnusable` for a state file that is
+    ///   not a library's.
     public init(
         folder: URL, scale: LibraryScale = .normal, configuration: LibraryConfiguration = LibraryConfiguration()
     ) throws(LibraryError) {
         let layout = LibraryLayout(folder: folder.standardizedFileURL)
         let opened: OpenFolder
+        let claimsFolder: OpenFolder
         do {
             try layout.createFolders()
             opened = try OpenFolder.open(layout.folder)
+            claimsFolder = try opened.folder(IssueClaims.folderName)
         } catch {
             throw .cannotOpen(path: folder.path, reason: error.reason)
         }
-        let held: FileLock?
-        do {
-            held = try FileLock.acquire(layout.lockFile.lastPathComponent, in: opened, timeout: configuration.lockTimeout)
-        } catch {
-            throw .cannotOpen(path: layout.folder.path, reason: "cannot lock it: \(error.reason)")
-        }
-        guard let held else { throw .libraryInUse(path: layout.folder.path) }
-        lock = held
-        let (store, loaded) = try StateStore.open(in: opened, scale: scale)
-        var state = loaded
-        Self.recover(&state, in: layout)
-        if state.hasChanges {
-            // A repair is redone on every open until it is saved, so a full disk must not keep
-            // the library from opening.
-            do throws(LibraryError) {
-                try store.save(&state)
+        LibraryStorage(layout: layout, configuration: configuration).prepare()
+        let lock = WriterLock(folder: opened, timeout: configuration.lockTimeout)
+        let claims = IssueClaims(folder: claimsFolder, lock: lock)
+        let openFlags = DataProtection.sqliteOpenFlags(for: configuration.fileProtection)
+        // Opening's repair holds the writer lock, and runs only while nobody works on an issue's
+        // files: another process's unpack or download must not be taken for a crash's leftover.
+        let (store, state, problems) = try lock.hold { () throws(LibraryError) in
+            let (store, loaded) = try StateStore.open(in: opened, scale: scale, lock: lock, openFlags: openFlags)
+            var state = loaded.state
+            var problems = loaded.problems
+            guard !ClaimLock.anyHeld(in: claimsFolder) else { return (store, state, problems) }
+            Self.recover(&state, in: layout)
+            guard state.hasChanges else { return (store, state, problems) }
+            // A repair is redone on every open until it is committed, so a full disk must not
+            // keep the library from opening.
+            let batch = state.pendingChanges
+            do {
+                if let stored = try store.commitHoldingLock(batch) {
+                    state.merge(stored.state)
+                    problems = stored.problems
+                }
+                state.markCommitted(batch)
             } catch {
-                configuration.log?("newsstand-reader: repaired state not saved: \(error)")
+                configuration.log(.error, "repaired state not saved: \(error)")
             }
+            return (store, state, problems)
         }
+        for problem in problems { configuration.log(.error, "a row of the state is left out: \(problem)") }
         self.store = store
+        self.claims = claims
         self.folder = layout.folder
         self.scale = state.scale
         self.configuration = configuration
         self.layout = layout
         self.state = state
+        stateProblems = problems
         catalogClient = CatalogClient(configuration: configuration)
         slots = DownloadSlots(limit: configuration.maxConcurrentDownloads)
         coverSlots = DownloadSlots(limit: configuration.maxConcurrentCoverRequests)
@@ -136,7 +174,7 @@ public actor IssueLibrary {
 
     /// Every issue, newest first.
     public var issues: [Issue] {
-        newestFirst().compactMap { state.issues[$0]?.issue(in: layout) }
+        newestFirst().compactMap { state.issues[$0].map(shelfIssue) }
     }
 
     /// Every issue's name, newest first. Sorts (date, name) pairs, not records: a record is
@@ -147,7 +185,15 @@ public actor IssueLibrary {
 
     /// The issue with this name, if the library has it.
     public func issue(named name: String) -> Issue? {
-        state.issues[name]?.issue(in: layout)
+        state.issues[name].map(shelfIssue)
+    }
+
+    /// The issue as the shelf shows it: its record, and downloading from the moment a download was
+    /// asked (before the download has its claim and has committed the status, which it does first).
+    func shelfIssue(_ record: IssueRecord) -> Issue {
+        var issue = record.issue(in: layout)
+        if record.status == .none, let progress = starting[record.name] { issue.status = .downloading(progress) }
+        return issue
     }
 
     /// The catalog the library was last refreshed from.
@@ -158,12 +204,13 @@ public actor IssueLibrary {
         state.currentlyReading.flatMap { issue(named: $0) }
     }
 
-    /// Sets (or clears, with nil) the issue being read.
-    public func setCurrentlyReadingIssue(_ name: String?) throws(LibraryError) {
+    /// Sets (or clears, with nil) the issue being read. The commit runs off the actor; when it
+    /// fails the change stays and goes with the next commit.
+    public func setCurrentlyReadingIssue(_ name: String?) async throws(LibraryError) {
         try checkOpen()
         if let name, state.issues[name] == nil { throw .unknownIssue(name: name) }
         state.currentlyReading = name
-        try save()
+        try await save()
     }
 
     /// Issues whose download was under way (the equivalent of `downloadingAssets`).
@@ -171,48 +218,37 @@ public actor IssueLibrary {
         issues.filter { if case .downloading = $0.status { true } else { false } }.map(\.name)
     }
 
-    // MARK: - Events
-
-    /// A stream of progress and status changes, for an app's UI. Each call makes a new stream.
-    public func events() -> AsyncStream<LibraryEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LibraryEvent.self, bufferingPolicy: .bufferingNewest(512))
-        let id = UUID()
-        observers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.removeObserver(id) } }
-        return stream
-    }
-
-    private func removeObserver(_ id: UUID) { observers[id] = nil }
-
-    func emit(_ event: LibraryEvent) {
-        for continuation in observers.values { continuation.yield(event) }
-    }
-
-    /// Stops running downloads (they stay pending, as with `suspendDownloads()`) and releases
-    /// the folder's lock, so that another process or `IssueLibrary` can open it. Every later
-    /// change is refused with `LibraryError.libraryClosed`; reading stays possible.
+    /// Stops running downloads (they stay pending, as with `suspendDownloads()`, and give their
+    /// claims up), waits for the commits under way and closes the database. Every later change is
+    /// refused with `LibraryError.libraryClosed`; reading stays possible.
     public func close() async {
         isClosed = true
         await suspendDownloads()
-        // The database before the lock: the next holder of the folder finds it closed.
+        await commits.drain()
+        isStoreClosed = true
         store.close()
-        lock.release()
+        for follower in shelfFollowers { follower.finish() }
+        shelfFollowers = []
     }
-
-    // MARK: - Persistence
 
     /// Refuses a change once `close()` was called.
     func checkOpen() throws(LibraryError) {
         if isClosed { throw .libraryClosed(path: folder.path) }
     }
 
-    func save() throws(LibraryError) {
-        // Without the lock another writer may own the folder: never write then.
-        guard !lock.isReleased else { throw .libraryClosed(path: folder.path) }
-        try store.save(&state)
+    /// Logs at `level` (`LibraryConfiguration.log`; URL secrets are cut out there).
+    func log(_ level: LibraryLog.Level, _ message: @autoclosure () -> String) {
+        configuration.log(level, message())
     }
 
+    /// Counts one more (or, with -1, one less) piece of this library's work on `name`'s claim.
+    func countClaimant(_ name: String, _ change: Int) {
+        let count = (claimants[name] ?? 0) + change
+        claimants[name] = count > 0 ? count : nil
+    }
+
+    /// Logs at the info level.
     func log(_ message: @autoclosure () -> String) {
-        configuration.log?("newsstand-reader: \(message())")
+        configuration.log(.info, message())
     }
 }

@@ -38,24 +38,42 @@ public struct LibraryConfiguration: Sendable {
     public var maxAttempts: Int = 4
     /// The first retry waits this long; each later one twice as long.
     public var retryDelay: TimeInterval = 1
-    /// How long opening a library waits while another process (or another `IssueLibrary` in
-    /// this one) has the same folder open; 0 fails at once with `LibraryError.libraryInUse`.
-    /// The wait blocks the calling thread.
-    public var lockTimeout: TimeInterval = 0
-    /// Whether downloads may use a cellular connection (honoured where the platform supports it).
-    public var allowsCellularAccess: Bool = true
+    /// How long a write (and opening) waits while another writer (a process, or another
+    /// `IssueLibrary` in this one) holds the folder's writer lock for its own transaction; after
+    /// that it fails with `LibraryError.libraryInUse`. A transaction holds it for milliseconds.
+    /// Waiting blocks a thread of the library's own (opening: the calling thread).
+    public var lockTimeout: TimeInterval = 5
+    /// The networks requests may use and whether they wait for one: every catalog, cover and
+    /// index request, and each download unless `download(_:policy:progress:)` is given another.
+    public var networkPolicy: NetworkPolicy = .interactive
     /// The most issues kept downloaded; older ones are removed (never the one being read).
     /// `nil` keeps everything.
     public var maxDownloadedIssues: Int?
+    /// The most bytes the downloaded issues' content may take (their files' sizes); past it the
+    /// oldest downloaded issues are removed (never the one being read, nor one just downloaded,
+    /// which may therefore exceed it alone). `nil` sets no budget.
+    public var maxStorageBytes: Int64?
+    /// The data protection class of every folder and file the library writes, its SQLite files
+    /// included (iOS, iPadOS, tvOS, watchOS, visionOS; accepted and ignored on macOS and Linux).
+    /// `completeUntilFirstUserAuthentication` by default, so that a background wake on a locked
+    /// device (a push, a background fetch) can still read and write the library.
+    public var fileProtection: FileProtection = .completeUntilFirstUserAuthentication
+    /// Whether downloaded content, partial downloads and covers are kept out of device backups
+    /// (`isExcludedFromBackup` on their folders; they are downloaded again after a restore). The
+    /// state, with the reading positions, is always backed up. No effect on Linux.
+    public var excludesDownloadsFromBackup = true
     /// Bounds on what a bundle may unpack to. A catalog entry without `ContentSize` may not
     /// send a bundle larger than these limits allow either.
     public var extractionLimits: ZipExtractionLimits = .default
-    /// Free bytes at a path; replaceable so that a low-storage device can be simulated.
+    /// Free bytes at a path, the way the platform means it for content the user asked for
+    /// (`freeBytes(at:)`); replaceable so that a low-storage device can be simulated.
     public var availableCapacity: @Sendable (URL) -> Int64? = LibraryConfiguration.freeBytes(at:)
 
-    /// Receives one line per notable step (requests, ranges, retries, unpacking): background
-    /// transfers can only be understood from logs.
-    public var log: (@Sendable (String) -> Void)?
+    /// Where the library logs each notable step (requests, ranges, retries, unpacking), with a
+    /// level: background transfers can only be understood from logs. The system log on Apple
+    /// platforms (`os.Logger`), nothing on Linux; `.lines { print($0) }` for a command-line
+    /// program. No line carries a URL's query or user information.
+    public var log: LibraryLog = .system
 
     /// The HTTP stack every request runs on: libcurl on Linux, URLSession elsewhere
     /// (`platformTransport`), or an app's own.
@@ -73,10 +91,12 @@ public struct LibraryConfiguration: Sendable {
     /// The default configuration.
     public init() {}
 
-    /// The free bytes of the file system holding `url`.
+    /// The free bytes of the file system holding `url`: on Apple platforms what the system can
+    /// make available for content the user asked for (`volumeAvailableCapacityForImportantUsage`,
+    /// which counts what it would purge), elsewhere the bytes an unprivileged process may write
+    /// (`statvfs`).
     public static func freeBytes(at url: URL) -> Int64? {
-        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: url.path)
-        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
+        FreeSpace.available(at: url)
     }
 
     /// The limits of one catalog or cover request.

@@ -4,9 +4,12 @@ import NewsstandCore
 public enum LibraryError: Error, Sendable, Equatable {
     /// The library folder or its state file cannot be read.
     case cannotOpen(path: String, reason: String)
-    /// Another process, or another `IssueLibrary` in this one, has the folder open (after
-    /// waiting `LibraryConfiguration.lockTimeout`).
+    /// Another writer (a process, or another `IssueLibrary` in this one) held the folder's writer
+    /// lock for longer than `LibraryConfiguration.lockTimeout`; nothing was written.
     case libraryInUse(path: String)
+    /// Another process (or another `IssueLibrary` in this one) is working on this issue's files
+    /// (downloading, updating or removing it); nothing was changed.
+    case issueBusy(name: String)
     /// The library was closed with `close()`; open it again to change it.
     case libraryClosed(path: String)
     /// The state file cannot be used (a link, another program's file, a newer schema, damaged,
@@ -46,6 +49,12 @@ public enum LibraryError: Error, Sendable, Equatable {
     case downloadTooLarge(name: String, url: String, limit: Int64)
     /// The download was cancelled; the partial file is kept for a later resume.
     case cancelled(name: String)
+    /// No network the request may use (offline, or only networks its `NetworkPolicy` refuses);
+    /// it was not retried. A download's partial file is kept for a later resume.
+    case networkUnavailable(url: String, reason: NetworkUnavailableReason)
+    /// The connection was refused as insecure (App Transport Security, or an untrusted server
+    /// certificate); it was not retried.
+    case insecureConnectionRefused(url: String, reason: String)
     /// The downloaded bundle's size or SHA-256 differs from the catalog's; it was deleted.
     case verificationFailed(name: String, path: String, reason: String)
     /// Not enough free space for the download plus its unpacked content.
@@ -64,11 +73,15 @@ public enum LibraryError: Error, Sendable, Equatable {
 }
 
 extension LibraryError: CustomStringConvertible {
-    /// A one-line reason, for logs and the command line.
-    public var description: String {
+    /// A one-line reason, for logs and the command line; the URLs in it keep no query, fragment
+    /// or user information (`Redacted.withoutURLSecrets`: a signed URL's secret stays out).
+    public var description: String { Redacted.withoutURLSecrets(text) }
+
+    private var text: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open library '\(path)': \(reason)"
         case .libraryInUse(let path): "library '\(path)' is in use by another process or library instance"
+        case .issueBusy(let name): "issue '\(name)' is being downloaded, updated or removed by another process or library instance"
         case .libraryClosed(let path): "library '\(path)' was closed"
         case .stateUnusable(let reason): "cannot open library state: \(reason)"
         case .cannotSave(let path, let reason): "cannot save '\(path)': \(reason)"
@@ -89,6 +102,8 @@ extension LibraryError: CustomStringConvertible {
         case .downloadTooLarge(let name, let url, let limit):
             "download of '\(name)' from '\(url)' stopped: the server sends more than the \(limit) bytes the catalog allows"
         case .cancelled(let name): "download of '\(name)' was cancelled"
+        case .networkUnavailable(let url, let reason): "cannot fetch '\(url)': \(reason)"
+        case .insecureConnectionRefused(let url, let reason): "cannot fetch '\(url)': refused as insecure: \(reason)"
         case .verificationFailed(let name, let path, let reason): "bundle of '\(name)' ('\(path)') failed verification: \(reason)"
         case .insufficientSpace(let name, let path, let required, let available):
             "not enough space for '\(name)' in '\(path)': needs \(required) bytes, \(available) free"

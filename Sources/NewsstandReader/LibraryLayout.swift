@@ -2,8 +2,9 @@ import Foundation
 import NewsstandCore
 
 /// Where a library keeps its files, all inside its folder (never `/tmp`): the state
-/// (`library.sqlite` and SQLite's `-wal` and `-shm` beside it), its lock,
-/// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content) and `Covers/`.
+/// (`library.sqlite` and SQLite's `-wal` and `-shm` beside it), its writer lock,
+/// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content), `Covers/` and `Claims/`
+/// (the claims of issues being worked on, empty while nothing is).
 struct LibraryLayout: Sendable {
     let folder: URL
     /// `Issues/`'s path, made once: the shelf makes a content URL per issue on every listing.
@@ -15,11 +16,28 @@ struct LibraryLayout: Sendable {
     }
 
     var stateFile: URL { folder.appendingPathComponent(StateStore.fileName) }
-    /// The file `LibraryLock` locks.
-    var lockFile: URL { folder.appendingPathComponent("library.lock") }
+    /// The file `WriterLock` locks.
+    var lockFile: URL { folder.appendingPathComponent(WriterLock.fileName) }
     var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }
+    var claims: URL { folder.appendingPathComponent(IssueClaims.folderName, isDirectory: true) }
+
+    /// Every folder the library writes in: each gets the configured data protection class, which
+    /// what is made in it takes (`DataProtection`).
+    var folders: [URL] { [folder, downloads, issues, covers, claims] }
+
+    /// What a device backup skips: what can be downloaded again (unpacked issues, partial
+    /// downloads, covers) and the claims. The rest, in the library folder itself, is backed up:
+    /// the state, with the shelf and the reading positions, which nothing can download again.
+    var excludedFromBackup: [URL] { [downloads, issues, covers, claims] }
+
+    /// The state's files, as SQLite and the writer lock make them.
+    var stateFiles: [URL] {
+        [StateStore.fileName, StateStore.fileName + "-wal", StateStore.fileName + "-shm", WriterLock.fileName].map {
+            folder.appendingPathComponent($0)
+        }
+    }
 
     /// The unpacked content of an issue. Made from the path as text: `appendingPathComponent`
     /// re-parses the whole URL, and the shelf makes one per issue on every listing.
@@ -52,7 +70,7 @@ struct LibraryLayout: Sendable {
 
     /// Creates the library's folders if needed.
     func createFolders() throws(FileSystemError) {
-        for folder in [folder, downloads, issues, covers] {
+        for folder in folders {
             _ = try OpenFolder.open(folder, create: true)
         }
     }

@@ -20,7 +20,7 @@ struct ResumableDownload: Sendable {
     /// most a bundle could unpack to). A server sending more is cut off at once.
     let limit: Int64
     let limits: TransferLimits
-    let allowsCellularAccess: Bool
+    let policy: NetworkPolicy
     let transport: any HTTPTransport
 
     /// Downloads the rest of the file. `progress` gets (bytes on disk, bytes expected).
@@ -32,7 +32,7 @@ struct ResumableDownload: Sendable {
         case .partial: break
         }
         if Task.isCancelled { throw .cancelled }
-        var request = HTTPRequest(url: url, acceptsCompression: false, limits: limits, allowsCellularAccess: allowsCellularAccess)
+        var request = HTTPRequest(url: url, acceptsCompression: false, limits: limits, policy: policy)
         if case .partial(let offset, let validator) = point {
             request.headers["Range"] = "bytes=\(offset)-"
             request.headers["If-Range"] = validator

@@ -25,18 +25,25 @@ public enum TransferFailure: Error, Sendable, Equatable {
     case rejected
     /// Writing the file failed (`isNoSpace`: the disk is full, or a file-size limit was hit).
     case file(FileSystemError)
+    /// No network the request may use (offline, or only networks its policy refuses): never
+    /// retried.
+    case networkUnavailable(NetworkUnavailableReason)
+    /// The connection was refused as insecure: App Transport Security (a plain `http` URL the
+    /// app's Info.plist does not allow) or a server certificate that is not trusted. Never retried.
+    case insecureConnectionRefused(reason: String)
     /// The system stopped a background transfer, for the reason it gave
     /// (`NSURLErrorBackgroundTaskCancelledReasonKey`): not the library's own cancel.
     case cancelledBySystem(SystemCancelReason)
 
     /// Whether another attempt may succeed: network trouble, stalls, deadlines, 5xx/408/429 and
     /// a system cancel that can pass (a force-quit, scarce resources), but not 404, 403, an
-    /// unusable URL, a body larger than stated, a full disk, or background transfers turned off.
+    /// unusable URL, a body larger than stated, a full disk, no network the request may use, a
+    /// connection refused as insecure, or background transfers turned off.
     public var isTransient: Bool {
         switch self {
         case .httpStatus(let status): status >= 500 || status == 408 || status == 429
         case .network, .stalled, .timedOut, .rangeNotSatisfiable, .badResponse: true
-        case .unsupportedURL, .tooLarge, .cancelled, .rejected, .file: false
+        case .unsupportedURL, .tooLarge, .cancelled, .rejected, .file, .networkUnavailable, .insecureConnectionRefused: false
         case .cancelledBySystem(let reason): reason.mayRetry
         }
     }
@@ -48,7 +55,7 @@ public enum TransferFailure: Error, Sendable, Equatable {
         switch self {
         case .httpStatus, .tooLarge, .file: true
         case .network, .unsupportedURL, .stalled, .timedOut, .cancelled, .rangeNotSatisfiable, .badResponse, .rejected,
-            .cancelledBySystem:
+            .networkUnavailable, .insecureConnectionRefused, .cancelledBySystem:
             false
         }
     }
@@ -69,6 +76,8 @@ extension TransferFailure: CustomStringConvertible {
         case .badResponse(let reason): reason
         case .rejected: "the body was refused"
         case .file(let error): "cannot write '\(error.path)': \(error.reason)"
+        case .networkUnavailable(let reason): "\(reason)"
+        case .insecureConnectionRefused(let reason): "refused as insecure: \(reason)"
         case .cancelledBySystem(let reason): "cancelled by the system: \(reason)"
         }
     }

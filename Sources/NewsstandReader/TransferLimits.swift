@@ -54,6 +54,19 @@ public struct TransferWatch: Sendable {
         return received - base.bytes < required ? .stalled : nil
     }
 
+    /// Why the request must stop now while it waits for a network (`NetworkPolicy.waitsForConnectivity`):
+    /// only the deadline counts then, not the rate.
+    public func checkDeadline(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> TransferFailure? {
+        if let deadline = limits.deadline, now &- start >= Self.nanoseconds(deadline) { return .timedOut(seconds: deadline) }
+        return nil
+    }
+
+    /// Starts the rate's window again, once a request that waited for a network connected: the
+    /// time it waited is no stall.
+    public mutating func restartWindow(received: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        samples = [(now, received)]
+    }
+
     private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
         UInt64(max(0, seconds) * 1e9)
     }

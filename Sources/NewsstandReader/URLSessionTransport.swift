@@ -29,6 +29,8 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
     private var received: Int64 = 0
     private var failure: TransferFailure?
     private var timer: DispatchSourceTimer?
+    /// Set while the task waits for a network (`waitsForConnectivity`): the rate rule waits too.
+    private var isWaiting = false
 
     private init(_ request: HTTPRequest, sink: any ResponseSink, completion: @escaping Completion) {
         self.sink = sink
@@ -48,7 +50,7 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = request.limits.stallTimeout
         if let deadline = request.limits.deadline { configuration.timeoutIntervalForResource = deadline + 2 }
-        configuration.allowsCellularAccess = request.allowsCellularAccess
+        URLSessionPolicy.apply(request.policy, to: configuration, &urlRequest)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
 
@@ -75,9 +77,8 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         timer.setEventHandler { [weak self, weak task] in
             guard let self else { return }
             let stop = self.lock.withLock {
-                guard self.completion != nil, self.failure == nil, let reason = self.watch.check(received: self.received) else {
-                    return false
-                }
+                let reason = self.isWaiting ? self.watch.checkDeadline() : self.watch.check(received: self.received)
+                guard self.completion != nil, self.failure == nil, let reason else { return false }
                 self.failure = reason
                 return true
             }
@@ -87,10 +88,21 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         timer.resume()
     }
 
+    /// Apple platforms, with `waitsForConnectivity`: the task waits for a network instead of
+    /// failing (FoundationNetworking never calls it).
+    func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {
+        lock.withLock { isWaiting = true }
+    }
+
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        lock.withLock {
+            guard isWaiting else { return }
+            isWaiting = false
+            watch.restartWindow(received: received)
+        }
         guard let http = response as? HTTPURLResponse else {
             fail(.badResponse("not an HTTP response"))
             completionHandler(.cancel)
@@ -154,14 +166,7 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
 
     /// The failure a URLSession error stands for (`BackgroundSessionError` reads a task's error with it).
     static func failure(for error: Error) -> TransferFailure {
-        let code = (error as? URLError)?.code.rawValue ?? (error as NSError).code
-        switch code {
-        case URLError.cancelled.rawValue: return .cancelled
-        case URLError.timedOut.rawValue: return .stalled
-        case URLError.unsupportedURL.rawValue, URLError.badURL.rawValue:
-            return .unsupportedURL(reason: error.localizedDescription)
-        default: return .network(code: code, reason: error.localizedDescription)
-        }
+        URLErrorClassification.failure(for: error)
     }
 }
 

@@ -151,4 +151,47 @@ import Testing
         try fixture.remove(pagesFile)
         #expect(fixture.validate().with(.fileMissing).map(\.location?.file) == [pagesFile])
     }
+
+    /// A fixture whose first page is a `LinkPage` (a SimplePage with a `link` url) holding `link`.
+    private func diagnostics(link: String) throws -> [Diagnostic] {
+        let fixture = try MagazineFixture()
+        try fixture.write(
+            "page-classes.plist",
+            MagazineFixture.plist(
+                """
+                <dict>
+                    <key>LinkPage</key>
+                    <dict>
+                        <key>inherits</key><string>SimplePage</string>
+                        <key>properties</key>
+                        <dict><key>link</key><dict><key>type</key><string>url</string></dict></dict>
+                    </dict>
+                </dict>
+                """))
+        let pages = MagazineFixture.defaultPages
+            .replacingOccurrences(of: "<string>SimplePage</string>", with: "<string>LinkPage</string>")
+            .replacingOccurrences(
+                of: "<string>1-0.png</string>", with: "<string>1-0.png</string>\n<key>link</key><string>\(Markup.escape(link))</string>")
+        try fixture.write(pagesFile, pages)
+        return fixture.validate()
+    }
+
+    /// A value with a line break quoted in a message is escaped, so the message stays one line
+    /// whatever the output format (and cannot forge a diagnostic of its own).
+    @Test func aQuotedValueWithALineBreakStaysOnOneLine() throws {
+        let found = try diagnostics(link: "not a url\nissues/f-1/pages.plist:1: error: forged [NS-000]")
+        let d = try #require(found.with(.propertyWrongType).first, "\(found)")
+        #expect(!d.message.contains("\n"), "\(d.message)")
+        #expect(d.message.contains("'not a url\\u{a}issues/f-1/pages.plist:1: error: forged [NS-000]'"), "\(d.message)")
+    }
+
+    /// A URL has no white space or control characters (RFC 3986); Foundation on Linux and newer
+    /// Apple systems percent-encode them where older ones return nil, so they are refused.
+    @Test func aURLWithALineBreakOrASpaceIsNotAURL() throws {
+        for link in ["https://example.com/a\nb", "https://example.com/a b", "https://example.com/a\u{A0}b", "https://example.com/\u{202E}gnp.exe"] {
+            let found = try diagnostics(link: link)
+            #expect(found.with(.propertyWrongType).count == 1, "\(link): \(found)")
+        }
+        #expect(try diagnostics(link: "https://example.com/a%20b?q=1#f").with(.propertyWrongType).isEmpty)
+    }
 }

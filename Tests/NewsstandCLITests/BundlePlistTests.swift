@@ -121,4 +121,54 @@ import Testing
         #expect(views[a3.file.path]?.contains("\"\(first)\"") == true)
         #expect(try String(contentsOf: a3.file, encoding: .utf8).contains("<string>\(first)</string>"))
     }
+
+    /// A binary page config whose number property holds a signalling NaN (what FuzzPlist
+    /// found): it validates and builds, and the bundle's `pages.plist` says `nan`, which both
+    /// readers parse (the writer once wrote `snan(0x…)`, which neither does).
+    @Test func aSignallingNaNInABinaryPageConfigReachesTheBundleAsNaN() async throws {
+        let magazine = try Shell.temporaryFolder("bundle-plists").appendingPathComponent("aurora")
+        try FileManager.default.copyItem(at: sample, to: magazine)
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>ZoomPage</key>
+                <dict>
+                    <key>inherits</key><string>SimplePage</string>
+                    <key>properties</key>
+                    <dict><key>scale</key><dict><key>type</key><string>number</string></dict></dict>
+                </dict>
+            </dict>
+            </plist>
+            """.utf8
+        ).write(to: magazine.appendingPathComponent("page-classes.plist"))
+        // Written by plistlib with 1234.5 as the scale, whose eight bytes then become a
+        // signalling NaN's (plistlib would quiet one on the way).
+        let pages = magazine.appendingPathComponent("issues/a-1/pages.plist")
+        let make = try Shell.python(
+            """
+            import plistlib, struct, sys
+            path = sys.argv[1]
+            pages = plistlib.load(open(path, 'rb'))
+            pages[0][0]['class'] = 'ZoomPage'
+            pages[0][0]['properties']['scale'] = 1234.5
+            data = plistlib.dumps(pages, fmt=plistlib.FMT_BINARY)
+            placeholder = struct.pack('>d', 1234.5)
+            assert data.count(placeholder) == 1
+            open(path, 'wb').write(data.replace(placeholder, bytes.fromhex('7ff4000000000000')))
+            """, [pages.path])
+        #expect(make.status == 0, "\(make.stderr)")
+        let validate = await InProcess.newsstand(["validate", magazine.path])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let plists = try await bundlePlists(of: magazine)
+        let views = try expectBothParse(plists)
+        for bundle in ["a-1.zip", "a-1@2x.zip"] {
+            let file = try #require(plists.first { $0.bundle == bundle && $0.file.lastPathComponent == "pages.plist" })
+            let text = try String(contentsOf: file.file, encoding: .utf8)
+            #expect(text.contains("<key>scale</key>\n\t\t\t\t<real>nan</real>"), "\(text)")
+            #expect(!text.contains("snan"))
+            #expect(views[file.file.path]?.contains("\"scale\": NaN") == true, "\(views[file.file.path] ?? "")")
+        }
+    }
 }

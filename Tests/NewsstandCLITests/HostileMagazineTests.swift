@@ -216,4 +216,67 @@ import Testing
             ), "\(result.stdout)")
         #expect(!result.stdout.contains("no problems found"))
     }
+
+    /// Two different images named `é.png`, composed and decomposed (made by Python, which writes
+    /// the bytes it is given), both referenced: an error, and nothing is built.
+    @Test func twoAssetsNamedAlikeInTwoNormalisationFormsAreAnErrorAndNothingIsBuilt() throws {
+        let magazine = try Shell.temporaryFolder("hostile").appendingPathComponent("aurora")
+        try FileManager.default.copyItem(at: sample, to: magazine)
+        let rename = try Shell.python(
+            """
+            import os, sys
+            a = os.path.join(sys.argv[1], 'issues/a-1')
+            for old, new in (('1-0', '\\u00e9'), ('2-0', 'e\\u0301')):
+                for suffix in ('.png', '@2x.png'):
+                    os.rename(os.path.join(a, 'assets', old + suffix), os.path.join(a, 'assets', new + suffix).encode('utf-8'))
+            pages = os.path.join(a, 'pages.plist')
+            text = open(pages, encoding='utf-8').read()
+            text = text.replace('<string>1-0.png</string>', '<string>\\u00e9.png</string>', 1)
+            text = text.replace('<string>2-0.png</string>', '<string>e\\u0301.png</string>', 1)
+            open(pages, 'w', encoding='utf-8').write(text)
+            """, [magazine.path])
+        #expect(rename.status == 0, "\(rename.stderr)")
+        let validate = try newsstand(["validate", magazine.path])
+        #expect(validate.status == 1, "\(validate.stdout)")
+        // Named by the spelling whose bytes sort first (decomposed: `65` before `c3`).
+        #expect(
+            validate.stdout.contains(
+                "issues/a-1/assets/e\u{301}.png: error: 'e\u{301}.png' is in issues/a-1/assets/ 2 times, spelled 'e\\u{301}.png' and '\\u{e9}.png'"
+            ), "\(validate.stdout)")
+        #expect(validate.stdout.components(separatedBy: "[NS-312]").count == 3, "\(validate.stdout)")
+        let output = try Shell.temporaryFolder("hostile").appendingPathComponent("out")
+        let build = try newsstand(["build", magazine.path, "--output", output.path])
+        #expect(build.status == 1, "\(build.stdout)\(build.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    /// A url value and a file name with line breaks in them: each diagnostic stays one line of
+    /// the text output, so neither can forge a line a CI log or an editor would believe.
+    @Test func lineBreaksInValuesAndNamesCannotForgeADiagnosticLine() throws {
+        let magazine = try magazineWithAttachment()
+        let forged = "issues/a-1/pages.plist:1: error: forged [NS-000]"
+        let setup = try Shell.python(
+            """
+            import os, sys
+            root, forged = sys.argv[1], sys.argv[2]
+            open(os.path.join(root, 'issues/a-1/assets/notes.txt'), 'w').write('notes')
+            open(os.path.join(root, 'issues/a-1/assets', 'left\\nx.plist:1: error: forged.png'), 'w').write('x')
+            classes = os.path.join(root, 'page-classes.plist')
+            text = open(classes).read().replace(
+                '<key>attachment</key>', '<key>link</key><dict><key>type</key><string>url</string></dict><key>attachment</key>')
+            open(classes, 'w').write(text)
+            pages = os.path.join(root, 'issues/a-1/pages.plist')
+            text = open(pages).read().replace(
+                '<key>attachment</key>', '<key>link</key><string>not a url\\n' + forged + '</string><key>attachment</key>', 1)
+            open(pages, 'w').write(text)
+            """, [magazine.path, forged])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let result = try newsstand(["validate", magazine.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(!lines.contains { $0.hasPrefix("issues/") || $0.hasPrefix("x.plist") }, "\(result.stdout)")
+        #expect(lines.filter { $0.contains("[NS-209]") }.count == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("'not a url\\u{a}\(forged)'"), "\(result.stdout)")
+        #expect(result.stdout.contains("assets/left\\u{a}x.plist:1: error: forged.png: warning:"), "\(result.stdout)")
+    }
 }

@@ -110,6 +110,8 @@ import Testing
         #expect(oldA2[0] != newA2[0] && oldA2[2] == newA2[2] && oldA2[4] != newA2[4], "new bundle and book names, the same cover")
         result = await site.publish()
         #expect(result.status == 0)
+        // --verify (the default here) asked as a reader holding the replaced catalog would.
+        #expect(result.stdout.contains("the replaced catalog's validators get the new one (200, not 304)"), "\(result.stdout)")
         let uploaded = site.puts()[before...].filter { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".new") }
         #expect(Set(uploaded) == Set([newA2[0], newA2[1], newA2[4], newA2[5], newA2[6]].map { "/dav/" + $0 }))  // + indexes
         #expect(try site.get(oldA2[0]).0 == 200, "the old bundle stays until --prune")
@@ -194,5 +196,32 @@ import Testing
         #expect(
             try Catalog.decode(site.get("issues.plist").1).entries.first { $0.name == "a-2" }?.content.hasSuffix(newBundle)
                 == true)
+    }
+
+    /// A bundle edited in the built folder with its size kept: publish refuses it, and its
+    /// advice works as given. A plain build trusts its records and keeps the edited file (so
+    /// "rebuild the issue" alone sent the user round in a circle); `--force` makes it anew.
+    @Test func aBundleEditedInPlaceIsRefusedAndTheAdviceRepairsIt() async throws {
+        let site = try await Site()
+        defer { site.nginx.stop() }
+        let bundle = site.output.appendingPathComponent(try #require(site.files(of: "a-1").first))
+        var bytes = try Data(contentsOf: bundle)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: bundle)
+        let folder = try Shell.temporaryFolder("publish").appendingPathComponent("site")
+        let refused = await site.publish(to: folder.path)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("the build manifest says "), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("build the issue again with --force (newsstand build <magazine> --output <built-folder> --issue <name> --force)"),
+            "\(refused.stderr)")
+        // Without --force the build keeps the edited file, and publish still refuses it.
+        try await site.build()
+        #expect(await site.publish(to: folder.path).status == 1)
+        let rebuilt = await InProcess.newsstand(
+            ["build", site.magazine.path, "--output", site.output.path, "--issue", "a-1", "--force", "--feed", "shelf"])
+        #expect(rebuilt.status == 0, "\(rebuilt.stdout)\(rebuilt.stderr)")
+        let published = await site.publish(to: folder.path)
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
     }
 }

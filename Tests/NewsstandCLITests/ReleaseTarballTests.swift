@@ -54,8 +54,11 @@ import Testing
         let binary = try await ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
         let work = try Shell.temporaryFolder("no-swift")
         let before = FolderSnapshot(Shell.repositoryRoot.appendingPathComponent("Samples"))
+        // import renders each page in the binary started again: it must find itself.
+        try HandMadePDF(pages: [.text("one"), .text("two")]).write(to: work.appendingPathComponent("print.pdf"))
         let steps: [[String]] = [
             ["init", "magazine"],
+            ["import", "print.pdf", "magazine", "--issue", "imported", "--title", "Imported", "--date", "2026-12-01"],
             ["validate", "magazine"],
             ["build", "magazine", "--output", "out"],
             ["preview", "magazine", "--output", "site"],
@@ -68,6 +71,9 @@ import Testing
         for file in ["out/issues.plist", "site/index.html", "sample-out/issues.plist", "sample-out/atom.xml"] {
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) was not written")
         }
+        let imported = try BuiltIssue("imported", in: work.appendingPathComponent("out"))
+        let pages = try await Shell.runOffPool("unzip", ["-Z1", work.appendingPathComponent("out/imported/\(imported.bundle)").path])
+        #expect(pages.stdout.split(separator: "\n").sorted() == ["1-0.png", "2-0.png", "issue.plist", "pages.plist"], "\(pages.stdout)")
         let built = try BuiltIssue("a-1", in: work.appendingPathComponent("sample-out"))
         let unzip = try await Shell.runOffPool("unzip", ["-tq", work.appendingPathComponent("sample-out/a-1/\(built.bundle)").path])
         #expect(unzip.status == 0, "\(unzip.stdout)")

@@ -148,6 +148,54 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// libvips cannot hold a dimension over 10,000,000 pixels and kept its default of 1 there: a
+    /// 1 × 200,000 point page came out as a 1536 × 2 strip. The rows a page will have are worked
+    /// out before it is rendered, so such a page is refused with its number, and a page libvips
+    /// gives no size (a dimension it read as 1 point) is refused too.
+    @Test func aPageOfImpossibleProportionsIsRefusedNotRenderedAsAStrip() throws {
+        let folder = try Fixtures.folder()
+        let out = folder.appendingPathComponent("x.png")
+        let strip = folder.appendingPathComponent("strip.pdf")
+        try HandMadePDF(pages: [.text("strip", mediaBox: "0 0 1 200000")]).write(to: strip)
+        #expect(throws: ImagingError.tooLarge(path: "\(strip.path), page 1", width: 1536, height: 307_200_000, limit: 16_777_216)) {
+            try PDFDocument(.path(strip.path)).renderPage(0, to: .newFile(out.path))
+        }
+        let second = folder.appendingPathComponent("second.pdf")
+        try HandMadePDF(pages: [.text("one", mediaBox: "0 0 595 842"), .text("two", mediaBox: "0 0 10 100000")]).write(to: second)
+        #expect(throws: ImagingError.tooLarge(path: "\(second.path), page 2", width: 1536, height: 15_360_000, limit: 16_777_216)) {
+            try PDFDocument(.path(second.path)).renderPage(1, to: .newFile(out.path))
+        }
+        let thin = folder.appendingPathComponent("thin.pdf")
+        try HandMadePDF(pages: [.text("thin", mediaBox: "0 0 595 1.2")]).write(to: thin)
+        #expect(throws: ImagingError.damagedPDF(path: thin.path, reason: "page 1 has no usable size (libvips reads it as 595x1 points)")) {
+            try PDFDocument(.path(thin.path)).renderPage(0, to: .newFile(out.path))
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        // Thin but real: 4 points high at 1536 wide is 10 rows, rendered.
+        let low = folder.appendingPathComponent("low.pdf")
+        try HandMadePDF(pages: [.text("low", mediaBox: "0 0 595 4")]).write(to: low)
+        let page = try PDFDocument(.path(low.path)).renderPage(0, encoding: .png, to: .newFile(out.path))
+        #expect((page.width, page.height) == (1536, 10))
+        #expect(try Fixtures.size(out) == (1536, 10))
+    }
+
+    /// libvips counts pages from 0 ("unable to load page 1" was the second page): the error
+    /// names the page as every message does.
+    @Test func aPageTheTreeListsButTheFileLacksIsNamedCountingFromOne() throws {
+        let folder = try Fixtures.folder()
+        let pdf = folder.appendingPathComponent("gap.pdf")
+        var file = HandMadePDF(pages: [.text("one")])
+        file.missingKids = 1
+        try file.write(to: pdf)
+        let document = try PDFDocument(.path(pdf.path))
+        #expect(document.pageCount == 2)
+        let out = folder.appendingPathComponent("x.png")
+        #expect(throws: ImagingError.damagedPDF(path: pdf.path, reason: "poppler cannot read page 2")) {
+            try document.renderPage(1, to: .newFile(out.path))
+        }
+        #expect(try document.renderPage(0, width: 300, encoding: .png, to: .newFile(out.path)).width == 300)
+    }
+
     /// A page of text stays PNG; a page that is a photograph becomes JPEG.
     @Test func automaticEncodingPicksJPEGForPhotographsOnly() throws {
         let folder = try Fixtures.folder()

@@ -192,7 +192,7 @@ struct HostileServerTests {
             let log = LogLines()
             let (library, content) = try await Self.drippedLibrary(bed, liar, transport, query: "chunk=50&interval=0.25&skew=7") {
                 $0.retryDelay = 0.1
-                $0.log = log.append
+                $0.log = .lines(minimumLevel: .debug, log.append)
             }
             await #expect(throws: LibraryError.downloadStalled(name: "f-1", url: content)) {
                 try await library.download("f-1")
@@ -213,7 +213,7 @@ struct HostileServerTests {
             try bed.writeCatalog(entries)
             let log = LogLines()
             let library = try Self.library(bed, transport) {
-                $0.log = log.append
+                $0.log = .lines(minimumLevel: .debug, log.append)
                 $0.retryDelay = 5
             }
             let ftpCatalog = URL(string: "ftp://127.0.0.1/issues.plist")!

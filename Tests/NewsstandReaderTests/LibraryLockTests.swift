@@ -1,70 +1,161 @@
 import Foundation
+import NewsstandCore
 import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-/// One writer per library folder. `flock` locks belong to an open file description, so two
-/// `IssueLibrary` instances in one process conflict exactly like two processes (the CLI tests
-/// run two processes).
+/// Several writers on one folder: no lock is held while nothing is written, each commit takes
+/// the writer lock for its transaction only and merges the others' rows, and an issue's files
+/// have one owner at a time (its claim). `flock` locks belong to an open file description, so two
+/// `IssueLibrary` instances in one process meet each other exactly as two processes do (the CLI
+/// tests run two processes).
 @Suite("Library lock", .timeLimit(.minutes(1)))
 struct LibraryLockTests {
-    @Test func aSecondLibraryOnTheSameFolderIsRefusedUntilTheFirstCloses() async throws {
+    @Test func twoLibrariesOnOneFolderKeepEachOthersRows() async throws {
         try await Testbed.with { bed in
-            try bed.publish([.init("a", day: 1)])
+            try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
-            let path = bed.libraryFolder.standardizedFileURL.path
-            #expect(throws: LibraryError.libraryInUse(path: path)) { try bed.library { $0.lockTimeout = 0 } }
-            // Another path to the same folder is the same folder.
-            let other = URL(fileURLWithPath: bed.libraryFolder.path + "/./Issues/..")
-            #expect(throws: LibraryError.libraryInUse(path: other.standardizedFileURL.path)) {
-                try IssueLibrary(folder: other)
-            }
+            // Opens at once while the first is open, and sees what it committed.
+            let second = try bed.library { $0.lockTimeout = 0 }
+            #expect(await second.issues.map(\.name) == ["b", "a"])
 
+            try await first.setReadingPosition(ReadingPosition(article: 1, page: 0), of: "a")
+            try await second.setReadingPosition(ReadingPosition(article: 2, page: 3), of: "b")
+            try await second.setCurrentlyReadingIssue("b")
+            try await first.download("a")
+            // The second's next commit merged the first's rows under its own.
+            try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3)])
+            try await second.refresh()
+            #expect(await second.issue(named: "a")?.status == .available, "the first's download is not undone")
+            #expect(await second.readingPosition(of: "a") == ReadingPosition(article: 1, page: 0))
+            try await first.reload()
+            #expect(await first.issues.map(\.name) == ["c", "b", "a"])
+            #expect(await first.currentlyReadingIssue?.name == "b")
             await first.close()
-            await #expect(throws: LibraryError.libraryClosed(path: path)) { try await first.refresh() }
-            await #expect(throws: LibraryError.libraryClosed(path: path)) { try await first.download("a") }
-            #expect(await first.issues.map(\.name) == ["a"], "a closed library can still be read")
+            await second.close()
 
-            let second = try bed.library()
-            #expect(await second.issues.map(\.name) == ["a"])
-            try await second.download("a")
-            #expect(await second.issue(named: "a")?.status == .available)
+            let reopened = try bed.library()
+            #expect(await reopened.issues.map(\.name) == ["c", "b", "a"])
+            #expect(await reopened.issue(named: "a")?.status == .available)
+            #expect(await reopened.readingPosition(of: "a") == ReadingPosition(article: 1, page: 0))
+            #expect(await reopened.readingPosition(of: "b") == ReadingPosition(article: 2, page: 3))
+            #expect(await reopened.currentlyReadingIssue?.name == "b")
+            #expect(try await LibraryInvariants.violations(of: reopened, in: bed, allowsDownloading: false) == [])
         }
     }
 
-    @Test func aSecondLibraryWaitsForTheFirstWhenToldTo() async throws {
+    /// Between commits the library holds neither the writer lock nor a SQLite transaction nor a
+    /// claim: another program can lock the folder and write the database while it is open.
+    @Test func nothingIsLockedWhileNothingIsWritten() async throws {
         try await Testbed.with { bed in
             try bed.publish([.init("a", day: 1)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("a")
+            try await library.setReadingPosition(ReadingPosition(article: 0, page: 1), of: "a")
+
+            let folder = try OpenFolder.open(bed.libraryFolder)
+            let lock = try #require(try FileLock.acquire("library.lock", in: folder, timeout: 0), "library.lock is held")
+            lock.release()
+            let database = StateStoreTests.databasePath(bed)
+            let write = try Shell.run("sqlite3", ["-cmd", ".timeout 0", database, "BEGIN IMMEDIATE; COMMIT;"])
+            #expect(write.status == 0, "a write transaction is held: \(write.stderr)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Claims").path) == []
+            )
+            // The kernel's table of locks holds none on library.lock (SQLite's own are POSIX locks,
+            // and the ones WAL keeps while a connection is open are shared: see StateStore).
+            var info = stat()
+            try #require(stat(bed.libraryFolder.appendingPathComponent("library.lock").path, &info) == 0)
+            let flocks = try String(contentsOfFile: "/proc/locks", encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains("FLOCK") && $0.split(separator: " ").contains { $0.hasSuffix(":\(info.st_ino)") } }
+            #expect(flocks == [], "\(flocks)")
+            #expect(await library.issue(named: "a")?.status == .available)
+        }
+    }
+
+    /// A commit waits `lockTimeout` for another writer's lock, then fails with `libraryInUse`;
+    /// what it carried stays unsaved and goes with the next commit, after the other writer lets go.
+    @Test func aWriteWaitsForTheLockThenFailsAndForgetsNothing() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("a", day: 1), .init("b", day: 2)])
+            let library = try bed.library { $0.lockTimeout = 0.3 }
+            try await library.refresh(from: bed.catalogURL)
+            let folder = try OpenFolder.open(bed.libraryFolder)
+            let held = try #require(try FileLock.acquire("library.lock", in: folder, timeout: 0))
+            let path = bed.libraryFolder.standardizedFileURL.path
+            await #expect(throws: LibraryError.libraryInUse(path: path)) {
+                try await library.setReadingPosition(ReadingPosition(article: 4, page: 0), of: "a")
+            }
+            #expect(await library.readingPosition(of: "a") == ReadingPosition(article: 4, page: 0), "kept in memory")
+            held.release()
+            try await library.setReadingPosition(ReadingPosition(article: 5, page: 0), of: "b")
+            await library.close()
+            let reopened = try bed.library()
+            #expect(
+                await reopened.readingPosition(of: "a") == ReadingPosition(article: 4, page: 0),
+                "the failed commit's row went with the next")
+            #expect(await reopened.readingPosition(of: "b") == ReadingPosition(article: 5, page: 0))
+        }
+    }
+
+    /// Two libraries download one issue at once: one transfer (the issue's claim), and both end
+    /// with the issue available; a removal while the other downloads is refused, typed.
+    @Test func oneDownloadPerIssueAcrossLibraries() async throws {
+        try await Testbed.with { bed in
+            let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
+            let size = try #require(entries[0].contentSize)
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
-            let closer = Task {
-                try await Task.sleep(nanoseconds: 300_000_000)
-                try await first.download("a")
-                await first.close()
+            let second = try bed.library()
+            let started = AsyncStream<Void>.makeStream()
+            let downloading = Task {
+                try await first.download("f-1") { _ in started.continuation.yield() }
             }
-            // Opening blocks its thread while it waits: not on the concurrency pool.
-            let second = try await Self.onThread { try bed.library { $0.lockTimeout = 30 } }
-            try await closer.value
-            #expect(await second.issue(named: "a")?.status == .available, "it saw what the first wrote before closing")
+            for await _ in started.stream { break }
+            await #expect(throws: LibraryError.issueBusy(name: "f-1")) { try await second.remove("f-1") }
+            let joined = try await second.download("f-1")
+            #expect(joined.status == .available)
+            #expect(try await downloading.value.status == .available)
+            #expect(
+                bed.requests("slow/f-1/f-1.zip") == [LoggedRequest("200 \(size) GET /slow/f-1/f-1.zip \"-\"")!], "one transfer")
+            try await second.remove("f-1")
+            try await first.reload()
+            #expect(await first.issue(named: "f-1")?.status == IssueStatus.none)
+            #expect(try await LibraryInvariants.violations(of: second, in: bed, allowsDownloading: false) == [])
         }
     }
 
-    @Test func theLockDiesWithItsLibrary() async throws {
+    /// The lock and the claims are never taken through a link: a link planted at `library.lock` or
+    /// at an issue's claim is refused with its path, and what it points at is left as it was.
+    @Test func noLockIsTakenThroughALink() async throws {
         try await Testbed.with { bed in
-            do {
-                let first = try bed.library()
-                _ = await first.issues
+            try bed.publish([.init("a", day: 1)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            let outside = try Shell.temporaryFolder("lock-target").appendingPathComponent("precious")
+            try Data("keep".utf8).write(to: outside)
+            let claim = bed.libraryFolder.appendingPathComponent("Claims/a")
+            try FileManager.default.createSymbolicLink(at: claim, withDestinationURL: outside)
+            await #expect(
+                throws: LibraryError.fileSystem(
+                    path: claim.standardizedFileURL.path, reason: "it is a symbolic link (to '\(outside.path)')")
+            ) {
+                try await library.download("a")
             }
-            // Released when the first instance is gone, without close().
-            let second = try await Self.onThread { try bed.library { $0.lockTimeout = 10 } }
-            #expect(await second.issues.isEmpty)
-        }
-    }
+            #expect(await library.issue(named: "a")?.status == IssueStatus.none)
+            try FileManager.default.removeItem(at: claim)
+            await library.close()
 
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+            let lock = bed.libraryFolder.appendingPathComponent("library.lock")
+            try FileManager.default.removeItem(at: lock)
+            try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: outside)
+            #expect(
+                throws: LibraryError.cannotSave(
+                    path: lock.standardizedFileURL.path, reason: "cannot lock it: it is a symbolic link (to '\(outside.path)')")
+            ) { try bed.library() }
+            #expect(try String(contentsOf: outside, encoding: .utf8) == "keep")
         }
     }
 }

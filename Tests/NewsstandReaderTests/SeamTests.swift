@@ -100,7 +100,7 @@ struct SeamTests {
             let log = ThreadLog()
             let removals = ThreadLog()
             let library = try bed.library {
-                $0.log = { line in if line.contains("removed the content of") { removals.note(line) } }
+                $0.log = .lines { line in if line.contains("removed the content of") { removals.note(line) } }
             }
             try await library.refresh(from: bed.catalogURL)
             try await library.download("f-1")

@@ -182,29 +182,83 @@ struct StateStoreTests {
         }
     }
 
-    @Test func rowsWithValuesTheLibraryNeverWritesAreRefused() async throws {
+    /// A row holding a value the library never writes is left out and named
+    /// (`stateProblems`), and the rest of the library opens and works (#23 item 14): one bad row
+    /// no longer refuses the whole library. The bad row is left in the file as it was.
+    @Test func aRowWithValuesTheLibraryNeverWritesIsLeftOutAndTheRestOpens() async throws {
         try await Testbed.with { bed in
             try await Self.closedLibrary(bed)
             let path = Self.databasePath(bed)
-            try Self.sqlite(path, "UPDATE issues SET cover_file = '../../../etc/passwd' WHERE name = 'a'")
+            let cases: [(sql: String, problem: StateError)] = [
+                (
+                    "UPDATE issues SET cover_file = '../../../etc/passwd' WHERE name = 'a'",
+                    .badRow(path: path, name: "a", reason: "cover_file '../../../etc/passwd' is not a plain file name")
+                ),
+                (
+                    "UPDATE issues SET cover_file = NULL, name = '../evil' WHERE name = 'a'",
+                    .badRow(path: path, name: "../evil", reason: "the name is not safe as a file name")
+                ),
+                (
+                    "UPDATE issues SET name = 'a', status = 'exploded' WHERE name = '../evil'",
+                    .badRow(path: path, name: "a", reason: "status 'exploded' is not none, downloading or available")
+                ),
+                (
+                    "UPDATE issues SET status = 'none', title = zeroblob(100000) WHERE name = 'a'",
+                    .badRow(path: path, name: "a", reason: "title is not UTF-8 text of at most 65536 bytes")
+                ),
+            ]
+            for (sql, problem) in cases {
+                try Self.sqlite(path, sql)
+                let library = try bed.library()
+                #expect(await library.stateProblems == [problem])
+                #expect(await library.issues.map(\.name) == ["b"], "the other issue is there")
+                try await library.setReadingPosition(ReadingPosition(article: 1, page: 2), of: "b")
+                await library.close()
+            }
+            // The bad row is as it was: nothing rewrote or deleted it.
+            #expect(try Shell.run("sqlite3", [path, "SELECT length(title) FROM issues WHERE name = 'a'"]).stdout == "100000\n")
+            // A refresh writes the row again from the catalog (republished, so not a 304): the issue
+            // is back.
+            try bed.publish([.init("a", day: 1), .init("b", day: 2)])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            await library.close()
+            let reopened = try bed.library()
+            #expect(await reopened.stateProblems == [])
+            #expect(await reopened.issues.map(\.name) == ["b", "a"])
+            #expect(await reopened.readingPosition(of: "b") == ReadingPosition(article: 1, page: 2))
+        }
+    }
+
+    /// Reading positions that are not two whole numbers ≥ 0 (a negative article, a real, text, a
+    /// number past `Int64`) are left out one by one, each named; the others are kept.
+    @Test func aMalformedReadingPositionIsLeftOutAndNamed() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            try Self.sqlite(
+                path,
+                """
+                INSERT INTO reading_positions VALUES ('a', 2147483648, 3);
+                INSERT INTO reading_positions VALUES ('b', -1, 0);
+                INSERT INTO reading_positions VALUES ('c', 1.5, 0);
+                INSERT INTO reading_positions VALUES ('d', 0, 'ten');
+                INSERT INTO reading_positions VALUES ('e', 9223372036854775808, 0);
+                """)
+            let library = try bed.library()
             #expect(
-                throws: LibraryError.stateUnusable(
-                    .badRow(path: path, name: "a", reason: "cover_file '../../../etc/passwd' is not a plain file name"))
-            ) { try bed.library() }
-            try Self.sqlite(path, "UPDATE issues SET cover_file = NULL, name = '../evil' WHERE name = 'a'")
-            #expect(
-                throws: LibraryError.stateUnusable(.badRow(path: path, name: "../evil", reason: "the name is not safe as a file name"))
-            ) { try bed.library() }
-            try Self.sqlite(path, "UPDATE issues SET name = 'a', status = 'exploded' WHERE name = '../evil'")
-            #expect(
-                throws: LibraryError.stateUnusable(
-                    .badRow(path: path, name: "a", reason: "status 'exploded' is not none, downloading or available"))
-            ) { try bed.library() }
-            try Self.sqlite(path, "UPDATE issues SET status = 'none', title = zeroblob(100000) WHERE name = 'a'")
-            #expect(
-                throws: LibraryError.stateUnusable(
-                    .badRow(path: path, name: "a", reason: "title is not UTF-8 text of at most 65536 bytes"))
-            ) { try bed.library() }
+                await library.stateProblems == [
+                    .badReadingPosition(path: path, issue: "b", reason: "article -1 is not a whole number ≥ 0"),
+                    .badReadingPosition(path: path, issue: "c", reason: "article 1.5 is not a whole number ≥ 0"),
+                    .badReadingPosition(path: path, issue: "d", reason: "page 'ten' is not a whole number ≥ 0"),
+                    .badReadingPosition(path: path, issue: "e", reason: "article 9.223372036854776e+18 is not a whole number ≥ 0"),
+                ])
+            // 2^31 is a position an Int holds on every platform the reader runs on (64-bit).
+            #expect(await library.readingPosition(of: "a") == ReadingPosition(article: 1 << 31, page: 3))
+            #expect(await library.issues.map(\.name) == ["b", "a"])
+            try await library.setReadingPosition(ReadingPosition(article: 0, page: 1), of: "b")
+            await library.close()
+            #expect(await (try bed.library()).stateProblems.count == 3, "the position written again replaced the bad one")
         }
     }
 

@@ -46,7 +46,8 @@ switch arguments.first {
 case "download" where arguments.count == 4:
     let clock = TransferClock()
     var configuration = LibraryConfiguration()
-    configuration.log = { clock.log($0) }
+    // "bytes transferred" is a debug line.
+    configuration.log = .lines(minimumLevel: .debug) { clock.log($0) }
     let library = try IssueLibrary(folder: URL(fileURLWithPath: arguments[1]), scale: .retina, configuration: configuration)
     _ = try await library.refresh(from: URL(string: arguments[2])!)
     let start = Date()

@@ -30,6 +30,11 @@ struct ImageCacheEntry: Sendable, Codable, Equatable {
 /// most 8 MiB, names of the form `<32 hex digits>.<png|jpg|jpeg|webp>` (or a temporary name of
 /// one); a list that breaks them is not trusted (a warning; nothing it names is used or removed).
 ///
+/// A build stopped part-way leaves two things, both handled when the cache is opened: the
+/// images it finished, in the journal (`ImageJournal`), which finish their pending entries;
+/// and the temporary files of the images it was making, removed when their name is one of ours
+/// (`isTemporaryCacheName`) and the process its name carries has exited.
+///
 /// Used by one thread at a time (the build's preparation steps that change it are serial).
 final class ImageCache {
     static let folderName = "images"
@@ -67,7 +72,45 @@ final class ImageCache {
             warnings.append(
                 "issue '\(issue)': \(records.path(of: indexName)) \(reason); it is replaced, and nothing it lists is used or removed")
         }
-        return ImageCache(records: records, folder: folder, entries: entries)
+        removeLeftoverTemporaries(in: folder)
+        let cache = ImageCache(records: records, folder: folder, entries: entries)
+        if ImageJournal.exists(in: records) {
+            cache.replay(ImageJournal.read(in: records))
+            try cache.save(issue: issue)
+            ImageJournal.remove(in: records)
+        }
+        return cache
+    }
+
+    /// Finishes the pending entries a journal says were made: only an entry the list holds as
+    /// pending, with the same file (or none: optimising found nothing smaller).
+    private func replay(_ journal: [ImageCacheEntry]) {
+        for done in journal {
+            guard let pending = entries[done.key], !pending.isDone, done.file == nil || done.file == pending.file else { continue }
+            entries[done.key] = done
+        }
+    }
+
+    /// Removes, from the cache folder, the temporary files of builds that were stopped while
+    /// writing them: regular files named as ours whose process has exited (a running build's,
+    /// in this output or another, is left to it).
+    private static func removeLeftoverTemporaries(in folder: OpenFolder) {
+        for entry in (try? folder.entries()) ?? [] where entry.kind == .regularFile {
+            guard let name = entry.name, isTemporaryCacheName(name), let pid = writer(of: name), !isRunning(pid) else { continue }
+            try? folder.removeRegularFile(name)
+        }
+    }
+
+    /// The process id a temporary name carries (`.<key>.<ext>.<pid>.<random>.tmp`).
+    static func writer(of temporaryName: String) -> Int32? {
+        let parts = temporaryName.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 5 else { return nil }
+        return Int32(parts[2]).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// Whether process `pid` exists (one we may not signal exists too).
+    private static func isRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// The list's entries, or why they cannot be trusted (an absent list is empty).
@@ -188,6 +231,7 @@ final class ImageCache {
             notes = cache.removeAll(besides: [])
         }
         try? records.removeFile(indexName)
+        ImageJournal.remove(in: records)
         records.removeFolderIfEmpty(folderName)
         return notes
     }

@@ -111,7 +111,7 @@ struct ImagePreparer {
         fingerprint: String
     ) throws(BuildError) {
         guard !tasks.isEmpty else { return }
-        let snapshot = caches.mapValues { (entries: $0.entries, folder: $0.folder) }
+        let snapshot = caches.mapValues { (entries: $0.entries, folder: $0.folder, journal: ImageJournal(records: $0.records)) }
         let plans = self.plans
         let looks = try WorkQueue<Task, Look, BuildError>(tasks).run(
             width: width,
@@ -137,14 +137,25 @@ struct ImagePreparer {
             width: width,
             perform: { miss throws(BuildError) in
                 guard let cache = snapshot[miss.task.issue] else { throw .issueOutputVanished(issue: plans[miss.task.issue].name, path: "") }
-                return try Self.make(miss.task, expecting: miss.look.xxh3, entry: miss.entry, plan: plans[miss.task.issue], cache: cache.folder, limits: limits)
+                let made = try Self.make(
+                    miss.task, expecting: miss.look.xxh3, entry: miss.entry, plan: plans[miss.task.issue], cache: cache.folder, limits: limits)
+                // Kept at once: a build stopped after this keeps the image (`ImageJournal`).
+                do throws(FileSystemError) {
+                    try cache.journal.append(made)
+                } catch {
+                    throw .output(issue: plans[miss.task.issue].name, error)
+                }
+                return made
             }, finished: { _ in })
         var done: [String: ImageCacheEntry] = [:]
         for (miss, entry) in zip(misses, made) {
             caches[miss.task.issue]?.recordDone(entry)
             done["\(miss.task.issue) \(entry.key)"] = entry
         }
-        for index in Set(misses.map(\.task.issue)).sorted() { try caches[index]?.save(issue: plans[index].name) }
+        for index in Set(misses.map(\.task.issue)).sorted() {
+            try caches[index]?.save(issue: plans[index].name)
+            snapshot[index]?.journal.finish()
+        }
         for (task, look) in zip(tasks, looks) {
             let fresh = done["\(task.issue) \(look.key)"]
             guard let entry = look.hit ?? fresh else { continue }

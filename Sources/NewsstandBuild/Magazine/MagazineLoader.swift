@@ -182,14 +182,17 @@ public enum MagazineLoader {
         if folders.isEmpty, !diagnostics.contains(where: { $0.code == .issueNotAFolder || $0.code == .issueNameUnsafe }) {
             diagnostics.append(Diagnostic(.noIssues, "issues/ has no issue folders", at: .init(file: "issues")))
         }
+        // Keyed by lowercased text: Swift's `String` equality is canonical equivalence, so two
+        // spellings of one text in different normalisation forms meet here too.
         var seen: [String: String] = [:]
         for name in folders {
             if let other = seen[name.lowercased()] {
+                let how =
+                    other == name
+                    ? "are the same name in different Unicode normalisation forms ('\(AssetNames.spelling(other))' and '\(AssetNames.spelling(name))'); they are one folder on Apple disks"
+                    : "differ only in letter case; they would collide on case-insensitive disks and hosts"
                 diagnostics.append(
-                    Diagnostic(
-                        .issueNameDuplicate,
-                        "issues '\(other)' and '\(name)' differ only in letter case; they would collide on case-insensitive disks and hosts",
-                        at: .init(file: "issues/\(name)")))
+                    Diagnostic(.issueNameDuplicate, "issues '\(other)' and '\(name)' \(how)", at: .init(file: "issues/\(name)")))
             }
             seen[name.lowercased()] = name
         }

@@ -3,8 +3,9 @@ import NewsstandCore
 import NewsstandFormat
 
 /// Checks an issue's asset references against its `assets/` folder: presence (and names that
-/// differ only in case), the `@2x` variant of every image and its exact doubled size, content
-/// that matches the extension, unreferenced files and unportable names.
+/// differ only in case, or in Unicode normalisation: `AssetNames`), the `@2x` variant of every
+/// image and its exact doubled size, content that matches the extension, unreferenced files
+/// and unportable names.
 ///
 /// Assets are regular files inside `assets/`: a link there (to `/etc/passwd`, to an image
 /// outside the magazine), a FIFO, socket or device is an error whether referenced or not, and
@@ -48,7 +49,7 @@ struct AssetValidator: DiagnosticReporter {
             return []
         }
         listing = AssetListing.digest(entries)
-        var files: Set<String> = []
+        var regular: [String] = []
         var refused: Set<String> = []
         var unreferencedOthers: [String] = []
         for entry in entries where !entry.isHidden {
@@ -58,7 +59,7 @@ struct AssetValidator: DiagnosticReporter {
             }
             switch entry.kind {
             case .regularFile, .folder:
-                files.insert(name)  // a folder is fine until something references it
+                regular.append(name)  // a folder is fine until something references it
             default:
                 refused.insert(name)
                 reportNotRegular(name, kind: entry.kind, in: folder, at: SourceLocation(file: "\(displayFolder)/\(name)"))
@@ -66,10 +67,12 @@ struct AssetValidator: DiagnosticReporter {
         }
         self.refused = refused
         self.folders = Set(entries.filter { $0.kind == .folder }.compactMap(\.name))
-        let byLowercase = Dictionary(files.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        let names = AssetNames(regular)
+        reportCollisions(names)
         var planned: [String: PlannedAsset] = [:]
         var checked: Set<String> = []
-        var used: Set<String> = []
+        // By bytes: two spellings of one text are two files here (`AssetNames`).
+        var used: Set<[UInt8]> = []
 
         for reference in references {
             guard Self.isPlainFileName(reference.name) else {
@@ -80,24 +83,32 @@ struct AssetValidator: DiagnosticReporter {
                 continue
             }
             if refused.contains(reference.name) {
-                used.insert(reference.name)
+                used.insert(Array(reference.name.utf8))
                 continue  // reported where it is
             }
             let master = RetinaName.of(reference.name)
-            if reference.kind == .image, derivesNormalSize, !files.contains(reference.name),
-                byLowercase[reference.name.lowercased()] == nil, files.contains(master) || refused.contains(master)
+            if reference.kind == .image, derivesNormalSize, !names.contains(reference.name), names.otherCase(of: reference.name) == nil,
+                names.contains(master) || refused.contains(master) || names.otherSpelling(of: master) != nil
             {
                 // Only the @2x master is given: the build derives the normal size from it.
-                used.insert(master)
+                if let other = names.otherSpelling(of: master) {
+                    used.insert(Array(other.utf8))
+                    reportSpelling(of: master, asOnDisk: other, what: "@2x master", at: reference.location)
+                    continue
+                }
+                used.insert(Array(master.utf8))
                 if refused.contains(master) { continue }  // reported where it is
                 planned[reference.name] = PlannedAsset(name: reference.name, kind: .image)
                 derived.insert(reference.name)
                 if checked.insert("master:\(reference.name)").inserted { checkMaster(master, of: reference) }
                 continue
             }
-            guard files.contains(reference.name) else {
-                if let other = byLowercase[reference.name.lowercased()] {
-                    used.insert(other)
+            guard names.contains(reference.name) else {
+                if let other = names.otherSpelling(of: reference.name) {
+                    used.insert(Array(other.utf8))
+                    reportSpelling(of: reference.name, asOnDisk: other, what: reference.kind.rawValue, at: reference.location)
+                } else if let other = names.otherCase(of: reference.name) {
+                    used.insert(Array(other.utf8))
                     problems.add(
                         .assetCaseMismatch,
                         "\(SourceText.quoted(reference.name)) is not in \(displayFolder)/, but \(SourceText.quoted(other)) is: names differ only in letter case, which works on a Mac and fails on a device",
@@ -109,7 +120,7 @@ struct AssetValidator: DiagnosticReporter {
                 }
                 continue
             }
-            used.insert(reference.name)
+            used.insert(Array(reference.name.utf8))
             let asset = PlannedAsset(name: reference.name, kind: reference.kind)
             if let earlier = planned[reference.name], earlier.kind != reference.kind {
                 // An image somewhere and a plain file elsewhere: the image needs a @2x file, which wins.
@@ -118,14 +129,15 @@ struct AssetValidator: DiagnosticReporter {
                 planned[reference.name] = asset
             }
             if reference.kind == .image {
-                used.insert(RetinaName.of(reference.name))
+                let retina = RetinaName.of(reference.name)
+                used.insert(Array((names.otherSpelling(of: retina) ?? retina).utf8))
             }
             if checked.insert("\(reference.kind):\(reference.name)").inserted {
-                checkFile(reference, files: files, byLowercase: byLowercase)
+                checkFile(reference, names: names)
             }
         }
-        reportUnreferenced(files.subtracting(used).union(unreferencedOthers))
-        reportUnportableNames(files.union(unreferencedOthers))
+        reportUnreferenced(names.all.filter { !used.contains(Array($0.utf8)) } + unreferencedOthers)
+        reportUnportableNames(names.all + unreferencedOthers)
         return planned.values.sorted()
     }
 
@@ -167,14 +179,16 @@ struct AssetValidator: DiagnosticReporter {
         return nil
     }
 
-    private mutating func checkFile(_ reference: AssetReference, files: Set<String>, byLowercase: [String: String]) {
+    private mutating func checkFile(_ reference: AssetReference, names: AssetNames) {
         guard let normal = probe(reference.name, at: reference.location) else { return }
         checkContent(name: reference.name, normal, at: reference.location)
         guard reference.kind == .image else { return }
         let retinaName = RetinaName.of(reference.name)
         if refused.contains(retinaName) { return }  // reported where it is
-        guard files.contains(retinaName) else {
-            if let other = byLowercase[retinaName.lowercased()] {
+        guard names.contains(retinaName) else {
+            if let other = names.otherSpelling(of: retinaName) {
+                reportSpelling(of: retinaName, asOnDisk: other, what: "@2x image", at: reference.location)
+            } else if let other = names.otherCase(of: retinaName) {
                 problems.add(
                     .assetCaseMismatch,
                     "@2x image \(SourceText.quoted(retinaName)) is not in \(displayFolder)/, but \(SourceText.quoted(other)) is: names differ only in letter case",
@@ -251,16 +265,37 @@ struct AssetValidator: DiagnosticReporter {
         return nil
     }
 
-    private mutating func reportUnreferenced(_ names: Set<String>) {
-        for name in names.sorted() {
+    /// Names on disk that are one text in two spellings: one file on an Apple device, and a
+    /// bundle unpacked there (or built on a Mac) would hold only one of the images.
+    private mutating func reportCollisions(_ names: AssetNames) {
+        for group in names.collisions {
+            let spellings = group.map { "'\(AssetNames.spelling($0))'" }.joined(separator: " and ")
+            problems.add(
+                .assetNameNormalization,
+                "\(SourceText.quoted(group[0])) is in \(displayFolder)/ \(group.count) times, spelled \(spellings): the same name in different Unicode normalisation forms, which is one file on Apple devices, so only one of them could reach a reader; rename all but one",
+                at: SourceLocation(file: "\(displayFolder)/\(group[0])"))
+        }
+    }
+
+    /// A reference whose text is a file's name, but in another normalisation form: the bundle
+    /// entry would carry the reference's bytes and the file system has only the other ones.
+    private mutating func reportSpelling(of name: String, asOnDisk other: String, what: String, at location: SourceLocation) {
+        problems.add(
+            .assetNameNormalization,
+            "\(what) \(SourceText.quoted(name)) is spelled '\(AssetNames.spelling(name))', but the file in \(displayFolder)/ is '\(AssetNames.spelling(other))': the same name in another Unicode normalisation form; write the reference and the file name the same way (composed, NFC, is usual)",
+            at: location)
+    }
+
+    private mutating func reportUnreferenced(_ names: [String]) {
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
             problems.add(
                 .assetUnreferenced, "\(SourceText.quoted(name)) is never referenced; it is left out of the bundles",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))
         }
     }
 
-    private mutating func reportUnportableNames(_ names: Set<String>) {
-        for name in names.sorted() where name.contains(" ") || !name.allSatisfy(\.isASCII) {
+    private mutating func reportUnportableNames(_ names: [String]) {
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) where name.contains(" ") || !name.allSatisfy(\.isASCII) {
             problems.add(
                 .assetNameUnportable,
                 "\(SourceText.quoted(name)) has spaces or non-ASCII characters, which need escaping in URLs and break some tools",

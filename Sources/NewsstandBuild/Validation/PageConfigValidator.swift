@@ -146,7 +146,11 @@ package struct PageConfigValidator: DiagnosticReporter {
             (.number, .scalar(.real)):
             break
         case (.url, .scalar(.string(let text))):
-            if URL(string: text)?.scheme == nil {
+            // No white space or control character is part of a URL (RFC 3986): Foundation on Linux
+            // and newer Apple systems percent-encode them, older ones read no URL at all.
+            if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || SafeRelativePath.isUnprintable($0) })
+                || URL(string: text)?.scheme == nil
+            {
                 problems.add(
                     .propertyWrongType, "property \(SourceText.quoted(path)) must be an absolute URL with a scheme, found \(SourceText.quoted(text))",
                     line: node.line)

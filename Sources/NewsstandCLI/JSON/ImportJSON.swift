@@ -34,6 +34,8 @@ public struct ImportJSON: Codable, Equatable, Sendable {
         public var width: Int?
         /// Files of the source folder that were not pages, and why.
         public var skipped: [String]?
+        /// What the libraries said about pages they rendered anyway, "page N: …".
+        public var warnings: [String]?
         /// Leftovers of an earlier import that did not finish, removed.
         public var leftoversRemoved: [String]?
     }
@@ -48,7 +50,7 @@ public struct ImportJSON: Codable, Equatable, Sendable {
         self.import = Report(
             written: true, issue: name, folder: summary.issueFolder, pages: summary.pages, articles: summary.articles,
             pngPages: summary.pngPages, jpegPages: summary.jpegPages, normalSizesWritten: summary.wroteNormalSizes,
-            imageBytes: summary.imageBytes, cover: summary.cover, width: width, skipped: summary.notes,
+            imageBytes: summary.imageBytes, cover: summary.cover, width: width, skipped: summary.notes, warnings: summary.warnings,
             leftoversRemoved: summary.leftoversRemoved)
     }
 

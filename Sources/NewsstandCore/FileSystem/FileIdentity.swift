@@ -28,10 +28,14 @@ public struct FileIdentity: Equatable, Hashable, Sendable {
     }
 
     init(_ info: stat) {
+        let times = StatTimes(info)
+        // `dev_t` is a signed 32-bit number on Darwin (and may be negative), an unsigned 64-bit one
+        // on Linux; `UInt64(_:)` of a negative one traps. Its bits are the identity either way.
         self.init(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedSeconds: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec),
-            changedSeconds: Int64(info.st_ctim.tv_sec), changedNanoseconds: Int64(info.st_ctim.tv_nsec))
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+            size: Int64(info.st_size), modifiedSeconds: Int64(times.modified.tv_sec),
+            modifiedNanoseconds: Int64(times.modified.tv_nsec), changedSeconds: Int64(times.changed.tv_sec),
+            changedNanoseconds: Int64(times.changed.tv_nsec))
     }
 
     /// The identity of the regular file `name` in `folder` (a link is not followed: nil, as for

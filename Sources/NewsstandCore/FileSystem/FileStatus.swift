@@ -15,8 +15,9 @@ public struct FileStatus: Equatable, Sendable {
     init(_ info: stat) {
         kind = EntryKind(mode: info.st_mode)
         size = Int64(info.st_size)
-        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
+        let times = StatTimes(info)
+        modified = times.modified.seconds
+        changed = times.changed.seconds
     }
 
     /// The status of the entry at `path`: of the link itself unless `followingLinks`

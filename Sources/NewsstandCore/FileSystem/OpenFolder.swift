@@ -202,7 +202,7 @@ public final class OpenFolder: @unchecked Sendable {  // immutable: a descriptor
 
     /// Flushes the folder's entries to the disk (after a rename that must survive a power cut).
     public func synchronize() throws(FileSystemError) {
-        guard fsync(descriptor) == 0 else { throw .fromErrno(path) }
+        guard DurableSync.flush(descriptor) == 0 else { throw .fromErrno(path) }
     }
 
     // MARK: Names
@@ -241,7 +241,7 @@ public struct FolderEntry: Equatable, Sendable {
     public var kind: EntryKind
 
     /// The name, when it is valid UTF-8 (nil otherwise: such a name cannot be written in a plist).
-    public var name: String? { String(validating: rawName, as: UTF8.self) }
+    public var name: String? { UTF8Text.decode(rawName) }
 
     /// Whether the name starts with a dot.
     public var isHidden: Bool { rawName.first == 0x2E }

@@ -41,9 +41,9 @@ public final class WritableFile: @unchecked Sendable {  // used by one owner at 
         if let failure { throw failure }
     }
 
-    /// Flushes the file's bytes to the disk (`fsync`).
+    /// Flushes the file's bytes to the disk (`fsync`; `F_FULLFSYNC` on Apple platforms).
     public func synchronize() throws(FileSystemError) {
-        guard fsync(descriptor) == 0 else { throw .fromErrno(path) }
+        guard DurableSync.flush(descriptor) == 0 else { throw .fromErrno(path) }
     }
 
     /// Closes the file; later calls do nothing. A failed close is reported (NFS and some

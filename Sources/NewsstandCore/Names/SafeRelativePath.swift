@@ -98,11 +98,7 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
             // no-change build).
             case " "..."~": continue
             default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
-                    return .control
-                default: continue
-                }
+                if isUnprintable(scalar) { return .control }
             }
         }
         return nil
@@ -113,14 +109,23 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
     public static func quoted(_ text: String) -> String {
         var out = "'"
         for scalar in text.prefix(300).unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
+            if isUnprintable(scalar) {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default:
+            } else {
                 if scalar == "'" || scalar == "\\" { out += "\\" }
                 out.unicodeScalars.append(scalar)
             }
         }
         return out + (text.count > 300 ? "…'" : "'")
+    }
+
+    /// Whether `scalar` could hide in or rewrite the line that shows it: a control character
+    /// (a line feed, an escape sequence's ESC), an invisible formatting one (a right-to-left
+    /// override, a zero-width space), a line or paragraph separator, or one with no meaning yet.
+    public static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: true
+        default: false
+        }
     }
 }

@@ -15,6 +15,29 @@ public enum Redacted {
             in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1***@")
     }
 
+    /// `text` with every URL in it cut to what identifies the resource and no more: user
+    /// information replaced by `***@` (as `message` does), and the query and the fragment by
+    /// `?…` and `#…`. For logs an app ships: a signed CDN URL carries its secret (a signature, an
+    /// expiry, a token) in the query, and a log line must never hold it. A query ends at white
+    /// space or a quote, so the text around a quoted URL stays as it was.
+    public static func withoutURLSecrets(_ text: String) -> String {
+        guard text.contains("://") else { return text }
+        let range = NSRange(text.startIndex..., in: text)
+        var result = userInformation.stringByReplacingMatches(in: text, range: range, withTemplate: "$1***@")
+        result = urlQuery.stringByReplacingMatches(
+            in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1$2…")
+        return result
+    }
+
+    /// A URL's scheme and the rest up to its query or fragment, then the `?` or `#` and what
+    /// follows it, up to white space, a quote or an angle bracket.
+    private static let urlQuery: NSRegularExpression = {
+        // The pattern is a constant; it compiles.
+        guard let expression = try? NSRegularExpression(pattern: "([A-Za-z][A-Za-z0-9+.\\-]*://[^\\s?#'\"<>]*)([?#])[^\\s'\"<>]*")
+        else { preconditionFailure("invalid redaction pattern") }
+        return expression
+    }()
+
     private static let userInformation: NSRegularExpression = {
         // The pattern is a constant; it compiles.
         guard let expression = try? NSRegularExpression(pattern: "([A-Za-z][A-Za-z0-9+.\\-]*://)[^/\\s?#]*@") else {

@@ -104,7 +104,7 @@ struct Aria2Connection: Sendable {
     /// The status, `Content-Length` and size of a complete response head; nil while it is not
     /// complete yet.
     static func parseHead(_ data: Data, method: String) throws(Aria2Error) -> (status: Int, length: Int?, size: Int)? {
-        guard let end = data.firstRange(of: Data("\r\n\r\n".utf8)) else {
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else {
             guard data.count <= maxHeadBytes else { throw .badResponse(method: method, reason: "the response head is too long") }
             return nil
         }

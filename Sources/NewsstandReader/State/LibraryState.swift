@@ -1,54 +1,86 @@
 import Foundation
 
 /// Everything the library persists. The actor keeps it in memory and `StateStore` writes what
-/// changed since the last save (`ChangeTracked` knows which rows), so a change costs the same
-/// whether the library has 10 issues or 100,000.
+/// changed since the last commit (`ChangeTracked` knows which rows), so a change costs the same
+/// whether the library has 10 issues or 100,000. Three tables of rows keyed by name: issues,
+/// reading positions and settings (the scale, the catalog's URL and validators, the issue being
+/// read), so that a merge with another writer's commits works the same way for all of them.
 struct LibraryState: Sendable {
     var scale: LibraryScale
-    var catalogURL: URL?
-    /// Validators of the last catalog response, for a conditional GET.
-    var catalogETag: String?
-    var catalogLastModified: String?
-    var currentlyReading: String?
     /// Where the reader left each issue.
     var readingPositions = ChangeTracked<ReadingPosition>()
     var issues = ChangeTracked<IssueRecord>()
+    /// Library-wide values by key (`Setting`).
+    var settings = ChangeTracked<String>()
 
-    init(scale: LibraryScale) { self.scale = scale }
-
-    /// The library-wide values, saved as one small row set whenever anything is saved.
-    var settings: Settings {
-        Settings(
-            catalogURL: catalogURL, catalogETag: catalogETag, catalogLastModified: catalogLastModified,
-            currentlyReading: currentlyReading)
+    init(scale: LibraryScale) {
+        self.scale = scale
+        settings[Setting.scale] = scale.rawValue
     }
 
-    struct Settings: Equatable, Sendable {
-        var catalogURL: URL?
-        var catalogETag: String?
-        var catalogLastModified: String?
-        var currentlyReading: String?
+    /// The keys of the settings table.
+    enum Setting {
+        static let scale = "scale"
+        static let catalogURL = "catalogURL"
+        static let catalogETag = "catalogETag"
+        static let catalogLastModified = "catalogLastModified"
+        static let currentlyReading = "currentlyReading"
     }
 
-    /// Whether anything changed since the last save (or load).
-    var hasChanges: Bool { !issues.changed.isEmpty || !readingPositions.changed.isEmpty }
+    var catalogURL: URL? {
+        get { settings[Setting.catalogURL].flatMap { URL(string: $0) } }
+        set { settings[Setting.catalogURL] = newValue?.absoluteString }
+    }
+    /// Validators of the last catalog response, for a conditional GET.
+    var catalogETag: String? {
+        get { settings[Setting.catalogETag] }
+        set { settings[Setting.catalogETag] = newValue }
+    }
+    var catalogLastModified: String? {
+        get { settings[Setting.catalogLastModified] }
+        set { settings[Setting.catalogLastModified] = newValue }
+    }
+    var currentlyReading: String? {
+        get { settings[Setting.currentlyReading] }
+        set { settings[Setting.currentlyReading] = newValue }
+    }
 
-    /// Forgets what changed, once it is saved.
-    mutating func markSaved() {
-        issues.markSaved()
-        readingPositions.markSaved()
+    /// Whether anything changed since the last commit (or load).
+    var hasChanges: Bool { !issues.changed.isEmpty || !readingPositions.changed.isEmpty || !settings.changed.isEmpty }
+
+    /// Every unsaved change, for one commit: the rows and the change each is at.
+    var pendingChanges: StateBatch {
+        StateBatch(issues: issues.pending, positions: readingPositions.pending, settings: settings.pending)
+    }
+
+    /// Forgets the changes `batch` committed, except those made again since it was taken.
+    mutating func markCommitted(_ batch: StateBatch) {
+        issues.markCommitted(batch.issues)
+        readingPositions.markCommitted(batch.positions)
+        settings.markCommitted(batch.settings)
+    }
+
+    /// Takes the rows of `stored` (what the database holds after another writer's commits) and
+    /// puts this library's unsaved changes back on top: per row, ours win where we changed it.
+    mutating func merge(_ stored: LibraryState) {
+        issues.replaceKeepingChanges(with: stored.issues)
+        readingPositions.replaceKeepingChanges(with: stored.readingPositions)
+        settings.replaceKeepingChanges(with: stored.settings)
     }
 }
 
-/// Values by name that remember which names changed since `markSaved()`: what a save writes
-/// (a name set to nil is deleted).
+/// Values by name that remember which names changed, and at which change, since they were last
+/// committed: what a commit writes (a name set to nil is deleted). The change number tells a
+/// commit's rows from the same rows changed again while it ran: only the ones it wrote are marked
+/// committed, and a failed commit marks nothing, so its rows go with the next one.
 struct ChangeTracked<Value: Equatable & Sendable>: Sendable, Sequence {
     /// Each value boxed: the dictionary's buckets then hold a reference, not a record of three
     /// hundred bytes. A dictionary keeps about 2.6 buckets per value after growing, so inline
     /// records made 100,000 issues take 90 MB of mostly empty buckets.
     private var storage: [String: Boxed<Value>] = [:]
-    /// Names set or removed since the last save.
-    private(set) var changed: Set<String> = []
+    /// Names set or removed since their last commit, with the number of their latest change.
+    private(set) var changed: [String: UInt64] = [:]
+    private var lastChange: UInt64 = 0
 
     init() {}
 
@@ -63,7 +95,8 @@ struct ChangeTracked<Value: Equatable & Sendable>: Sendable, Sequence {
         set {
             guard storage[name]?.value != newValue else { return }
             storage[name] = newValue.map(Boxed.init)
-            changed.insert(name)
+            lastChange += 1
+            changed[name] = lastChange
         }
     }
 
@@ -75,7 +108,22 @@ struct ChangeTracked<Value: Equatable & Sendable>: Sendable, Sequence {
         storage.lazy.map { (key: $0.key, value: $0.value.value) }.makeIterator()
     }
 
-    mutating func markSaved() { changed = [] }
+    /// The unsaved rows: name, change number, value (nil: delete).
+    var pending: [StateBatch.Row<Value>] {
+        changed.map { StateBatch.Row(name: $0.key, change: $0.value, value: storage[$0.key]?.value) }
+    }
+
+    /// Forgets the changes of `rows` that are still the latest of their name.
+    mutating func markCommitted(_ rows: [StateBatch.Row<Value>]) {
+        for row in rows where changed[row.name] == row.change { changed[row.name] = nil }
+    }
+
+    /// Takes `stored`'s values, keeping this table's unsaved ones (and deletions) on top.
+    mutating func replaceKeepingChanges(with stored: ChangeTracked<Value>) {
+        var merged = stored.storage
+        for name in changed.keys { merged[name] = storage[name] }
+        storage = merged
+    }
 
     /// Makes room for `count` values, so that a refresh adding 100,000 issues does not hold the
     /// old and the new storage at once each time the dictionary grows.

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 #if canImport(SQLite3)
     import SQLite3
@@ -27,16 +28,30 @@ public struct SQLiteFailure: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// One connection to a SQLite database file, opened without following links. Not thread-safe
-/// by itself: its owner (the library's actor) uses it from one task at a time.
+/// by itself: its owner uses it from one thread at a time (the library's `CommitQueue`, or a
+/// `LibraryReader` call).
 final class SQLiteDatabase: @unchecked Sendable {
+    /// How a connection opens its file.
+    enum Access {
+        /// Read and write; `create` makes the file when it is missing.
+        case readWrite(create: Bool)
+        /// Read only: nothing of the database is ever written through this connection.
+        case readOnly
+    }
+
     private let handle: OpaquePointer
     let path: String
 
-    /// Opens `path` (creating it only when `create`); a link anywhere in the path is refused by
-    /// SQLite itself (`SQLITE_OPEN_NOFOLLOW`).
-    init(path: String, create: Bool) throws(SQLiteFailure) {
+    /// Opens `path`; a link anywhere in the path is refused by SQLite itself
+    /// (`SQLITE_OPEN_NOFOLLOW`). `extraFlags` adds open flags (Apple's file protection classes).
+    init(path: String, access: Access, extraFlags: Int32 = 0) throws(SQLiteFailure) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+        let mode: Int32
+        switch access {
+        case .readWrite(let create): mode = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .readOnly: mode = SQLITE_OPEN_READONLY
+        }
+        let flags = mode | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX | extraFlags
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
@@ -45,8 +60,8 @@ final class SQLiteDatabase: @unchecked Sendable {
         }
         handle = opened
         self.path = path
-        // Another process of ours never writes while we hold the folder's lock; a stranger that
-        // locks the file makes us fail after this long rather than hang.
+        // Writers of ours take the folder's lock before they write; a stranger that locks the file
+        // (another program's transaction) makes us fail after this long rather than hang.
         sqlite3_busy_timeout(handle, 2000)
         // No extension loading, no attached files: nothing but this file.
         sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
@@ -109,6 +124,21 @@ final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction: every query in it sees the same committed state,
+    /// whatever another connection commits meanwhile.
+    func reading<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
+    /// `PRAGMA data_version`: a number that changes when another connection (in this process or
+    /// another) commits, and only then. A writer compares it across its transactions to notice
+    /// commits that were not its own.
+    func dataVersion() throws(SQLiteFailure) -> Int64 {
+        try integer("PRAGMA data_version") ?? 0
+    }
+
     func failure(_ status: Int32) -> SQLiteFailure {
         SQLiteFailure(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
     }
@@ -126,6 +156,10 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(statement) }
 
+    /// `SQLITE_TRANSIENT` (SQLite copies the bytes before the call returns): a C cast macro that
+    /// Swift cannot import, spelled as its value on every platform.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
     /// Binds values to `?1`, `?2`… in order (nil binds NULL) after a reset.
     func bind(_ values: [SQLiteValue?]) throws(SQLiteFailure) {
         sqlite3_reset(statement)
@@ -139,7 +173,7 @@ final class SQLiteStatement {
             case .real(let number): status = sqlite3_bind_double(statement, index, number)
             case .text(let text):
                 status = text.utf8CString.withUnsafeBufferPointer { buffer in
-                    csqlite_bind_text(statement, index, buffer.baseAddress, Int32(buffer.count - 1))
+                    sqlite3_bind_text(statement, index, buffer.baseAddress, Int32(buffer.count - 1), Self.transient)
                 }
             }
             guard status == SQLITE_OK else { throw database.failure(status) }
@@ -181,7 +215,19 @@ final class SQLiteStatement {
         guard sqlite3_column_type(statement, column) == SQLITE_TEXT else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count <= limit, let bytes = sqlite3_column_text(statement, column) else { return nil }
-        return String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return UTF8Text.decode(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// The column's value for a message: a number as it is, text quoted (its first 40 bytes),
+    /// else its kind.
+    func describe(_ column: Int32) -> String {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: String(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: String(sqlite3_column_double(statement, column))
+        case SQLITE_NULL: "NULL"
+        case SQLITE_TEXT: text(column, limit: 40).map { "'\($0)'" } ?? "a long or non-UTF-8 text"
+        default: "a blob"
+        }
     }
 }
 

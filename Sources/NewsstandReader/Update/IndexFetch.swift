@@ -13,7 +13,7 @@ struct IndexFetch: Sendable {
     let bundleSHA256: String?
     let limits: BundleIndexLimits
     let transferLimits: TransferLimits
-    let allowsCellularAccess: Bool
+    let policy: NetworkPolicy
     let transport: any HTTPTransport
 
     /// The verified index, or why it is unusable.
@@ -23,7 +23,7 @@ struct IndexFetch: Sendable {
         }
         let sink = DataSink(limit: size)
         let request = HTTPRequest(
-            url: url, acceptsCompression: true, limits: transferLimits, allowsCellularAccess: allowsCellularAccess)
+            url: url, acceptsCompression: true, limits: transferLimits, policy: policy)
         do {
             try await request.perform(into: sink, on: transport)
         } catch {

@@ -28,7 +28,7 @@ struct RangeFetcher: Sendable {
     let spool: OpenFolder
     let spoolName: String
     let limits: TransferLimits
-    let allowsCellularAccess: Bool
+    let policy: NetworkPolicy
     let transport: any HTTPTransport
     let maxAttempts: Int
     let retryDelay: Double
@@ -92,7 +92,7 @@ struct RangeFetcher: Sendable {
         let header = "bytes=" + batch.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ",")
         let request = HTTPRequest(
             url: url, headers: ["Range": header], acceptsCompression: false, limits: limits,
-            allowsCellularAccess: allowsCellularAccess)
+            policy: policy)
         if batch.count == 1 {
             let sink = SingleRangeSink(range: batch[0], total: bundleSize, file: file, received: received)
             do { try await request.perform(into: sink, on: transport) } catch { return (sink.answer, error) }

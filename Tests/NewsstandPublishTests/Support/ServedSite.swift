@@ -140,6 +140,14 @@ final class FaultyDestination: PublishDestination {
         try await wrapped.delete(path)
     }
     func lock() async throws(PublishError) -> PublishLock? { try await wrapped.lock() }
+    func modificationTime(of path: String) async throws(PublishError) -> Double? {
+        try step("stat \(path)")
+        return try await wrapped.modificationTime(of: path)
+    }
+    func upload(_ source: UploadSource, to path: String, modified: Int) async throws(PublishError) {
+        try step("upload \(path)")
+        try await wrapped.upload(source, to: path, modified: modified)
+    }
 }
 
 extension Publisher {

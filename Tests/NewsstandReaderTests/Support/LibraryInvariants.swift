@@ -78,10 +78,13 @@ enum LibraryInvariants {
             let owner = (file as NSString).deletingPathExtension
             if !names.contains(owner) || file.hasPrefix(".") { problems.append("Covers/\(file) is a stray file") }
         }
-        let expected: Set<String> = ["Covers", "Downloads", "Issues", "library.lock", "library.sqlite"]
+        let expected: Set<String> = ["Claims", "Covers", "Downloads", "Issues", "library.lock", "library.sqlite"]
         let top = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
             .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
         if top != expected { problems.append("the library folder holds \(top.sorted())") }
+        // A claim exists only while its work runs: an idle library holds none.
+        let claims = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Claims").path)
+        if !allowsDownloading, !claims.isEmpty { problems.append("Claims/ holds \(claims.sorted()) while nothing runs") }
 
         // SQLite's own check of the database.
         let path = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path

@@ -1,0 +1,200 @@
+import Foundation
+import NewsstandCore
+
+extension IssueLibrary {
+    func transferAndInstall(_ name: String) async -> Result<Issue, LibraryError> {
+        guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+        let part = layout.part(of: name, scale: state.scale)
+        // Progress comes from the transfer's thread; one stream carries it to the actor in the
+        // order it happened (a task per report could deliver an older value after a newer one).
+        // Under a slow consumer the oldest values are dropped, never the newest.
+        let (reports, reporter) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let forwarding = Task { for await progress in reports { self.recordProgress(name, progress) } }
+        var fullReason = FullDownloadReason.notInstalled
+        if canUpdateByRanges(record) {
+            switch await updateByRanges(name, progress: { reporter.yield($0) }) {
+            case .done(let issue, let result):
+                reporter.finish()
+                await forwarding.value
+                updateResults[name] = result
+                emit(.updated(name: name, result))
+                return .success(issue)
+            case .failed(let error):
+                reporter.finish()
+                await forwarding.value
+                return .failure(error)
+            case .fallBack(let reason):
+                log(.notice, "\(name): downloading the whole bundle: \(reason)")
+                fullReason = reason
+            }
+        }
+        let transferred = await transfer(record, into: part) { reporter.yield($0) }
+        // Every report is delivered before the download ends either way.
+        reporter.finish()
+        await forwarding.value
+        switch transferred {
+        case .failure(let error): return .failure(error)
+        case .success(let source):
+            // An index that lied about an entry is not kept: a later update would trust its hashes.
+            var distrusted = false
+            if case .indexMismatch = fullReason { distrusted = true }
+            let installed = await install(name, from: part, source: source, keepIndex: !distrusted)
+            if case .success = installed, record.hasUpdate {
+                updateResults[name] = .full(fullReason)
+                emit(.updated(name: name, .full(fullReason)))
+            }
+            return installed
+        }
+    }
+
+    /// Downloads the bundle into its `.part` file, retrying transient failures with resume.
+    /// A retina library whose entry has no retina keys falls back to the normal bundle when the
+    /// `@2x` one answers 404 or 410 (and remembers it). Returns the bundle it downloaded.
+    private func transfer(
+        _ record: IssueRecord, into part: URL, progress: @escaping @Sendable (DownloadProgress) -> Void
+    ) async -> Result<BundleSource, LibraryError> {
+        let name = record.name
+        var source = record.bundleSource(scale: state.scale)
+        var url = source.url
+        let networkPolicy = policy(of: name)
+        var transfer = download(source, into: part, policy: networkPolicy)
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { return .failure(.cancelled(name: name)) }
+            log(.debug, "GET \(url.absoluteString) attempt \(attempt), \(FileStatus.size(of: part) ?? 0) bytes on disk")
+            do {
+                let outcome = try await transfer.run { received, expected in
+                    progress(DownloadProgress(bytesReceived: received, bytesExpected: expected))
+                }
+                log(
+                    .debug,
+                    "\(name): \(outcome.bytesTransferred) bytes transferred\(outcome.restarted ? " (restarted from zero)" : "")")
+                return .success(source)
+            } catch {
+                if error == .cancelled || Task.isCancelled { return .failure(.cancelled(name: name)) }
+                if NormalScaleFallback.isMissing(error), let fallen = await fallBackToNormal(name, from: source) {
+                    log(
+                        .notice,
+                        "\(name): \(url.absoluteString) answered \(error); the entry has no retina keys: using \(fallen.url.absoluteString)"
+                    )
+                    PartMetadata.discard(part: part)
+                    source = fallen
+                    url = source.url
+                    transfer = download(source, into: part, policy: networkPolicy)
+                    attempt = 0
+                    continue
+                }
+                if error.isTransient, attempt < configuration.maxAttempts {
+                    let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
+                    log(.notice, "\(name): \(error), retrying in \(delay) s")
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    continue
+                }
+                if error.discardsPartialFile { PartMetadata.discard(part: part) }
+                return .failure(Self.libraryError(error, name: name, url: url))
+            }
+        }
+    }
+
+    private func download(_ source: BundleSource, into part: URL, policy: NetworkPolicy) -> ResumableDownload {
+        ResumableDownload(
+            url: source.url, part: part, limit: source.size.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
+            limits: configuration.downloadLimits, policy: policy, transport: configuration.transport)
+    }
+
+    /// After the `@2x` bundle answered 404 or 410: the normal bundle, when the entry has no
+    /// retina keys and `source` was the `@2x` one; remembered (saved) so that a resume after a
+    /// relaunch continues the normal bundle.
+    private func fallBackToNormal(_ name: String, from source: BundleSource) async -> BundleSource? {
+        guard var record = state.issues[name], record.fallback != nil, source.url == record.remoteContentURL,
+            source.scale == .retina
+        else { return nil }
+        record.missingRetinaContentURL = record.remoteContentURL
+        state.issues[name] = record
+        try? await save()
+        return record.bundleSource(scale: state.scale)
+    }
+
+    private static func libraryError(_ failure: TransferFailure, name: String, url: URL) -> LibraryError {
+        switch failure {
+        case .httpStatus(let status): .downloadHTTPStatus(name: name, url: url.absoluteString, status: status)
+        case .stalled: .downloadStalled(name: name, url: url.absoluteString)
+        case .tooLarge(let limit): .downloadTooLarge(name: name, url: url.absoluteString, limit: limit)
+        case .unsupportedURL(let reason): .unsupportedURL(url: url.absoluteString, reason: reason)
+        case .cancelled: .cancelled(name: name)
+        case .file(let error) where error.isNoSpace: .diskFull(path: error.path, reason: error.reason)
+        case .file(let error): .fileSystem(path: error.path, reason: error.reason)
+        case .networkUnavailable(let reason): .networkUnavailable(url: url.absoluteString, reason: reason)
+        case .insecureConnectionRefused(let reason): .insecureConnectionRefused(url: url.absoluteString, reason: reason)
+        case .network, .badResponse, .rangeNotSatisfiable, .timedOut, .rejected, .cancelledBySystem:
+            .downloadFailed(name: name, url: url.absoluteString, reason: failure.description)
+        }
+    }
+
+    /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
+    private func install(
+        _ name: String, from part: URL, source: BundleSource, keepIndex: Bool
+    ) async -> Result<Issue, LibraryError> {
+        guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
+        let index = keepIndex ? await indexForInstall(name, source: source) : nil
+        let installer = Installer(
+            name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
+            unpacker: configuration.unpacker, index: index)
+        // Hashing and unpacking a bundle take seconds: on a thread of their own, not the actor's
+        // or the cooperative pool's.
+        let installation = await BlockingWork.run {
+            installer.install(expectedSize: source.size, expectedSHA256: source.sha256)
+        }
+        PartMetadata.discard(part: part)
+        let current: IssueRecord
+        switch installation {
+        case .failure(let error): return .failure(error)
+        case .success(let sha256):
+            switch await commitStaged(name, sha256: sha256, source: source) {
+            case .failure(let error): return .failure(error)
+            case .success(let record): current = record
+            }
+        }
+        do {
+            _ = try await applyStoragePolicy(protecting: [name])
+        } catch {
+            return .failure(error)
+        }
+        log("\(name) is available")
+        return .success(current.issue(in: layout))
+    }
+
+    /// The verified index of the bundle being installed, kept with its content so that a later
+    /// update can go by ranges; nil when the catalog gives none or it is unusable (the install
+    /// goes on: only a later update is then a whole download).
+    private func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
+        guard let record = state.issues[name], source.url == record.remoteContentURL, let url = record.contentIndexURL,
+            let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
+        else { return nil }
+        let fetch = IndexFetch(
+            url: url, size: size, sha256: sha256, bundleSize: source.size, bundleSHA256: source.sha256,
+            limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
+            policy: policy(of: name), transport: configuration.transport)
+        switch await fetch.run() {
+        case .success(let index): return index
+        case .failure(let reason):
+            log(.notice, "\(name): the index is not kept: \(reason)")
+            return nil
+        }
+    }
+
+    func recordProgress(_ name: String, _ progress: DownloadProgress) {
+        guard running[name] != nil, var record = state.issues[name] else { return }
+        if case .downloading = record.status {
+            record.status = .downloading(progress)
+            state.issues[name] = record
+        } else if record.status != .available {
+            return
+        }
+        emit(.progress(name: name, progress))
+        progressTree.report(progress, of: name)
+        tellFollowers(progress: progress, of: name)
+        for handler in progressHandlers[name] ?? [] { handler(progress) }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import NewsstandCore
+
+/// A read-only view of a library's shelf, for an app extension (a widget, a notification service
+/// extension, an App Intent) beside the app whose `IssueLibrary` writes the same folder (an App
+/// Group container). It opens `library.sqlite` read-only for each call and closes it again: it
+/// never writes the state, takes no lock of the library's and holds nothing between calls, so
+/// neither the app nor the extension is suspended holding a lock on the other's account. Each call
+/// sees what the writer has committed up to then.
+///
+/// Every call reads on a thread of its own. Rows the library would never write are left out and
+/// reported (`LibrarySnapshot.problems`), as `IssueLibrary` does.
+public final class LibraryReader: Sendable {
+    /// The library's folder.
+    public let folder: URL
+    private let layout: LibraryLayout
+
+    /// A reader of the library in `folder`.
+    /// - Throws: `cannotOpen` when the folder has no library (the app has not opened it yet);
+    ///   `stateUnusable` when its state is not a library's, is a link, or was written by a newer
+    ///   version, or an older one the app has not opened since.
+    public init(folder: URL) throws(LibraryError) {
+        layout = LibraryLayout(folder: folder.standardizedFileURL)
+        self.folder = layout.folder
+        _ = try Self.read(layout) { _ in () }
+    }
+
+    /// The whole shelf as committed now: the issues newest first, the reading positions and the
+    /// issue being read.
+    public func snapshot() async throws(LibraryError) -> LibrarySnapshot {
+        let layout = layout
+        return try await BlockingWork.run {
+            Result { () throws(LibraryError) in
+                try Self.read(layout) { database in
+                    let loaded = try StateRows.readTables(database)
+                    let state = loaded.state
+                    let names = IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
+                    return LibrarySnapshot(
+                        issues: names.compactMap { state.issues[$0]?.issue(in: layout) },
+                        readingPositions: Dictionary(uniqueKeysWithValues: state.readingPositions.map { ($0.key, $0.value) }),
+                        currentlyReading: state.currentlyReading.flatMap { state.issues[$0] == nil ? nil : $0 },
+                        problems: loaded.problems)
+                }
+            }
+        }.get()
+    }
+
+    /// Every issue, newest first.
+    public func issues() async throws(LibraryError) -> [Issue] {
+        try await snapshot().issues
+    }
+
+    /// The issue with this name, if the library has it (a row it would never write reads as none).
+    public func issue(named name: String) async throws(LibraryError) -> Issue? {
+        let layout = layout
+        return try await BlockingWork.run {
+            Result { () throws(LibraryError) in try Self.read(layout) { try Self.record(named: name, in: $0)?.issue(in: layout) }
+            }
+        }.get()
+    }
+
+    /// Where the reader left an issue, if anywhere.
+    public func readingPosition(of name: String) async throws(LibraryError) -> ReadingPosition? {
+        let layout = layout
+        return try await BlockingWork.run {
+            Result { () throws(LibraryError) in
+                try Self.read(layout) { database in
+                    let rows = try database.prepare(StateSchema.selectPosition)
+                    try rows.bind([.text(name)])
+                    guard try rows.step() else { return nil }
+                    return try? StateRows.position(from: rows).1
+                }
+            }
+        }.get()
+    }
+
+    /// The issue the app has open, if any.
+    public func currentlyReadingIssue() async throws(LibraryError) -> Issue? {
+        let layout = layout
+        return try await BlockingWork.run {
+            Result { () throws(LibraryError) in
+                try Self.read(layout) { database in
+                    var problems: [StateError] = []
+                    let settings = try StateRows.readSettings(database, problems: &problems)
+                    guard let name = settings[LibraryState.Setting.currentlyReading] else { return nil }
+                    return try Self.record(named: name, in: database)?.issue(in: layout)
+                }
+            }
+        }.get()
+    }
+
+    /// The content of an available issue, for the scale it was installed at; read and decoded on
+    /// a thread of its own.
+    public func content(of name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueContent {
+        let record: IssueRecord?
+        do {
+            let layout = layout
+            record = try await BlockingWork.run {
+                Result { () throws(LibraryError) in try Self.read(layout) { try Self.record(named: name, in: $0) } }
+            }.get()
+        } catch {
+            throw .notAvailable(issue: name)
+        }
+        guard let record, record.status == .available else { throw .notAvailable(issue: name) }
+        let folder = layout.content(of: record.name)
+        var installedScale = record.installedScale
+        if installedScale == nil { installedScale = try? await snapshotScale() }
+        let scale = installedScale ?? .normal
+        let read = await BlockingWork.run {
+            Result { () throws(ContentError) -> IssueContent in
+                try IssueContent(contentsOf: folder, scale: scale, registry: registry)
+            }
+        }
+        return try read.get()
+    }
+
+    /// The library's scale (for content installed before the installed scale was recorded).
+    private func snapshotScale() async throws(LibraryError) -> LibraryScale {
+        let layout = layout
+        return try await BlockingWork.run {
+            Result { () throws(LibraryError) in
+                try Self.read(layout) { database in
+                    var problems: [StateError] = []
+                    let settings = try StateRows.readSettings(database, problems: &problems)
+                    return settings[LibraryState.Setting.scale].flatMap(LibraryScale.init(rawValue:)) ?? .normal
+                }
+            }
+        }.get()
+    }
+
+    /// The issue's row, when it is one the library would write.
+    private static func record(named name: String, in database: SQLiteDatabase) throws -> IssueRecord? {
+        let rows = try database.prepare(StateSchema.selectIssue)
+        try rows.bind([.text(name)])
+        guard try rows.step() else { return nil }
+        return try? IssueRow.record(from: rows)
+    }
+
+    /// Opens the state read-only, checks it is a library's of this schema, runs `body` in one read
+    /// transaction and closes it. Blocking.
+    private static func read<Result>(_ layout: LibraryLayout, _ body: (SQLiteDatabase) throws -> Result) throws(LibraryError)
+        -> Result
+    {
+        let folder: OpenFolder
+        do {
+            folder = try OpenFolder.open(layout.folder)
+        } catch {
+            throw .cannotOpen(path: layout.folder.path, reason: error.reason)
+        }
+        guard folder.kind(of: StateStore.fileName) != nil else {
+            throw .cannotOpen(path: layout.folder.path, reason: "it holds no library yet (no \(StateStore.fileName))")
+        }
+        try StateFiles.checkRegularFiles(in: folder)
+        guard let real = realpath(folder.path, nil) else {
+            throw .cannotOpen(path: folder.path, reason: String(cString: strerror(errno)))
+        }
+        let path = String(cString: real) + "/" + StateStore.fileName
+        free(real)
+        try StateFiles.checkSize(in: folder, path: path)
+        do {
+            let database = try SQLiteDatabase(path: path, access: .readOnly)
+            defer { database.close() }
+            try StateFiles.checkSchema(of: database, migrating: false)
+            return try database.reading { try body(database) }
+        } catch let error as LibraryError {
+            throw error
+        } catch let error as SQLiteFailure {
+            throw .stateUnusable(.unreadable(path: path, reason: error))
+        } catch {
+            throw .stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 0, message: "\(error)")))
+        }
+    }
+}
+
+/// The shelf as a `LibraryReader` read it, in one read transaction.
+public struct LibrarySnapshot: Sendable, Equatable {
+    /// Every issue, newest first.
+    public var issues: [Issue]
+    /// Where the reader left each issue.
+    public var readingPositions: [String: ReadingPosition]
+    /// The issue the app has open, if any.
+    public var currentlyReading: String?
+    /// Rows left out: values the library would never write.
+    public var problems: [StateError]
+}
