@@ -43,7 +43,7 @@ struct PageRenderer: Sendable {
         let answerBytes = BoundedBytes(limit: PageAnswer.maximumBytes)
         let alarm = BoundedBytes(limit: 1)
         let log = LibraryLog()
-        var child = ChildProcess(executable: executable.path, arguments: [PageRendererChild.command, job.argument()])
+        var child = RendererProcess(executable: executable.path, arguments: [PageRendererChild.command, job.argument()])
         child.files[PageJob.Descriptor.source] = files.source
         child.files[PageJob.Descriptor.output] = files.output
         child.files[PageJob.Descriptor.normalOutput] = files.normalOutput
@@ -52,7 +52,7 @@ struct PageRenderer: Sendable {
             .init(descriptors: [PageJob.Descriptor.answer], sink: answerBytes),
             .init(descriptors: [PageJob.Descriptor.allocationAlarm], sink: alarm),
         ]
-        let ending: ChildProcess.Ending
+        let ending: RendererProcess.Ending
         do {
             ending = try child.run(deadline: .now + .seconds(timeout), shouldStop: shouldStop)
         } catch {
@@ -81,7 +81,7 @@ struct PageRenderer: Sendable {
     }
 
     /// Why a renderer gave no answer, with the first line it printed.
-    private static func describe(_ ending: ChildProcess.Ending, _ answer: BoundedBytes, _ log: LibraryLog) -> String {
+    private static func describe(_ ending: RendererProcess.Ending, _ answer: BoundedBytes, _ log: LibraryLog) -> String {
         var reason: String
         switch ending {
         case .signalled(let signal): reason = "the renderer ended on signal \(signal) (\(String(cString: strsignal(signal))))"

@@ -11,9 +11,9 @@ private typealias ChildProcess = NewsstandImport.ChildProcess
 /// The child processes the import renders in, run with programs we did not write: what they
 /// inherit (descriptors, signal mask and dispositions), their deadline, a stop, and a pipe
 /// that never ends.
-@Suite struct ChildProcessTests {
+@Suite struct RendererProcessTests {
     private struct Run: Sendable {
-        var ending: ChildProcess.Ending
+        var ending: RendererProcess.Ending
         var output: Data
         var overflowed: Bool
         var elapsed: Duration
@@ -24,13 +24,13 @@ private typealias ChildProcess = NewsstandImport.ChildProcess
         shouldStop: @escaping @Sendable () -> Bool = { false }
     ) async throws -> Run {
         let path = try Shell.locate(program)
-        return try await BlockingWork.run { () -> Result<Run, ChildProcessError> in
+        return try await BlockingWork.run { () -> Result<Run, RendererProcessError> in
             let output = BoundedBytes(limit: keep)
-            var child = ChildProcess(executable: path, arguments: arguments)
+            var child = RendererProcess(executable: path, arguments: arguments)
             child.files = files
             child.outputs = [.init(descriptors: [1, 2], sink: output)]
             let start = ContinuousClock.now
-            do throws(ChildProcessError) {
+            do throws(RendererProcessError) {
                 let ending = try child.run(deadline: start + .milliseconds(Int(seconds * 1000)), shouldStop: shouldStop)
                 return .success(Run(ending: ending, output: output.bytes, overflowed: output.overflowed, elapsed: start.duration(to: .now)))
             } catch {
@@ -53,7 +53,7 @@ private typealias ChildProcess = NewsstandImport.ChildProcess
 
     @Test func theChildStartsWithNothingBlockedAndEverySignalAtItsDefault() async throws {
         let path = try Shell.locate("grep")
-        let status = try await BlockingWork.run { () -> Result<String, ChildProcessError> in
+        let status = try await BlockingWork.run { () -> Result<String, RendererProcessError> in
             // This thread blocks SIGTERM and SIGINT, as a caller's thread may, and the process
             // ignores SIGXFSZ, as newsstand does.
             var blocked = sigset_t()
@@ -66,9 +66,9 @@ private typealias ChildProcess = NewsstandImport.ChildProcess
             let previous = signal(SIGXFSZ, SIG_IGN)
             defer { signal(SIGXFSZ, previous) }
             let output = BoundedBytes(limit: 4096)
-            var child = ChildProcess(executable: path, arguments: ["-E", "^Sig(Blk|Ign):", "/proc/self/status"])
+            var child = RendererProcess(executable: path, arguments: ["-E", "^Sig(Blk|Ign):", "/proc/self/status"])
             child.outputs = [.init(descriptors: [1], sink: output)]
-            do throws(ChildProcessError) {
+            do throws(RendererProcessError) {
                 _ = try child.run(deadline: .now + .seconds(20), shouldStop: { false })
                 return .success(String(decoding: output.bytes, as: UTF8.self))
             } catch {
@@ -112,10 +112,10 @@ private typealias ChildProcess = NewsstandImport.ChildProcess
     @Test func exitStatusesAndSignalsAreTold() async throws {
         #expect(try await run("sh", ["-c", "exit 7"]).ending == .exited(7))
         #expect(try await run("sh", ["-c", "kill -SEGV $$"]).ending == .signalled(SIGSEGV))
-        await #expect(throws: ChildProcessError.cannotStart(path: "/nonexistent/newsstand", reason: "No such file or directory")) {
-            try await BlockingWork.run { () -> Result<ChildProcess.Ending, ChildProcessError> in
-                do throws(ChildProcessError) {
-                    return .success(try ChildProcess(executable: "/nonexistent/newsstand", arguments: []).run(deadline: .now + .seconds(5), shouldStop: { false }))
+        await #expect(throws: RendererProcessError.cannotStart(path: "/nonexistent/newsstand", reason: "No such file or directory")) {
+            try await BlockingWork.run { () -> Result<RendererProcess.Ending, RendererProcessError> in
+                do throws(RendererProcessError) {
+                    return .success(try RendererProcess(executable: "/nonexistent/newsstand", arguments: []).run(deadline: .now + .seconds(5), shouldStop: { false }))
                 } catch {
                     return .failure(error)
                 }

@@ -6,7 +6,7 @@ import Foundation
 /// past it, or as soon as `shouldStop` says so, the child is killed (SIGKILL) and waited for.
 /// What it writes to its pipes goes to their sinks as it comes, so it never blocks on a full
 /// pipe and keeps only what the sinks keep. Blocking: run it on a thread of its own.
-struct ChildProcess {
+struct RendererProcess {
     /// How a run ended.
     enum Ending: Equatable, Sendable {
         /// The child exited with this status.
@@ -35,7 +35,7 @@ struct ChildProcess {
     var outputs: [Output] = []
 
     /// Starts the child and waits for it.
-    func run(deadline: ContinuousClock.Instant, shouldStop: () -> Bool) throws(ChildProcessError) -> Ending {
+    func run(deadline: ContinuousClock.Instant, shouldStop: () -> Bool) throws(RendererProcessError) -> Ending {
         var readEnds: [Int32] = []
         defer { readEnds.forEach { close($0) } }
         let pid = try spawn(readEnds: &readEnds)
@@ -46,7 +46,7 @@ struct ChildProcess {
     }
 
     /// Makes the pipes and starts the child; `readEnds` gets this side of each pipe.
-    private func spawn(readEnds: inout [Int32]) throws(ChildProcessError) -> pid_t {
+    private func spawn(readEnds: inout [Int32]) throws(RendererProcessError) -> pid_t {
         // Every descriptor handed over is first copied above any number the child gets
         // (close-on-exec, so no other child inherits it), so that putting one in its place
         // never overwrites another still to be moved.
@@ -170,7 +170,7 @@ protocol ChildOutputSink: AnyObject {
 }
 
 /// Why a child could not be run.
-enum ChildProcessError: Error, Equatable, Sendable {
+enum RendererProcessError: Error, Equatable, Sendable {
     /// The pipes or the process could not be made (`reason`: the system's).
     case cannotStart(path: String, reason: String)
 }
