@@ -5,9 +5,6 @@ import Testing
 
 @testable import NewsstandImport
 
-// The import's own renderer process, not NewsstandCore's public ChildProcess (both are visible here).
-private typealias ChildProcess = NewsstandImport.ChildProcess
-
 /// The child processes the import renders in, run with programs we did not write: what they
 /// inherit (descriptors, signal mask and dispositions), their deadline, a stop, and a pipe
 /// that never ends.
