@@ -6,14 +6,17 @@ import NewsstandBuild
 /// it (bundles and covers in both sizes) answers 200, bundles with the size the catalog gives,
 /// and each bundle index (`ContentIndex`, both sizes) is fetched whole and must have the size
 /// and SHA-256 the catalog gives, decode (`BundleIndex.decode`) and describe the bundle the
-/// catalog lists (its size and SHA-256).
+/// catalog lists (its size and SHA-256). When the destination serves an OPDS feed
+/// (`opds.json`), it must parse, and every acquisition link and cover in it answers 200, with
+/// the size the link gives (its EPUBs are checked this way: no other catalog links them).
 ///
-/// A paid issue's bundles and indexes are fetched as an entitled reader fetches them: signed
-/// (`SignedURL`, valid for `signedLinkLifetime`) with `secret`; without one they cannot be
-/// checked, which is a problem. Either way each paid bundle is also asked for unsigned, and
-/// must be refused: a host that serves it to anyone gives the issue away. Covers stay public.
-/// Each request is bounded by the publish's timeouts; messages never carry credentials, and
-/// name paid URLs without their signature (a signed URL is a key to the issue while it lasts).
+/// A paid issue's bundles, indexes and EPUB are fetched as an entitled reader fetches them:
+/// signed (`SignedURL`, valid for `signedLinkLifetime`) with `secret`; without one they cannot
+/// be checked, which is a problem. Either way each paid bundle and EPUB is also asked for
+/// unsigned, and must be refused: a host that serves it to anyone gives the issue away. Covers
+/// stay public. Each request is bounded by the publish's timeouts; messages never carry
+/// credentials, and name paid URLs without their signature (a signed URL is a key to the issue
+/// while it lasts).
 public struct PublishVerifier: Sendable {
     public var destination: any PublishDestination
     public var timeouts: PublishTimeouts
@@ -48,11 +51,12 @@ public struct PublishVerifier: Sendable {
             return ["issues.plist does not parse: \(error)"]
         }
         var problems: [String] = []
+        var checked: Set<String> = []
         for entry in entries {
             let paid = entry.access == .paid
             if paid, secret == nil {
                 problems.append(
-                    "'\(entry.name)' is a paid issue: its bundles and indexes are served only with a signature, so they are not verified; give the host's signing secret with --secret-file"
+                    "'\(entry.name)' is a paid issue: its content (bundles, indexes, EPUB) is served only with a signature, so it is not verified; give the host's signing secret with --secret-file"
                 )
             }
             for retina in [false, true] {
@@ -65,8 +69,10 @@ public struct PublishVerifier: Sendable {
                 }
                 if paid { problems += await checkRefused(entry.contentURL(retina: retina)) }
                 problems += await check(entry.coverURL(retina: retina), expectedSize: nil, signed: false)
+                checked.formUnion([entry.contentURL(retina: retina), entry.coverURL(retina: retina)])
             }
         }
+        problems += await verifyFeed(skipping: checked)
         return problems.map(Redacted.message)
     }
 
@@ -83,8 +89,8 @@ public struct PublishVerifier: Sendable {
         return " to the signed URL: the host's secure_link_md5 holds another secret or another path, or its clock is far off"
     }
 
-    /// A paid issue's bundle asked for without a signature must not be served.
-    private func checkRefused(_ text: String) async -> [String] {
+    /// A paid issue's bundle or EPUB asked for without a signature must not be served.
+    func checkRefused(_ text: String) async -> [String] {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return []  // reported by the signed check
         }
@@ -146,7 +152,8 @@ public struct PublishVerifier: Sendable {
         return []
     }
 
-    private func check(_ text: String, expectedSize: Int?, signed: Bool) async -> [String] {
+    /// Asks for `text` (signed when `signed`): it must answer 200, with `expectedSize` when given.
+    func check(_ text: String, expectedSize: Int?, signed: Bool) async -> [String] {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return ["\(text): not an http(s) URL"]
         }

@@ -12,18 +12,20 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3))) struct PaidIssueTests {
     static let secret = "dGhlLWhvc3RzLXNlY3VyZS1saW5rLXNlY3JldC0x"
 
-    /// The sample magazine with a-3 paid (its ProductID given), built with `--feed shelf`, and
-    /// an nginx that protects `/paid/` with `secret` (none: an unprotected host).
+    /// The sample magazine with a-3 paid (its ProductID given), built with `feeds` (`--feed
+    /// shelf`), and an nginx that protects `/paid/` with `secret` (none: an unprotected host).
     struct PaidSite {
         let nginx: Nginx
         let magazine: URL
         let output: URL
         let secretFile: URL
+        let feeds: [String]
         var base: String { nginx.baseURL.absoluteString }
         var dav: String { base + "dav/" }
         var htdocs: URL { nginx.root }
 
-        init(hostSecret: String? = PaidIssueTests.secret) async throws {
+        init(hostSecret: String? = PaidIssueTests.secret, feeds: [String] = ["shelf"]) async throws {
+            self.feeds = feeds
             nginx = try Nginx(secureLinkSecret: hostSecret)
             let work = try Shell.temporaryFolder("paid")
             magazine = try nginx.sampleMagazine(in: work)
@@ -53,7 +55,8 @@ import Testing
         }
 
         func build() async throws {
-            let result = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--feed", "shelf"])
+            let result = await InProcess.newsstand(
+                ["build", magazine.path, "--output", output.path] + feeds.flatMap { ["--feed", $0] })
             guard result.status == 0 else { throw TestFailure("build failed: \(result.stdout) \(result.stderr)") }
         }
 
@@ -86,7 +89,7 @@ import Testing
     }
 
     /// The paths the destination's state file records.
-    private func publishedPaths(in site: PaidSite) throws -> Set<String> {
+    static func publishedPaths(in site: PaidSite) throws -> Set<String> {
         let data = try Data(contentsOf: site.htdocs.appendingPathComponent(".newsstand-publish.json"))
         let state = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return Set(((state?["files"] as? [String: Any]) ?? [:]).keys).union(state?["retired"] as? [String] ?? [])
@@ -132,7 +135,7 @@ import Testing
         for file in paid where !file.hasPrefix(".") {
             #expect(FileManager.default.fileExists(atPath: site.htdocs.appendingPathComponent("paid/a-3/\(file)").path))
         }
-        let state = try publishedPaths(in: site)
+        let state = try Self.publishedPaths(in: site)
         #expect(paid.filter { !$0.hasPrefix(".") }.allSatisfy { state.contains("paid/a-3/\($0)") })
         #expect(!state.contains { $0.hasPrefix("a-3/a-3.") })
         // Publishing again changes nothing.
@@ -195,7 +198,7 @@ import Testing
         #expect(without.status == 1)
         #expect(
             without.stderr
-                == "newsstand publish: verify: 'a-3' is a paid issue: its bundles and indexes are served only with a signature, so they are not verified; give the host's signing secret with --secret-file\n",
+                == "newsstand publish: verify: 'a-3' is a paid issue: its content (bundles, indexes, EPUB) is served only with a signature, so it is not verified; give the host's signing secret with --secret-file\n",
             "\(without.stderr)")
         let wrongFile = site.secretFile.deletingLastPathComponent().appendingPathComponent("other.secret")
         try Data(String(Self.secret.reversed()).utf8).write(to: wrongFile)
@@ -245,7 +248,7 @@ import Testing
         let free = try #require(site.catalog(site.output.appendingPathComponent("issues.plist"))["a-3"])
         #expect(free["Access"] == nil && free["Content"]?.hasPrefix(site.base + "a-3/") == true)
         #expect(try site.fetch(try #require(free["Content"])).status == 200)
-        #expect(try !publishedPaths(in: site).contains { $0.hasPrefix("paid/") })
+        #expect(try !Self.publishedPaths(in: site).contains { $0.hasPrefix("paid/") })
     }
 
     /// A recording proxy between publish and nginx, for the catalog's URLs too (the magazine's

@@ -29,6 +29,11 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var retinaIndex: OutputRecord?
     /// The Baker book (`<name>.hpub`), when the build wrote one (`--feed shelf`).
     public var hpub: OutputRecord?
+    /// The fixed-layout EPUB (`<name>.epub`), when the build wrote one (`--feed epub`).
+    public var epub: OutputRecord?
+    /// What the EPUB took from the magazine (`EPUBSettings.key`: its publisher and identifier):
+    /// a change there makes it again. Nil when there is no EPUB.
+    public var epubKey: String?
     /// Whether the outputs carry content hashes in their names (`build --versioned`).
     public var isVersioned: Bool
     /// Whether the bundles' images went through `--optimize`; nil when they did not.
@@ -37,17 +42,17 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     /// records of earlier versions.
     public var validation: ValidationRecord?
 
-    /// The outputs: bundles, their indexes and covers in both sizes, and the Baker book when
-    /// there is one. In this order, which is the order publish uploads them in (a bundle
-    /// before its index, so whatever names a file finds it there).
+    /// The outputs: bundles, their indexes and covers in both sizes, and the Baker book and
+    /// the EPUB when there are. In this order, which is the order publish uploads them in (a
+    /// bundle before its index, so whatever names a file finds it there).
     public var outputs: [OutputRecord] {
-        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [cover, retinaCover] + (hpub.map { [$0] } ?? [])
+        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [cover, retinaCover] + [hpub, epub].compactMap { $0 }
     }
 
-    /// The content outputs (bundles, their indexes, the Baker book), in `outputs` order: in
-    /// `contentFolder`, which for a paid issue is not where its covers and records are.
+    /// The content outputs (bundles, their indexes, the Baker book, the EPUB), in `outputs`
+    /// order: in `contentFolder`, which for a paid issue is not where its covers and records are.
     public var contentOutputs: [OutputRecord] {
-        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + (hpub.map { [$0] } ?? [])
+        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [hpub, epub].compactMap { $0 }
     }
 
     /// The folder of the content outputs, relative to the output folder (and to the BaseURL):
@@ -91,7 +96,7 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public func catalogEntry(baseURL: URL) -> CatalogEntry {
         let content = folderURL(baseURL, contentFolder)
         var entry = CatalogEntry(
-            name: name, title: metadata.title, date: metadata.date, cover: folderURL(baseURL, name) + Self.escape(cover.file),
+            name: name, title: metadata.title, date: metadata.date, cover: coverURL(baseURL: baseURL, retina: false),
             content: content + Self.escape(bundle.file))
         entry.summary = metadata.summary
         entry.productID = metadata.productID
@@ -115,6 +120,18 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     /// The URL of the Baker book, when there is one.
     public func bookURL(baseURL: URL) -> String? {
         hpub.map { folderURL(baseURL, contentFolder) + Self.escape($0.file) }
+    }
+
+    /// The URL of the EPUB, when there is one: beside the bundles (in `contentFolder`), as
+    /// the catalog gives them.
+    public func epubURL(baseURL: URL) -> String? {
+        epub.map { folderURL(baseURL, contentFolder) + Self.escape($0.file) }
+    }
+
+    /// The URL of a cover (`retina`: the `@2x` one), as the catalog gives the normal one:
+    /// always in `<name>`, public for a paid issue too.
+    public func coverURL(baseURL: URL, retina: Bool) -> String {
+        folderURL(baseURL, name) + Self.escape((retina ? retinaCover : cover).file)
     }
 
     /// `BaseURL` + `folder` (`<name>` or `paid/<name>`) + `/`, each component escaped.

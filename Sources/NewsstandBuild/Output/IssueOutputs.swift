@@ -4,7 +4,7 @@ import NewsstandFormat
 
 /// An issue's folders in the output while it is built, and what each records as newsstand's:
 /// its own folder (`<name>`: covers, records, image cache, and a free issue's content) and,
-/// for a paid issue or one that was paid, `paid/<name>` (bundles, indexes, Baker book). An
+/// for a paid issue or one that was paid, `paid/<name>` (bundles, indexes, Baker book, EPUB). An
 /// issue whose access changed leaves the other folder's recorded files behind: they are
 /// removed when it is built, as any output a build no longer makes.
 struct IssueOutputs {

@@ -139,7 +139,7 @@ public enum RecordedValidation {
             isCurrent: !touched
                 && BuildCache.outputsPresent(
                     manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records)),
-            isOptimized: manifest.optimized ?? false)
+            isOptimized: manifest.optimized ?? false, epubKey: manifest.epubKey)
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 
