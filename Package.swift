@@ -92,7 +92,10 @@ let package = Package(
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
-        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
+        // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal.
+        .executableTarget(name: "TestChildGuard", path: "Tests/TestChildGuard"),
+        .target(
+            name: "NewsstandTestSupport", dependencies: ["NewsstandCore"], path: "Tests/NewsstandTestSupport", exclude: ["Scripts"]),
         .target(
             name: "NewsstandBuildTestSupport",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
@@ -125,7 +128,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"]
+            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"],
+            exclude: ["Scripts"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),
@@ -134,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandTestSupport"],
-            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh"]),
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

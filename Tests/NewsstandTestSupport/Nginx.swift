@@ -17,7 +17,7 @@ import Foundation
 /// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
 /// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
 ///   that authentication (a server that lets anyone read and only its publisher write).
-public final class Nginx: @unchecked Sendable {  // safe: the Process is started in init, then only signalled
+public final class Nginx: Sendable {
     /// The one user `/authdav/` lets in, and its password.
     public static let davUser = "publisher"
     public static let davPassword = "right-horse-battery"
@@ -27,8 +27,9 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
     public let prefix: URL
     public let root: URL
     public let port: Int
-    private let process: Process
-    private let exit: ExitWaiter
+    /// nginx runs as one process (`master_process off`): the parent-death signal that ends it
+    /// with the test process (`TestChild`) would leave a master's worker behind.
+    private let child: TestChild
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
@@ -52,22 +53,15 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
             let port = try Self.freePort()
             let config = prefix.appendingPathComponent("nginx.conf")
             try Self.config(prefix: prefix.path, root: root.path, port: port).write(to: config, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = [
-                "-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let exit = try process.runWaitable()
-            if Self.waitUntilListening(port: port, process: process) {
+            let child = try TestChild.start(
+                executable, ["-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path],
+                outputLimit: 1 << 20)
+            if Self.waitUntilListening(port: port, child: child) {
                 self.port = port
-                self.process = process
-                self.exit = exit
+                self.child = child
                 return
             }
-            process.terminate()
-            exit.wait()
+            child.stop()
             lastError = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
         }
         try? FileManager.default.removeItem(at: prefix)
@@ -76,20 +70,15 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
 
     /// Stops nginx and removes its folder.
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            exit.wait()
-        }
+        child.stop()
         try? FileManager.default.removeItem(at: prefix)
     }
 
     /// Stops nginx but keeps its files (to make requests fail).
-    public func pause() {
-        if process.isRunning {
-            process.terminate()
-            exit.wait()
-        }
-    }
+    public func pause() { child.stop() }
+
+    /// The process id of nginx.
+    public var processIdentifier: Int32 { child.pid }
 
     /// Requests logged so far.
     public func requests() -> [LoggedRequest] {
@@ -111,8 +100,8 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
     private static func config(prefix: String, root: String, port: Int) -> String {
         """
         daemon off;
+        master_process off;
         \(geteuid() == 0 ? "user root;" : "")
-        worker_processes 1;
         pid \(prefix)/nginx.pid;
         error_log \(prefix)/logs/error.log;
         events { worker_connections 64; }
@@ -202,9 +191,9 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func waitUntilListening(port: Int, process: Process) -> Bool {
+    private static func waitUntilListening(port: Int, child: TestChild) -> Bool {
         let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, process.isRunning {
+        while Date() < deadline, !child.hasExited {
             if canConnect(port: port) { return true }
             usleep(10_000)
         }

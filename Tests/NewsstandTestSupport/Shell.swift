@@ -16,34 +16,16 @@ public enum Shell {
         }
     }
 
-    /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders).
+    /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders) to its
+    /// end (a `TestChild`); `status` is the exit status, or 128 + the signal that ended it.
     @discardableResult
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try locate(executable))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exit = try process.runWaitable()
-        // Read both pipes before waiting, so a chatty program cannot fill a pipe and block.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        exit.wait()
+        let outcome = try TestChild.start(executable, arguments, environment: environment, in: directory).wait()
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: outcome.termination.status, stdout: String(decoding: outcome.output, as: UTF8.self),
+            stderr: String(decoding: outcome.errorOutput, as: UTF8.self))
     }
 
     /// Runs a Python 3 script with arguments (`sys.argv[1:]`).
