@@ -94,6 +94,8 @@ let package = Package(
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
         // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal.
         .executableTarget(name: "TestChildGuard", path: "Tests/TestChildGuard"),
+        // A test process to kill (KilledTestRunTests): its servers and folder must not outlive it.
+        .executableTarget(name: "TestRunProbe", dependencies: ["NewsstandTestSupport"], path: "Tests/TestRunProbe"),
         .target(
             name: "NewsstandTestSupport", dependencies: ["NewsstandCore"], path: "Tests/NewsstandTestSupport", exclude: ["Scripts"]),
         .target(

@@ -60,21 +60,19 @@ public enum Shell {
         return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!).path
     }
 
-    /// A new empty temporary folder, inside one folder per test process that is removed when
-    /// the process exits.
+    /// A new empty temporary folder, inside one folder per test process (`newsstand-tests-<pid>`
+    /// in the system's temporary folder) that is removed when the process exits, and at the next
+    /// start when the process was killed instead (`TestRunFolders`).
     public static func temporaryFolder(_ label: String = "newsstand") throws -> URL {
-        _ = removesTestRootAtExit
-        let url = URL(fileURLWithPath: testRootPath).appendingPathComponent("\(label)-\(UUID().uuidString)")
+        _ = preparesTestRoot
+        let url = URL(fileURLWithPath: TestRunFolders.own.path).appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
-    private static let removesTestRootAtExit: Bool = {
-        atexit { try? FileManager.default.removeItem(atPath: testRootPath) }
+    private static let preparesTestRoot: Bool = {
+        TestRunFolders.removeDeadRuns()
+        atexit { try? FileManager.default.removeItem(at: TestRunFolders.own) }
         return true
     }()
 }
-
-/// The folder holding this test process's temporary folders.
-private let testRootPath = FileManager.default.temporaryDirectory
-    .appendingPathComponent("newsstand-tests-\(ProcessInfo.processInfo.processIdentifier)").path
