@@ -15,9 +15,9 @@ public final class BackgroundProcess: Sendable {
     /// What it printed on standard error so far.
     public var errors: String { String(decoding: child.errorOutput, as: UTF8.self) }
 
-    /// Waits for it to exit; returns its exit status (128 + the signal when one ended it).
+    /// Waits for it to exit; returns its exit status, or the signal that ended it.
     @discardableResult
-    public func wait() -> Int32 { child.wait().termination.status }
+    public func wait() -> Int32 { TestChild.status(of: child.wait()) }
 
     /// Its process id.
     public var processIdentifier: Int32 { child.pid }

@@ -17,14 +17,14 @@ public enum Shell {
     }
 
     /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders) to its
-    /// end (a `TestChild`); `status` is the exit status, or 128 + the signal that ended it.
+    /// end (a `TestChild`); `status` is the exit status, or the signal that ended it.
     @discardableResult
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
     ) throws -> Result {
         let outcome = try TestChild.start(executable, arguments, environment: environment, in: directory).wait()
         return Result(
-            status: outcome.termination.status, stdout: String(decoding: outcome.output, as: UTF8.self),
+            status: TestChild.status(of: outcome), stdout: String(decoding: outcome.output, as: UTF8.self),
             stderr: String(decoding: outcome.errorOutput, as: UTF8.self))
     }
 

@@ -37,16 +37,6 @@ public final class TestChild: Sendable {
         }
     }
 
-    /// Runs `body` with a started child and stops the child when `body` returns or throws.
-    public static func with<T>(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
-        _ body: (TestChild) throws -> T
-    ) throws -> T {
-        let child = try start(executable, arguments, environment: environment, in: directory)
-        defer { child.stop() }
-        return try body(child)
-    }
-
     /// What it has written to standard output so far.
     public var output: Data { child.outputSoFar.output }
     /// What it has written to standard error so far.
@@ -70,6 +60,16 @@ public final class TestChild: Sendable {
     public func stop(grace: Double = 5) -> ChildOutcome {
         child.stop(.cancelled, grace: grace)
         return wait()
+    }
+
+    /// How `outcome` ended as the tests' callers read it: the exit status, or the number of the
+    /// signal that ended it (what Foundation's `terminationStatus` said, and the tests compare
+    /// with `SIGKILL`).
+    public static func status(of outcome: ChildOutcome) -> Int32 {
+        switch outcome.termination {
+        case .exited(let code): code
+        case .signalled(let signal): signal
+        }
     }
 
     /// Sends `signalNumber` to the child alone (SIGKILL: as a crash or the system would).
