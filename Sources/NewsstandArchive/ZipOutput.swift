@@ -132,11 +132,17 @@ final class ZipOutput {
         phase = .header
     }
 
-    /// After `archive_write_header`: the header is checked and its place kept free.
-    func endHeader() throws(ArchiveError) {
+    /// After `archive_write_header`: the header is checked and its place kept free; with
+    /// `omittingExtraFields`, without its extra fields (the header's place shrinks with them:
+    /// no data has been written yet; the central directory keeps its own).
+    func endHeader(omittingExtraFields: Bool = false) throws(ArchiveError) {
         try expect(.header, "the entry's header was not written")
         do throws(RecordError) {
-            _ = try ZipRecords.LocalHeader(entry.header)
+            var header = try ZipRecords.LocalHeader(entry.header)
+            if omittingExtraFields {
+                try header.removeExtraFields()
+                entry.header = header.bytes
+            }
         } catch {
             throw fail(error.reason)
         }

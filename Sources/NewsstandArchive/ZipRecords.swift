@@ -72,6 +72,13 @@ enum ZipRecords {
             self.bytes = bytes
         }
 
+        /// Drops the header's extra fields. Refused for a Zip64 header, whose sizes live in one.
+        mutating func removeExtraFields() throws(RecordError) {
+            guard !usesZip64 else { throw RecordError("a Zip64 local file header cannot lose its extra fields") }
+            bytes = Array(bytes[..<(30 + Int(bytes.le16(26)))])
+            bytes.setLE16(0, at: 28)
+        }
+
         /// Writes what the descriptor says into the header, clears bit 3 and sets the time.
         mutating func complete(with descriptor: Descriptor, time: DOSDateTime) throws(RecordError) {
             bytes.setLE16(bytes.le16(6) & ~sizesAfterDataFlag, at: 6)

@@ -163,9 +163,15 @@ public final class ZipWriter {
         try finishEntry(size: size)
     }
 
-    /// Adds `data` as `name`.
-    public func addData(_ data: Data, as name: String, modified: Date, compression: ZipCompression) throws(ArchiveError) {
-        try writeHeader(name: name, size: Int64(data.count), modified: modified, compression: compression)
+    /// Adds `data` as `name`. `omittingExtraFields` writes its local header with no extra
+    /// field (libarchive's timestamps and Unix ids): what EPUB's OCF asks of the `mimetype`
+    /// entry, whose content readers find at a fixed offset (38) from the archive's start.
+    public func addData(
+        _ data: Data, as name: String, modified: Date, compression: ZipCompression, omittingExtraFields: Bool = false
+    ) throws(ArchiveError) {
+        try writeHeader(
+            name: name, size: Int64(data.count), modified: modified, compression: compression,
+            omittingExtraFields: omittingExtraFields)
         let problem: ArchiveError? = data.withUnsafeBytes { bytes -> ArchiveError? in
             do {
                 try writeData(bytes)
@@ -190,7 +196,9 @@ public final class ZipWriter {
         return output.written
     }
 
-    private func writeHeader(name: String, size: Int64, modified: Date, compression: ZipCompression) throws(ArchiveError) {
+    private func writeHeader(
+        name: String, size: Int64, modified: Date, compression: ZipCompression, omittingExtraFields: Bool = false
+    ) throws(ArchiveError) {
         try output.beginEntry(time: DOSDateTime(utc: modified))
         pendingName = name
         guard let entry = archive_entry_new() else { throw ArchiveError(path: path, reason: "out of memory") }
@@ -205,7 +213,7 @@ public final class ZipWriter {
         case .deflate: archive_write_zip_set_compression_deflate(archive)
         }
         guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw failure() }
-        try output.endHeader()
+        try output.endHeader(omittingExtraFields: omittingExtraFields)
     }
 
     private func finishEntry(size: Int64) throws(ArchiveError) {

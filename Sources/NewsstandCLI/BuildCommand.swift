@@ -34,7 +34,7 @@ enum BuildCommand: Command {
                     help: "make every PNG and JPEG in the bundles smaller without changing a pixel (libvips/libjpeg; cached in the output's records, so a rebuild does not redo it)"),
                 .value(
                     \.feeds, "--feed",
-                    help: "also write shelf.json and a Baker book per issue (shelf: Baker's format, <name>.hpub) or atom.xml (atom: a Newsstand Atom feed, whose summary and cover rules are checked)"),
+                    help: "also write shelf.json and a Baker book per issue (shelf: Baker's format, <name>.hpub), atom.xml (atom: a Newsstand Atom feed, whose summary and cover rules are checked), opds.json (opds: an OPDS 2.0 catalog) or a fixed-layout EPUB 3 per issue (epub: <name>.epub); repeat for several"),
             ]
                 + Argument.group(
                     \.validation,
@@ -153,6 +153,15 @@ enum BuildCommand: Command {
         if images.optimized + images.optimizedFromCache > 0 {
             parts.append(
                 "optimised \(images.optimized) image(s), \(images.optimizedFromCache) from the cache, saving \(ByteCount.format(images.bytesSaved)) (\(images.bytesSaved) bytes)")
+        }
+        if report.epubsWritten > 0 {
+            var epub = "wrote \(report.epubsWritten) EPUB(s)"
+            let degraded = report.epubPagesAsBaseImage
+            if !degraded.isEmpty {
+                let classes = degraded.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                epub += ", \(degraded.values.reduce(0, +)) page(s) shown as their base image only (\(classes))"
+            }
+            parts.append(epub)
         }
         if !report.removed.isEmpty { parts.append("removed \(report.removed.joined(separator: ", "))") }
         parts.append(String(format: "%.2f s", seconds))

@@ -16,8 +16,15 @@ enum CatalogCommand: Command {
                 .required(\.magazine, "--magazine", .magazine, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
                 .value(
                     \.feeds, "--feed",
-                    help: "also write shelf.json (shelf) or atom.xml (atom, whose summary and cover rules are checked on the built issues)"),
+                    help: "also write shelf.json (shelf), atom.xml (atom, whose summary and cover rules are checked on the built issues) or opds.json (opds, linking the EPUBs the built issues have)"),
             ]
+        }
+
+        func validate() throws(UsageError) {
+            if feeds.contains(.epub) {
+                throw UsageError(
+                    "\(Self.name(\.feeds)) epub names no catalog: 'newsstand build --feed epub' writes the EPUBs, and opds.json (\(Self.name(\.feeds)) opds) links those the built issues have")
+            }
         }
     }
 

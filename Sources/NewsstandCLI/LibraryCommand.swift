@@ -6,7 +6,7 @@ import NewsstandReader
 enum LibraryCommand: Command {
     /// What `library` does to the folder.
     enum Action: String, ChoiceArgument {
-        case refresh, list, download, update, resume, remove, cover
+        case refresh, list, download, update, resume, remove, cover, cancel
     }
 
     struct Options: CommandOptions {
@@ -17,6 +17,7 @@ enum LibraryCommand: Command {
         var retina = false
         var latest = false
         var all = false
+        var background = false
         var format = OutputFormat.text
         /// How long a write waits while another process writes to the folder.
         var wait = LibraryCommand.defaultWait
@@ -27,10 +28,14 @@ enum LibraryCommand: Command {
             [
                 .operand(\.folder, "folder", .folder, help: "the library's folder (created when missing)"),
                 .operand(\.action, "action", help: "what to do"),
-                .operand(\.operand, "operand", .text, help: "refresh: the catalog URL; download, update, remove and cover: an issue's name"),
+                .operand(
+                    \.operand, "operand", .text, help: "refresh: the catalog URL; download, update, remove, cover and cancel: an issue's name"),
                 .flag(\.retina, "--retina", help: "use the @2x covers and bundles (fixed when the folder is first used)"),
                 .flag(\.latest, "--latest", help: "download the newest issue"),
                 .flag(\.all, "--all", help: "download every issue that is not downloaded yet; update: every issue with an update"),
+                .flag(
+                    \.background, "--background",
+                    help: "download: hand the downloads to the background engine (aria2) and exit at once; they go on after newsstand exits"),
                 .value(\.format, "--format", help: "text (default) or json"),
                 .value(
                     \.configuration.coversFetchedOnRefresh, "--covers", .wholeNumber(unit: "covers", range: 0...Int64(Int32.max)),
@@ -64,14 +69,16 @@ enum LibraryCommand: Command {
         forms: [
             "<folder> refresh <catalog-url> [--retina]",
             "<folder> list",
-            "<folder> download <name> | --latest | --all",
+            "<folder> download <name> | --latest | --all [--background]",
             "<folder> update <name> | --all",
             "<folder> resume",
             "<folder> remove <name>",
             "<folder> cover <name>",
+            "<folder> cancel <name>",
         ],
         description: [
             "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; update brings a downloaded issue with an update to the catalog's content, fetching only the files that changed (HTTP Range requests, checked against the bundle's index) when it can, the whole bundle otherwise; resume continues downloads that were interrupted.",
+            "download --background hands the downloads to an aria2c daemon (Debian package aria2) kept in <folder>/Engines/aria2 and exits at once: they go on after newsstand exits or is killed, and every later library command on the folder adopts what finished (verifies and unpacks it, and says so on standard error), starts again what the daemon lost, and stops the daemon once it is idle; list shows the transfers still under way; cancel stops one (what it got is kept for the next download).",
             "Several processes can use one folder at once: each write holds the folder's lock for its moment only, and waits for another's (--wait) before it fails with \"library ... is in use\"; a second download of an issue another process is downloading waits for that one and finds the issue available.",
         ],
         exitStatuses: [(0, "success"), (1, "failure (one line on standard error)"), (2, "usage error")])
@@ -85,6 +92,9 @@ enum LibraryCommand: Command {
         let session = LibrarySession(
             console: context.console, json: options.format == .json, configuration: options.configuration, wait: options.wait)
         let (latest, all) = (Options.name(\.latest), Options.name(\.all))
+        if options.background, options.action != .download {
+            throw UsageError("\(Options.name(\.background)) goes with download only")
+        }
         switch options.action {
         case .refresh:
             guard let operand, let url = URL(string: operand), url.scheme != nil else {
@@ -102,7 +112,8 @@ enum LibraryCommand: Command {
             case (nil, false, true): selection = .all
             default: throw UsageError("download needs exactly one of <name>, \(latest) or \(all)")
             }
-            return try session.download(folder: folder, selection)
+            return try options.background
+                ? session.downloadInBackground(folder: folder, selection) : session.download(folder: folder, selection)
         case .update:
             switch (operand, options.latest, options.all) {
             case (let name?, false, false): return try session.update(folder: folder, names: [name])
@@ -118,6 +129,9 @@ enum LibraryCommand: Command {
         case .cover:
             guard let operand else { throw UsageError("cover needs one <name>") }
             return try session.cover(folder: folder, name: operand)
+        case .cancel:
+            guard let operand else { throw UsageError("cancel needs one <name>") }
+            return try session.cancel(folder: folder, name: operand)
         }
     }
 }

@@ -3,7 +3,7 @@ import NewsstandReader
 
 /// How `newsstand library` prints issues, problems and progress.
 enum LibraryFormatting {
-    static func line(_ issue: Issue, scale: LibraryScale) -> String {
+    static func line(_ issue: Issue, scale: LibraryScale, background: BackgroundTransfer? = nil) -> String {
         let size = issue.contentSize.map { ByteCount.format(Int64($0)) } ?? "-"
         let update = issue.hasUpdate ? "  (\(updateCost(issue)))" : ""
         // A retina library that fell back to the normal files (no @2x ones on the server) says so.
@@ -11,7 +11,12 @@ enum LibraryFormatting {
         if issue.installedScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale content") }
         if issue.coverScale.map({ $0 != scale }) == true { fallbacks.append("normal-scale cover") }
         let fellBack = fallbacks.isEmpty ? "" : "  (\(fallbacks.joined(separator: ", ")))"
-        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)\(fellBack)"
+        var transfer = ""
+        if let background {
+            let expected = background.progress.bytesExpected.map { " of \(ByteCount.format($0))" } ?? ""
+            transfer = "  (background: \(background.phase.rawValue), \(ByteCount.format(background.progress.bytesReceived))\(expected))"
+        }
+        return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)\(fellBack)\(transfer)"
     }
 
     /// "update available: 65.6 KB by ranges, 812.3 KB whole" (or "…: 812.3 KB whole download"

@@ -21,12 +21,97 @@ struct LibrarySession: Sendable {
     private func open(_ folder: URL, scale: LibraryScale = .normal) throws -> IssueLibrary {
         var configuration = configuration
         configuration.lockTimeout = wait
+        let library: IssueLibrary
         do {
-            return try IssueLibrary(folder: folder, scale: scale, configuration: configuration)
+            library = try IssueLibrary(folder: folder, scale: scale, configuration: configuration)
         } catch {
             if case .libraryInUse = error { throw LibraryCLIError.inUse(folder.path, waited: wait) }
             throw error
         }
+        try adoptBackgroundTransfers(of: library)
+        return library
+    }
+
+    /// When downloads were handed to the background engine: attaches to it (starting its
+    /// daemon again when it was killed with work left) and reconciles, installing what
+    /// finished; says what it did on standard error. Nothing runs for a folder without any.
+    private func adoptBackgroundTransfers(of library: IssueLibrary) throws {
+        let console = console
+        try runBlocking {
+            guard await !library.backgroundTransfers.isEmpty else { return }
+            let result = await library.useBackgroundEngine(.aria2())
+            for name in result.installed { console.err("newsstand library: \(name): installed from the background download") }
+            for name in result.received where !result.installed.contains(name) {
+                let reason = await library.lastTransferError(of: name) ?? "not installed"
+                console.err("newsstand library: \(name): the background download arrived but failed: \(reason)")
+            }
+            for name in result.restarted { console.err("newsstand library: \(name): background download started again") }
+            await library.stopBackgroundEngineIfIdle()
+        }
+    }
+
+    /// Hands the chosen issues to the background engine and returns once each is saved as queued.
+    func downloadInBackground(folder: URL, _ selection: Selection) throws -> Int32 {
+        let library = try open(folder)
+        let outcomes: [(String, Result<Void, LibraryError>)] = try runBlocking {
+            await library.useBackgroundEngine(.aria2())
+            let names: [String]
+            switch selection {
+            case .named(let name): names = [name]
+            case .latest:
+                guard let newest = await library.issues.first else { throw LibraryCLIError.emptyLibrary(folder.path) }
+                names = [newest.name]
+            case .all, .pending: names = await library.issues.filter { $0.status != .available || $0.hasUpdate }.map(\.name)
+            }
+            var outcomes: [(String, Result<Void, LibraryError>)] = []
+            for name in names {
+                do throws(LibraryError) {
+                    try await library.startBackgroundDownload(name)
+                    outcomes.append((name, .success(())))
+                } catch {
+                    outcomes.append((name, .failure(error)))
+                }
+            }
+            await library.close()
+            return outcomes
+        }
+        if json {
+            printJSON(
+                outcomes.map { name, result -> LibraryJSON.Outcome<LibraryJSON.Queued> in
+                    switch result {
+                    case .success: .success(LibraryJSON.Queued(name: name, status: "queued"))
+                    case .failure(let error): .failure(LibraryJSON.Failure(name: name, status: "none", error: error.description))
+                    }
+                })
+        } else {
+            for (name, result) in outcomes {
+                switch result {
+                case .success: console.out("\(name): handed to the background engine")
+                case .failure(let error): console.err("newsstand library: error: \(error.description)")
+                }
+            }
+            if outcomes.isEmpty { console.out("nothing to download") }
+        }
+        let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// Stops an issue's background download.
+    func cancel(folder: URL, name: String) throws -> Int32 {
+        let library = try open(folder)
+        let cancelled = try runBlocking { () throws(LibraryError) -> Bool in
+            guard await library.issue(named: name) != nil else { throw .unknownIssue(name: name) }
+            guard await library.backgroundTransfers.contains(where: { $0.name == name }) else { return false }
+            await library.cancelBackgroundDownload(name)
+            await library.close()
+            return true
+        }
+        if json {
+            printJSON(LibraryJSON.Removed(name: name, status: cancelled ? "cancelled" : "none"))
+        } else {
+            console.out(cancelled ? "\(name): background download cancelled" : "\(name): no background download to cancel")
+        }
+        return ExitStatus.success
     }
 
     func refresh(folder: URL, url: URL, scale: LibraryScale) throws -> Int32 {
@@ -51,11 +136,14 @@ struct LibrarySession: Sendable {
 
     func list(folder: URL) throws -> Int32 {
         let library = try open(folder)
-        let issues = try runBlocking { await library.issues }
+        let (issues, transfers) = try runBlocking { (await library.issues, await library.backgroundTransfers) }
+        let byName = Dictionary(transfers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         if json {
-            printJSON(issues.map(LibraryJSON.Issue.init))
+            printJSON(issues.map { LibraryJSON.Issue($0, background: byName[$0.name]) })
         } else {
-            for issue in issues { console.out(LibraryFormatting.line(issue, scale: library.scale)) }
+            for issue in issues {
+                console.out(LibraryFormatting.line(issue, scale: library.scale, background: byName[issue.name]))
+            }
         }
         return ExitStatus.success
     }

@@ -52,7 +52,7 @@ enum PublishCommand: Command {
         name: "publish", summary: "upload a built magazine to a folder, WebDAV or rclone remote, catalogs last",
         arguments: Options.arguments,
         description: [
-            "Uploads what changed since the last publish: new bundles and covers first, then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
+            "Uploads what changed since the last publish: new bundles and covers first, then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml, opds.json), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
         ],
         exitStatuses: [(0, "published (and verified)"), (1, "failure"), (2, "usage error")],

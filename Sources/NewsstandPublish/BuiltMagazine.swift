@@ -20,7 +20,7 @@ struct BuiltMagazine {
     /// The largest catalog read to check it (about 1 KB per issue).
     static let catalogLimit: Int64 = 64 << 20
     /// The catalog files a build writes, in the order they are replaced.
-    static let catalogNames = ["issues.plist", "shelf.json", "atom.xml"]
+    static let catalogNames = ["issues.plist"] + Feed.catalogFileNames
 
     static func read(_ builtFolder: URL) throws(PublishError) -> BuiltMagazine {
         let folder = try PublishFiles.open(builtFolder, create: false, step: "plan")
@@ -50,6 +50,7 @@ struct BuiltMagazine {
             }
         }
         let baseURL = try checkCatalog(in: folder, against: manifests)
+        try checkFeed(in: folder, against: files)
         for name in catalogNames {
             guard let file = try PublishFiles.file(at: name, in: folder, step: "plan") else { continue }
             let sha256: String
@@ -123,7 +124,7 @@ struct BuiltMagazine {
                 ("bundle", manifest.bundle), ("retinaBundle", manifest.retinaBundle), ("cover", manifest.cover),
                 ("retinaCover", manifest.retinaCover),
             ] + (manifest.index.map { [("index", $0)] } ?? []) + (manifest.retinaIndex.map { [("retinaIndex", $0)] } ?? [])
-            + (manifest.hpub.map { [("hpub", $0)] } ?? [])
+            + (manifest.hpub.map { [("hpub", $0)] } ?? []) + (manifest.epub.map { [("epub", $0)] } ?? [])
         for (key, record) in entries {
             if let problem = SafeRelativePath.componentProblem(record.file) {
                 throw PublishError(
@@ -140,6 +141,30 @@ struct BuiltMagazine {
                 step: "plan", target: target, reason: .invalid("two outputs have the same file name; build the issue again"))
         }
         return manifest
+    }
+
+    /// The built OPDS feed must link only files of the built issues, with their sizes: a feed
+    /// written before an issue was built again would send readers to files that are not there.
+    private static func checkFeed(in folder: OpenFolder, against files: [PublishedFile]) throws(PublishError) {
+        let target = folder.path(at: OPDSLinks.fileName)
+        guard let data = try PublishFiles.read(OPDSLinks.fileName, in: folder, limit: catalogLimit, step: "plan") else { return }
+        guard let feed = OPDSLinks.decode(data) else {
+            throw PublishError(step: "plan", target: target, reason: .invalid(OPDSLinks.unreadable))
+        }
+        let sizes = Dictionary(files.map { ($0.path, $0.size) }, uniquingKeysWith: { first, _ in first })
+        for link in feed.links {
+            // The file is the URL's last two or three path components (`a-1/a-1.zip`, or a
+            // folder deeper when the layout puts content there).
+            let components = (URL(string: link.href)?.path ?? "").split(separator: "/").map(String.init)
+            let size = (max(0, components.count - 3)..<max(0, components.count - 1)).lazy
+                .compactMap { sizes[components[$0...].joined(separator: "/")] }.first
+            guard let size, link.size == nil || link.size == size else {
+                throw PublishError(
+                    step: "plan", target: target,
+                    reason: .invalid(
+                        "it links \(Redacted.message(SafeRelativePath.quoted(link.href))), which is not a file of the built issues; run 'newsstand catalog' or build again"))
+            }
+        }
     }
 
     /// The built catalog must list exactly what the manifests say, at URLs that end in the

@@ -1,4 +1,5 @@
 import NewsstandCore
+import NewsstandProcess
 import NewsstandBuild
 
 /// A failure while publishing: the step, the file or URL it concerns (URLs never carry

@@ -6,7 +6,9 @@ import NewsstandBuild
 /// it (bundles and covers in both sizes) answers 200, bundles with the size the catalog gives,
 /// and each bundle index (`ContentIndex`, both sizes) is fetched whole and must have the size
 /// and SHA-256 the catalog gives, decode (`BundleIndex.decode`) and describe the bundle the
-/// catalog lists (its size and SHA-256).
+/// catalog lists (its size and SHA-256). When the destination serves an OPDS feed
+/// (`opds.json`), it must parse, and every acquisition link and cover in it answers 200, with
+/// the size the link gives (its EPUBs are checked this way: no other catalog links them).
 /// Each request is bounded by the publish's timeouts; messages never carry credentials.
 public struct PublishVerifier: Sendable {
     public var destination: any PublishDestination
@@ -33,16 +35,36 @@ public struct PublishVerifier: Sendable {
             return ["issues.plist does not parse: \(error)"]
         }
         var problems: [String] = []
+        var checked: Set<String> = []
         for entry in entries {
             for retina in [false, true] {
                 problems += await check(entry.contentURL(retina: retina), expectedSize: entry.contentSize(retina: retina))
                 problems += await check(entry.coverURL(retina: retina), expectedSize: nil)
+                checked.formUnion([entry.contentURL(retina: retina), entry.coverURL(retina: retina)])
                 if let index = entry.contentIndexURL(retina: retina) {
                     problems += await checkIndex(index, of: entry, retina: retina)
                 }
             }
         }
+        problems += await verifyFeed(skipping: checked)
         return problems.map(Redacted.message)
+    }
+
+    /// The OPDS feed, when the destination serves one: each link not yet checked (a bundle
+    /// is, through `issues.plist`, unless its size differs), with the size it gives.
+    private func verifyFeed(skipping checked: Set<String>) async -> [String] {
+        let data: Data?
+        do { data = try await destination.read(OPDSLinks.fileName, limit: BuiltMagazine.catalogLimit) } catch {
+            return ["\(OPDSLinks.fileName) cannot be read: \(error)"]
+        }
+        guard let data else { return [] }
+        guard let feed = OPDSLinks.decode(data) else { return ["\(OPDSLinks.fileName): \(OPDSLinks.unreadable)"] }
+        var problems: [String] = []
+        for link in feed.links where link.size != nil || !checked.contains(link.href) {
+            let found = await check(link.href, expectedSize: link.size.map { Int(clamping: $0) })
+            problems += found.map { "\(OPDSLinks.fileName): \($0)" }
+        }
+        return problems
     }
 
     /// Fetches an index (at most `BundleIndexLimits`' size) and checks it against the catalog.

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandProcess
 import NewsstandBuild
 
 /// Any remote the `rclone` program reaches (S3 and compatible stores, GCS, Azure, SFTP, …),

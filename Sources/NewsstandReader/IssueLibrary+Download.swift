@@ -12,7 +12,8 @@ extension IssueLibrary {
     ///   - policy: the networks this download may use (`configuration.networkPolicy` by default);
     ///     a download already running keeps its own.
     ///   - progress: called as bytes arrive (bytes on disk, bytes expected).
-    /// - Throws: `LibraryError`; the issue's status is back to none (the `.part` file is kept
+    /// - Throws: `LibraryError` (`issueBusy` while the issue's download is on the background
+    ///   engine); the issue's status is back to none (the `.part` file is kept
     ///   for a resume unless the download was bad).
     @discardableResult
     public func download(
@@ -43,7 +44,8 @@ extension IssueLibrary {
     /// crash or `suspendDownloads()`); returns their names. Join one with `download(_:)`.
     @discardableResult
     public func resumePendingDownloads(policy: NetworkPolicy? = nil) -> [String] {
-        let names = pendingDownloads
+        // A background transfer's issue is the engine's (`reconcileTransfers`).
+        let names = pendingDownloads.filter { state.transfers[$0]?.isActive != true }
         for name in names { _ = try? startTask(name, policy: policy) }
         return names
     }
@@ -88,6 +90,8 @@ extension IssueLibrary {
         if let task = running[name] { return task }
         try checkOpen()
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
+        // Handed to the background engine: one transfer per issue (`cancelBackgroundDownload` first).
+        if state.transfers[name]?.isActive == true { throw .issueBusy(name: name) }
         let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
         try checkSpace(for: record, alreadyDownloaded: onDisk)
         policies[name] = policy ?? configuration.networkPolicy
@@ -107,7 +111,7 @@ extension IssueLibrary {
     }
 
     /// Refuses a download whose remaining bytes plus its unpacked content do not fit.
-    private func checkSpace(for record: IssueRecord, alreadyDownloaded: Int64) throws(LibraryError) {
+    func checkSpace(for record: IssueRecord, alreadyDownloaded: Int64) throws(LibraryError) {
         guard let size = record.contentSize.map(Int64.init),
             let available = configuration.availableCapacity(folder)
         else { return }

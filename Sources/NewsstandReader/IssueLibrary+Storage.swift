@@ -16,16 +16,23 @@ extension IssueLibrary {
             countClaimant(name, -1)
             claim.release()
         }
+        // A background transfer is cancelled for good and its received file deleted, saved
+        // first: a crash during the removal must not bring the download back.
+        if state.transfers[name]?.isActive == true { await handle(.removalStarted, of: name) }
         guard let before = state.issues[name] else { throw .unknownIssue(name: name) }
         let reading = state.currentlyReading
         let doomed = try takeOffShelf(name)
+        let transfer = state.transfers[name]
+        if state.issues[name] == nil { state.transfers[name] = nil }
         do {
             try await save()
         } catch {
+            state.transfers[name] = transfer
             putBack(name, record: before, doomed: doomed, reading: reading)
             throw error
         }
         finishRemoval(of: before)
+        if before.status == .available { configuration.analytics?.record(.issueRemoved(name: name, byPolicy: false)) }
         // The content was renamed aside; deleting a large tree takes a while: on a thread of
         // its own, not the actor (the shelf stays usable) or the cooperative pool.
         if let doomed { await delete(doomed, of: name) }
@@ -129,6 +136,7 @@ extension IssueLibrary {
         }
         for entry in removed {
             finishRemoval(of: entry.record)
+            configuration.analytics?.record(.issueRemoved(name: entry.record.name, byPolicy: true))
             // Not waited for: the download that made room should not wait for old trees to go.
             if let doomed = entry.doomed {
                 let name = entry.record.name

@@ -116,7 +116,7 @@ extension IssueLibrary {
         return record.bundleSource(scale: state.scale)
     }
 
-    private static func libraryError(_ failure: TransferFailure, name: String, url: URL) -> LibraryError {
+    static func libraryError(_ failure: TransferFailure, name: String, url: URL) -> LibraryError {
         switch failure {
         case .httpStatus(let status): .downloadHTTPStatus(name: name, url: url.absoluteString, status: status)
         case .stalled: .downloadStalled(name: name, url: url.absoluteString)
@@ -168,7 +168,7 @@ extension IssueLibrary {
     /// The verified index of the bundle being installed, kept with its content so that a later
     /// update can go by ranges; nil when the catalog gives none or it is unusable (the install
     /// goes on: only a later update is then a whole download).
-    private func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
+    func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
         guard let record = state.issues[name], source.url == record.remoteContentURL, let url = record.contentIndexURL,
             let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
         else { return nil }

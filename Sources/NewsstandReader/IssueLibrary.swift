@@ -61,6 +61,17 @@ public actor IssueLibrary {
     var shelfFollowers: [ShelfUpdates] = []
     /// A `Foundation.Progress` per running download under one over all of them.
     nonisolated let progressTree = DownloadProgressTree()
+    /// The engine of background downloads (`useBackgroundEngine(_:)`), when one is in use.
+    var backgroundEngine: (any TransferEngine)?
+    /// The same engine for the system's calls, which come on its thread, not the actor.
+    nonisolated let backgroundEngineForSystem = Locked<(any TransferEngine)?>(nil)
+    /// Installs of received files under way, by issue.
+    var installTasks: [String: Task<Void, Never>] = [:]
+    /// Carries the engine's events to the actor in order (`LibraryTransferSink`).
+    var engineEventsTask: Task<Void, Never>?
+    /// Calls to the engine under way (a start, a cancel), by a counter.
+    var engineCalls: [Int: Task<Void, Never>] = [:]
+    var engineCallCount = 0
 
     /// Opens the library in `folder`, creating it when needed. Opening writes nothing unless
     /// the folder is new or needed repair after a crash, so it works on a full disk. It blocks
@@ -161,7 +172,13 @@ public actor IssueLibrary {
             }
             state.issues[name] = record
         }
-        let parts = Set(state.issues.keys.map { LibraryLayout.partFileName(of: $0, scale: state.scale) })
+        // Received files of a transfer the state still has under way are the next open's to
+        // install (`reconcileTransfers`); any other is a leftover.
+        var received = Set<String>()
+        for (name, transfer) in state.transfers where transfer.isActive && state.issues[name] != nil {
+            received.insert(TransferHandOff.receivedName(of: transfer.id))
+        }
+        let parts = Set(state.issues.keys.map { LibraryLayout.partFileName(of: $0, scale: state.scale) }).union(received)
         let downloads = try? OpenFolder.open(layout.downloads)
         for entry in (try? downloads?.entries()) ?? [] {
             guard let item = entry.name else { continue }
@@ -224,6 +241,13 @@ public actor IssueLibrary {
     public func close() async {
         isClosed = true
         await suspendDownloads()
+        // Jobs handed over reach the engine before the library goes (a command exits right after);
+        // then the engine's events stop coming here: a closed library records nothing, and what
+        // the engine hands over meanwhile stays in Downloads/ for the next open.
+        await settleEngineCalls()
+        await waitForInstalls()
+        if let aria2 = backgroundEngine as? Aria2Engine { await aria2.detach() }
+        engineEventsTask?.cancel()
         await commits.drain()
         isStoreClosed = true
         store.close()

@@ -89,6 +89,15 @@ public struct LibraryConfiguration: Sendable {
     public var indexLimits = BundleIndexLimits()
 
     /// The default configuration.
+    /// Where the library's analytics events go (`AnalyticsEvent`: a notification received or
+    /// opened, an issue downloaded, opened, updated or removed); nil: nowhere. The library sends
+    /// nothing anywhere itself and records no personal data.
+    public var analytics: (any AnalyticsSink)?
+    /// How long `handleRemoteNotification` and `performBackgroundFetch` may take before they
+    /// answer: iOS gives a silent push about 30 seconds. Downloads are handed to the background
+    /// engine, or left running in process, never waited for past it.
+    public var newContentDeadline: TimeInterval = 25
+
     public init() {}
 
     /// The free bytes of the file system holding `url`: on Apple platforms what the system can

@@ -70,6 +70,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     case fileSystem(path: String, reason: String)
     /// The download's engine lost it again and again (`restarts` times): it was given up.
     case transferLost(name: String, restarts: Int)
+    /// A background download was asked before `IssueLibrary.useBackgroundEngine(_:)`.
+    case backgroundEngineMissing(path: String)
 }
 
 extension LibraryError: CustomStringConvertible {
@@ -115,6 +117,7 @@ extension LibraryError: CustomStringConvertible {
         case .coverNotFetched(let problem): "cover not fetched: \(problem)"
         case .fileSystem(let path, let reason): "file operation on '\(path)' failed: \(reason)"
         case .transferLost(let name, let restarts): "download of '\(name)' was lost by its engine \(restarts) times; given up"
+        case .backgroundEngineMissing(let path): "library \(path) has no background engine in use (useBackgroundEngine)"
         }
     }
 }

@@ -22,15 +22,20 @@ struct LibraryLayout: Sendable {
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }
     var claims: URL { folder.appendingPathComponent(IssueClaims.folderName, isDirectory: true) }
+    /// The background engines' own folders (`BackgroundEngine`): beside `Downloads/`, on the
+    /// same file system (a finished file is renamed into `Downloads/`), and out of its cleanup.
+    var engines: URL { folder.appendingPathComponent("Engines", isDirectory: true) }
+    /// The aria2 engine's daemon, session and downloads.
+    var aria2: URL { engines.appendingPathComponent("aria2", isDirectory: true) }
 
     /// Every folder the library writes in: each gets the configured data protection class, which
     /// what is made in it takes (`DataProtection`).
-    var folders: [URL] { [folder, downloads, issues, covers, claims] }
+    var folders: [URL] { [folder, downloads, issues, covers, claims, engines] }
 
     /// What a device backup skips: what can be downloaded again (unpacked issues, partial
     /// downloads, covers) and the claims. The rest, in the library folder itself, is backed up:
     /// the state, with the shelf and the reading positions, which nothing can download again.
-    var excludedFromBackup: [URL] { [downloads, issues, covers, claims] }
+    var excludedFromBackup: [URL] { [downloads, issues, covers, claims, engines] }
 
     /// The state's files, as SQLite and the writer lock make them.
     var stateFiles: [URL] {

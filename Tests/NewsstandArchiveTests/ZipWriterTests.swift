@@ -248,6 +248,44 @@ struct ZipWriterTests {
         #expect(same)
     }
 
+    /// EPUB's `mimetype` entry: first, stored, and with no extra field in its local header, so
+    /// that its content starts at byte 38 of the archive (where readers of EPUB look for it);
+    /// the entries after it keep theirs and every tool still reads the archive.
+    @Test func anEntryWithoutExtraFieldsHasItsDataRightAfterItsName() throws {
+        let folder = try Shell.temporaryFolder("zipwriter")
+        let archive = folder.appendingPathComponent("book.epub")
+        let writer = try ZipWriter(url: archive)
+        let date = Date(timeIntervalSince1970: 1_788_249_600)
+        try writer.addData(
+            Data("application/epub+zip".utf8), as: "mimetype", modified: date, compression: .store, omittingExtraFields: true)
+        try writer.addData(Data("<container/>".utf8), as: "META-INF/container.xml", modified: date, compression: .deflate)
+        try writer.close()
+        let data = try Data(contentsOf: archive)
+        #expect(data.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
+        #expect(data[data.startIndex + 28] == 0 && data[data.startIndex + 29] == 0, "the mimetype header has an extra field")
+        #expect(String(decoding: data[(data.startIndex + 30)..<(data.startIndex + 58)], as: UTF8.self) == "mimetypeapplication/epub+zip")
+        let layout = try ZipLayout(data)
+        #expect(writer.entries.first?.layout.dataOffset == 38 && layout.locals.first?.dataOffset == 38)
+        #expect(layout.locals.map(\.name) == ["mimetype", "META-INF/container.xml"])
+        #expect(UInt64(layout.locals[1].offset) == layout.centrals[1].localOffset)
+        let python = try Shell.python(
+            """
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            for info in z.infolist():
+                raw = open(sys.argv[1], 'rb')
+                raw.seek(info.header_offset + 28)
+                print(info.filename, info.compress_type, int.from_bytes(raw.read(2), 'little'), z.read(info).decode())
+            """, [archive.path])
+        #expect(python.status == 0, "\(python.stderr)")
+        #expect(python.stdout == "mimetype 0 0 application/epub+zip\nMETA-INF/container.xml 8 24 <container/>\n")
+        let unzip = try Shell.run("unzip", ["-t", archive.path])
+        #expect(unzip.status == 0 && unzip.stdout.contains("No errors detected"), "\(unzip.stdout)")
+        let java = try JavaZipStream.read([archive])
+        #expect(java.result.status == 0 && java.entries.map(\.name) == ["mimetype", "META-INF/container.xml"], "\(java.result.stderr)")
+    }
+
     @Test func anArchiveWithoutEntriesIsValid() throws {
         let folder = try Shell.temporaryFolder("zipwriter")
         let (archive, _, size) = try write([], in: folder, zip64: false)

@@ -199,6 +199,8 @@ import Testing
         let (_, output) = try builtWithIndex(["f-1"])
         var manifest = try #require(BuildManifest.read(in: output.appendingPathComponent("f-1")))
         manifest.hpub = OutputRecord(file: "f-1.hpub", size: 7, sha256: String(repeating: "a", count: 64))
+        manifest.epub = OutputRecord(file: "f-1.epub", size: 9, sha256: String(repeating: "b", count: 64))
+        manifest.epubKey = String(repeating: "c", count: 32)
         manifest.retinaIndex = nil
         manifest.metadata.productID = "com.example.f1"
         manifest.metadata.access = .paid
@@ -222,6 +224,6 @@ import Testing
             Mirror(reflecting: validation).children.count, Mirror(reflecting: diagnostic).children.count,
             Mirror(reflecting: try #require(diagnostic.location)).children.count,
         ]
-        #expect(counts == [14, 6, 3, 5, 6, 4, 3])
+        #expect(counts == [16, 6, 3, 5, 6, 4, 3])
     }
 }

@@ -45,7 +45,7 @@ import Testing
         (["build", "m", "-o", "o", "--force=yes"], "newsstand build: error: option --force takes no value"),
         (["validate", "m", "--format", "xml"], "newsstand validate: error: unknown format 'xml'; expected text, json or github"),
         (["validate", "m", "--ignore", "NS-3O6"], "newsstand validate: error: unknown diagnostic code 'NS-3O6' for --ignore; did you mean 'NS-306'?"),
-        (["library", "f", "frobnicate"], "newsstand library: error: unknown action 'frobnicate'; expected refresh, list, download, update, resume, remove or cover"),
+        (["library", "f", "frobnicate"], "newsstand library: error: unknown action 'frobnicate'; expected refresh, list, download, update, resume, remove, cover or cancel"),
         (["library", "f", "list", "--wait", "-1"], "newsstand library: error: --wait needs a number of seconds, got '-1'"),
         (["publish", "b", "--to", "d", "--timeout", "86401"], "newsstand publish: error: --timeout needs a whole number of seconds from 1 to 86400, got '86401'"),
         (["publish", "b", "--to", "d", "--verify", "--no-verify"], "newsstand publish: error: --verify and --no-verify contradict each other"),

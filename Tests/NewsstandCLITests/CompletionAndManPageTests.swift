@@ -39,7 +39,7 @@ import Testing
         #expect(try await bashCompletes(bash, ["newsstand", "validate", sample, "--format", ""]) == ["text", "json", "github"])
         // --format=js: bash splits the word at '='.
         #expect(try await bashCompletes(bash, ["newsstand", "validate", "--format", "=", "j"]) == ["json"])
-        #expect(try await bashCompletes(bash, ["newsstand", "build", sample, "--feed", ""]) == ["shelf", "atom"])
+        #expect(try await bashCompletes(bash, ["newsstand", "build", sample, "--feed", ""]) == ["shelf", "atom", "opds", "epub"])
         #expect(try await bashCompletes(bash, ["newsstand", "build", sample, "-o", "out", "--issue", ""]) == ["a-1", "a-2", "a-3"])
         #expect(try await bashCompletes(bash, ["newsstand", "preview", "--issue", ""]) == [], "no magazine named yet")
         #expect(try await bashCompletes(bash, ["newsstand", "validate", "--ignore", "NS-60"]) == ["NS-601", "NS-602"])
@@ -92,7 +92,7 @@ import Testing
         #expect(try await fishCompletes("newsstand bu") == ["build"])
         #expect(try await fishCompletes("newsstand build --fo") == ["--force", "--format"])
         #expect(try await fishCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
-        #expect(try await fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "shelf"])
+        #expect(try await fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
     }
 
     @Test func zshCompletesThroughItsCompletionSystem() async throws {
@@ -112,7 +112,7 @@ import Testing
         #expect(try await zshCompletes("newsstand build --fo") == ["--force", "--format"])
         #expect(try await zshCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
         #expect(try await zshCompletes("newsstand validate x --format ") == ["github", "json", "text"])
-        #expect(try await zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "shelf"])
+        #expect(try await zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
         #expect(try await zshCompletes("newsstand init x --ci ") == ["github", "gitlab"])
     }
 

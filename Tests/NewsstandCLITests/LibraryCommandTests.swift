@@ -207,7 +207,7 @@ import Testing
         // SQLite's write-ahead log and its index are the state's own files while they exist.
         #expect(
             Set(try FileManager.default.contentsOfDirectory(atPath: shelf)).subtracting(["library.sqlite-wal", "library.sqlite-shm"])
-                == ["Claims", "Covers", "Downloads", "Issues", "library.lock", "library.sqlite"])
+                == ["Claims", "Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: shelf + "/Issues") == ["big"])
     }
 

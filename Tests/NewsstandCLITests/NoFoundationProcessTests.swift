@@ -6,7 +6,7 @@ import Testing
 /// its `run()` reads past `dirent.d_name` while it counts the open descriptors
 /// (`findMaximumOpenFromProcSelfFD`, swift-corelibs-foundation#5472) and crashes with SIGSEGV
 /// about one run in five of a suite that starts many children: it killed a whole CI run. Every
-/// child starts through NewsstandCore's `ChildProcess` (in tests, `TestChild`).
+/// child starts through NewsstandProcess's `ChildProcess` (in tests, `TestChild`).
 @Suite struct NoFoundationProcessTests {
     /// The lines of `text` (1-based) whose code names the type `Process`: comments and the
     /// contents of string literals are left out, and so are names that only contain the word

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandProcess
 import NewsstandTestSupport
 import Testing
 

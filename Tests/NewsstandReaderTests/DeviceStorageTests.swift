@@ -36,7 +36,7 @@ struct DeviceStorageTests {
     @Test func backupsSkipWhatCanBeDownloadedAgainAndKeepTheState() {
         let folder = URL(fileURLWithPath: "/container/Shelf", isDirectory: true)
         let layout = LibraryLayout(folder: folder)
-        #expect(layout.excludedFromBackup.map(\.lastPathComponent) == ["Downloads", "Issues", "Covers", "Claims"])
+        #expect(layout.excludedFromBackup.map(\.lastPathComponent) == ["Downloads", "Issues", "Covers", "Claims", "Engines"])
         #expect(!layout.excludedFromBackup.contains(folder))
         for file in layout.stateFiles {
             #expect(!layout.excludedFromBackup.contains { file.path.hasPrefix($0.path + "/") }, "\(file.path) is backed up")

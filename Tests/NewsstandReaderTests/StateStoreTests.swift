@@ -124,7 +124,9 @@ struct StateStoreTests {
             #expect(await library.issues.allSatisfy { $0.updateBytes == nil && $0.status == .none })
             try await library.refresh()
             await library.close()
-            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "2\n")
+            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "3\n")
+            let tables = try Shell.run("sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'"])
+            #expect(tables.stdout == "transfers\n", "version 3's table came with the migration")
             let columns = try Shell.run("sqlite3", [path, "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'"])
             #expect(columns.stdout == "content_index_url\ncontent_index_size\ncontent_index_sha256\nupdate_bytes\n")
         }
@@ -134,8 +136,8 @@ struct StateStoreTests {
         try await Testbed.with { bed in
             try await Self.closedLibrary(bed)
             let path = Self.databasePath(bed)
-            try Self.sqlite(path, "PRAGMA user_version = 3")
-            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 3, supported: 2))) { try bed.library() }
+            try Self.sqlite(path, "PRAGMA user_version = 4")
+            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 4, supported: 3))) { try bed.library() }
             try FileManager.default.removeItem(atPath: path)
             try Self.sqlite(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
             #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandProcess
 
 /// The one thread every `TestChild` is started from. The parent-death signal that
 /// `TestChildGuard` sets fires when the *thread* that started the child ends, not the process:

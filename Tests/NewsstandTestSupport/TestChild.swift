@@ -1,8 +1,9 @@
 import Foundation
 import NewsstandCore
+import NewsstandProcess
 
 /// A program a test runs (a server, a checking tool, the built `newsstand`), started the one
-/// way: NewsstandCore's `ChildProcess` (posix_spawn, no signal blocked, every action the
+/// way: NewsstandProcess's `ChildProcess` (posix_spawn, no signal blocked, every action the
 /// default, standard input from `/dev/null`, a process group of its own) through
 /// `TestChildGuard`, so it dies with the test process even when that is killed with SIGKILL;
 /// and stopped (its group: SIGTERM, then SIGKILL) when the last reference to this goes away.
@@ -76,7 +77,7 @@ public final class TestChild: Sendable {
     public func send(_ signalNumber: Int32) { child.send(signalNumber) }
 
     deinit {
-        // Waited for also when it had ended, so NewsstandCore forgets it.
+        // Waited for also when it had ended, so NewsstandProcess forgets it.
         if outcome.current == nil {
             child.stop(.cancelled, grace: 1)
             _ = child.wait()

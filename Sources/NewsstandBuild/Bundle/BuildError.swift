@@ -33,6 +33,10 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
     case archive(issue: String, ArchiveError)
     /// A page of the issue's Baker book could not be rendered (the renderer's reason).
     case bookPage(issue: String, path: String, reason: String)
+    /// A page of the issue cannot be an EPUB page (`article` and `page` count from 1).
+    case epubPage(issue: String, path: String, article: Int, page: Int, reason: String)
+    /// An image of the issue's EPUB is not one an EPUB shows, or its size cannot be read.
+    case epubImage(issue: String, path: String, reason: String)
     /// Deriving a normal size from an `@2x` master, or optimising an image, failed (libvips'
     /// reason: a master it cannot decode, a disk that filled). `path`: the image read.
     case image(issue: String, path: String, ImagingError)
@@ -55,7 +59,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
             .inputFile(let issue, _),
             .configChanged(let issue, _), .configUnreadable(let issue, _, _), .configUnwritable(let issue, _, _),
             .archive(let issue, _), .untrustedRecord(let issue, _, _), .manifestMismatch(let issue, _),
-            .bookPage(let issue, _, _), .image(let issue, _, _):
+            .bookPage(let issue, _, _), .image(let issue, _, _), .epubPage(let issue, _, _, _, _), .epubImage(let issue, _, _):
             issue
         }
     }
@@ -66,7 +70,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputOverlapsMagazine(let overlap): overlap.output
         case .outputIsAFile(let path), .issueOutputIsALink(_, let path), .issueOutputVanished(_, let path),
             .configChanged(_, let path), .configUnreadable(_, let path, _), .configUnwritable(_, let path, _),
-            .manifestMismatch(_, let path), .bookPage(_, let path, _), .image(_, let path, _):
+            .manifestMismatch(_, let path), .bookPage(_, let path, _), .image(_, let path, _), .epubPage(_, let path, _, _, _),
+            .epubImage(_, let path, _):
             path
         case .outputFolder(_, let error), .inputFolder(_, let error), .inputFile(_, let error), .output(_, let error):
             error.path
@@ -91,6 +96,9 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configUnwritable(_, _, let failure): failure.reason
         case .archive(_, let error): error.reason
         case .bookPage(_, _, let reason): "a page of the Baker book cannot be rendered: \(reason)"
+        case .epubPage(_, _, let article, let page, let reason):
+            "page \(page) of article \(article) cannot be an EPUB page: \(reason)"
+        case .epubImage(_, _, let reason): "cannot be in the EPUB: \(reason)"
         case .image(_, _, let error): Self.imageReason(error)
         case .untrustedRecord(_, let error, let issueLeft):
             issueLeft

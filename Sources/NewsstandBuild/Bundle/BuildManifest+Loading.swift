@@ -144,13 +144,15 @@ private struct Outputs: Decodable {
     var index: OutputRecord?
     var retinaIndex: OutputRecord?
     var hpub: OutputRecord?
+    var epub: OutputRecord?
+    var epubKey: String?
     var isVersioned: Bool
     var optimized: Bool?
 
     var manifest: BuildManifest {
         BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, isVersioned: isVersioned,
-            optimized: optimized, validation: nil)
+            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, epub: epub,
+            epubKey: epubKey, isVersioned: isVersioned, optimized: optimized, validation: nil)
     }
 }

@@ -29,6 +29,11 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     public var retinaIndex: OutputRecord?
     /// The Baker book (`<name>.hpub`), when the build wrote one (`--feed shelf`).
     public var hpub: OutputRecord?
+    /// The fixed-layout EPUB (`<name>.epub`), when the build wrote one (`--feed epub`).
+    public var epub: OutputRecord?
+    /// What the EPUB took from the magazine (`EPUBSettings.key`: its publisher and identifier):
+    /// a change there makes it again. Nil when there is no EPUB.
+    public var epubKey: String?
     /// Whether the outputs carry content hashes in their names (`build --versioned`).
     public var isVersioned: Bool
     /// Whether the bundles' images went through `--optimize`; nil when they did not.
@@ -37,11 +42,11 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     /// records of earlier versions.
     public var validation: ValidationRecord?
 
-    /// The outputs: bundles, their indexes and covers in both sizes, and the Baker book when
-    /// there is one. In this order, which is the order publish uploads them in (a bundle
-    /// before its index, so whatever names a file finds it there).
+    /// The outputs: bundles, their indexes and covers in both sizes, and the Baker book and
+    /// the EPUB when there are. In this order, which is the order publish uploads them in (a
+    /// bundle before its index, so whatever names a file finds it there).
     public var outputs: [OutputRecord] {
-        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [cover, retinaCover] + (hpub.map { [$0] } ?? [])
+        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [cover, retinaCover] + [hpub, epub].compactMap { $0 }
     }
 
     /// The folder, inside an issue's output folder, that holds the manifest.
@@ -97,6 +102,16 @@ public struct BuildManifest: Sendable, Codable, Equatable {
     /// The URL of the Baker book, when there is one.
     public func bookURL(baseURL: URL) -> String? {
         hpub.map { folderURL(baseURL) + Self.escape($0.file) }
+    }
+
+    /// The URL of the EPUB, when there is one: beside the bundles, as the catalog gives them.
+    public func epubURL(baseURL: URL) -> String? {
+        epub.map { folderURL(baseURL) + Self.escape($0.file) }
+    }
+
+    /// The URL of a cover (`retina`: the `@2x` one), as the catalog gives the normal one.
+    public func coverURL(baseURL: URL, retina: Bool) -> String {
+        folderURL(baseURL) + Self.escape((retina ? retinaCover : cover).file)
     }
 
     /// `BaseURL` + `<name>/`.

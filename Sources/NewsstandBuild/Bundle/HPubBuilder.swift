@@ -146,6 +146,6 @@ struct HPubBuilder {
     /// `book://<host><BaseURL path><name>`, the HPub form, stable across builds.
     var bookURL: String {
         guard let baseURL else { return "book://localhost/\(plan.name)" }
-        return "book://\(AtomFeed.authority(of: baseURL))\(AtomFeed.path(of: baseURL))\(plan.name)"
+        return "book://\(TagURI.authority(of: baseURL))\(TagURI.path(of: baseURL))\(plan.name)"
     }
 }

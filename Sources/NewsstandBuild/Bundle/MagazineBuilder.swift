@@ -65,6 +65,11 @@ public struct BuildReport: Sendable {
     public var feedDiagnostics: [Diagnostic] = []
     /// Images derived from `@2x` masters and optimised, made now or taken from the cache.
     public var images = ImageWorkCounts()
+    /// EPUBs written (`--feed epub`).
+    public var epubsWritten = 0
+    /// Pages of the EPUBs written that show only their base image (their class has more an
+    /// EPUB page cannot show, such as a PhotoPage's gallery), by class.
+    public var epubPagesAsBaseImage: [String: Int] = [:]
     /// What the build left alone in the output folder and why (files it did not write, a
     /// record it could not trust, a link where an issue's folder was).
     public var warnings: [String] = []
@@ -76,11 +81,13 @@ private struct IssueJob: Sendable {
     enum Kind: Sendable {
         case scale(retina: Bool)
         case book(any BookPageRenderer, author: String, baseURL: URL?)
+        case epub(EPUBSettings)
     }
 
     enum Output: Sendable {
         case scale(ScaleOutput)
         case book(OutputRecord)
+        case epub(EPUBBuilder.Output)
     }
 
     let plan: IssuePlan
@@ -103,6 +110,11 @@ private struct IssueJob: Sendable {
                 try HPubBuilder(
                     plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, renderer: renderer, author: author,
                     baseURL: baseURL, images: images
+                ).build())
+        case .epub(let settings):
+            return .epub(
+                try EPUBBuilder(
+                    plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, settings: settings, images: images
                 ).build())
         }
     }
@@ -136,6 +148,9 @@ public struct MagazineBuilder: Sendable {
     /// The renderer of Baker books, when this build writes them (`--feed shelf`).
     private var bookRenderer: (any BookPageRenderer)? { options.feeds.contains(.shelf) ? options.bookRenderer : nil }
 
+    /// What this build's EPUBs take from the magazine, when it writes them (`--feed epub`).
+    private var epubSettings: EPUBSettings? { options.feeds.contains(.epub) ? EPUBSettings(magazine: magazine) : nil }
+
     public init(magazine: Magazine, options: BuildOptions) {
         self.magazine = magazine
         self.options = options
@@ -166,15 +181,17 @@ public struct MagazineBuilder: Sendable {
         var report = BuildReport()
         let warnings = WarningSink(forward: warning)
         var stale: [IssuePlan] = []
+        let epubKey = epubSettings?.key
         for plan in plans {
             if !options.force, let recorded = plan.recorded, recorded.isCurrent, recorded.isVersioned == options.versioned,
-                recorded.hasBook == (bookRenderer != nil), recorded.isOptimized == options.optimize
+                recorded.hasBook == (bookRenderer != nil), recorded.isOptimized == options.optimize, recorded.epubKey == epubKey
             {
                 // Validation was taken from the record after checking every input and output.
                 report.upToDate.append(plan.name)
             } else if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
                 let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned,
-                (manifest.hpub != nil) == (bookRenderer != nil), (manifest.optimized ?? false) == options.optimize
+                (manifest.hpub != nil) == (bookRenderer != nil), (manifest.optimized ?? false) == options.optimize,
+                manifest.epubKey == epubKey
             {
                 report.upToDate.append(plan.name)
             } else {
@@ -254,7 +271,10 @@ public struct MagazineBuilder: Sendable {
                 own = []
             }
             var temporary: [String: String] = [:]
-            for name in BundleBuilder.outputNames(of: plan) + (bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : []) {
+            let extras =
+                (bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : [])
+                + (epubSettings != nil ? [EPUBBuilder.fileName(of: plan)] : [])
+            for name in BundleBuilder.outputNames(of: plan) + extras {
                 temporary[name] = AtomicFile.temporaryName(for: name)
                 own.insert(name)
                 own.insert(temporary[name] ?? name)
@@ -273,7 +293,9 @@ public struct MagazineBuilder: Sendable {
             .prepare(warnings: &notes)
         warnings.warn(notes)
         let book = bookRenderer.map { IssueJob.Kind.book($0, author: magazine.author, baseURL: magazine.baseURL) }
-        let kinds = [IssueJob.Kind.scale(retina: false), .scale(retina: true)] + (book.map { [$0] } ?? [])
+        let kinds =
+            [IssueJob.Kind.scale(retina: false), .scale(retina: true)] + (book.map { [$0] } ?? [])
+            + (epubSettings.map { [.epub($0)] } ?? [])
         let jobs = plans.enumerated().flatMap { index, plan in
             kinds.map {
                 IssueJob(plan: plan, kind: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:], images: images[index])
@@ -286,10 +308,12 @@ public struct MagazineBuilder: Sendable {
             let outputs = results[(kinds.count * index)..<(kinds.count * (index + 1))]
             var scales: [ScaleOutput] = []
             var bookRecord: OutputRecord?
+            var epub: EPUBBuilder.Output?
             for output in outputs {
                 switch output {
                 case .scale(let scale): scales.append(scale)
                 case .book(let record): bookRecord = record
+                case .epub(let made): epub = made
                 }
             }
             guard scales.count == 2 else { continue }  // two scale jobs per issue, in order
@@ -301,6 +325,8 @@ public struct MagazineBuilder: Sendable {
                 inputs: inputs.values.sorted { $0.path < $1.path }, bundle: normal.bundle, retinaBundle: retina.bundle,
                 cover: normal.cover, retinaCover: retina.cover, index: normal.index, retinaIndex: retina.index, hpub: bookRecord, isVersioned: options.versioned, validation: plan.validation)
             manifest.optimized = options.optimize ? true : nil
+            manifest.epub = epub?.record
+            manifest.epubKey = epub != nil ? epubSettings?.key : nil
             guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
             var own = recorded[plan.name] ?? []
             do {
@@ -321,6 +347,10 @@ public struct MagazineBuilder: Sendable {
             report.bundlesWritten += 2
             report.bytesWritten += normal.bundle.size + retina.bundle.size
             report.images = report.images + images[index].work
+            if let epub {
+                report.epubsWritten += 1
+                report.epubPagesAsBaseImage.merge(epub.degraded, uniquingKeysWith: +)
+            }
         }
     }
 

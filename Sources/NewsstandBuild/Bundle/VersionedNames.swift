@@ -19,20 +19,23 @@ enum VersionedNames {
 
     /// The versioned names of the outputs, in the manifest's order (`outputs`): a bundle's
     /// index takes its bundle's tag (`a-1.3fa9c1e2.index.json`, `a-1.3fa9c1e2.index@2x.json`),
-    /// as it describes that bundle's bytes; the Baker book's tag is its own SHA-256's first 8
-    /// hex digits.
+    /// as it describes that bundle's bytes; the Baker book's and the EPUB's tag is each one's
+    /// own SHA-256's first 8 hex digits.
     static func names(for manifest: BuildManifest) -> [String] {
         let planned = plannedNames(for: manifest)
         return [planned.bundle, RetinaName.of(planned.bundle)]
             + (manifest.index != nil ? [planned.index, RetinaName.of(planned.index)] : [])
-            + [planned.cover, RetinaName.of(planned.cover)] + (planned.book.map { [$0] } ?? [])
+            + [planned.cover, RetinaName.of(planned.cover)] + [planned.book, planned.epub].compactMap { $0 }
     }
 
-    private static func plannedNames(for manifest: BuildManifest) -> (bundle: String, index: String, cover: String, book: String?) {
+    private static func plannedNames(
+        for manifest: BuildManifest
+    ) -> (bundle: String, index: String, cover: String, book: String?, epub: String?) {
         let bundleName = name("\(manifest.name).zip", tag: tag(manifest.bundle, manifest.retinaBundle))
         let coverName = name(manifest.metadata.cover, tag: tag(manifest.cover, manifest.retinaCover))
         let book = manifest.hpub.map { name($0.file, tag: String($0.sha256.prefix(8))) }
-        return (bundleName, BundleIndex.fileName(forBundle: bundleName), coverName, book)
+        let epub = manifest.epub.map { name($0.file, tag: String($0.sha256.prefix(8))) }
+        return (bundleName, BundleIndex.fileName(forBundle: bundleName), coverName, book, epub)
     }
 
     /// Renames the outputs in `folder` to their versioned names and records them.
@@ -50,6 +53,10 @@ enum VersionedNames {
         if var book = manifest.hpub, let name = names.book {
             try rename(&book, to: name, in: folder)
             manifest.hpub = book
+        }
+        if var epub = manifest.epub, let name = names.epub {
+            try rename(&epub, to: name, in: folder)
+            manifest.epub = epub
         }
     }
 

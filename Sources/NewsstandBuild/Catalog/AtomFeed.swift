@@ -9,12 +9,10 @@ import NewsstandFormat
 /// magazine's Publisher, else its Title) and a `self` link; every entry has an `id`, `title`,
 /// `updated` and a `link rel="alternate"`: its page in the web preview when the magazine says
 /// where that is published (`PreviewURL`), with the normal bundle as `rel="enclosure"`; else
-/// the normal bundle itself (with its type and length). Every
-/// `id` is an absolute IRI that never changes: a `tag:` URI (RFC 4151) from the BaseURL's host,
-/// a fixed date and the BaseURL's path (plus the issue name for an entry). An entry's `updated`
-/// is when its metadata last changed (`EntryUpdateRecord`); `published` is its Date; the
-/// feed's `updated` is the latest entry's. Nothing comes from the clock directly, so the same
-/// records give the same bytes.
+/// the normal bundle itself (with its type and length). Every `id` is an absolute IRI that
+/// never changes (`TagURI`). An entry's `updated` is when its metadata last changed
+/// (`EntryUpdateRecord`); `published` is its Date; the feed's `updated` is the latest entry's.
+/// Nothing comes from the clock directly, so the same records give the same bytes.
 struct AtomFeed {
     var magazineTitle: String
     var author: String
@@ -22,9 +20,8 @@ struct AtomFeed {
     /// Where the web preview is published, when it is: entries link their page there.
     var previewURL: URL? = nil
 
-    /// The tag date of every id. Fixed, so that an id never changes (an entry whose id changed
-    /// would be a new issue to a store): the day this form of id was introduced.
-    static let tagDate = "2026-11-30"
+    /// The feed's file in the output folder.
+    static let fileName = "atom.xml"
 
     /// One entry: the catalog's, and when its metadata last changed.
     struct Entry {
@@ -32,11 +29,11 @@ struct AtomFeed {
         var updated: Date
     }
 
-    /// The feed's `id`: `tag:<host>,2026-11-30:<BaseURL path>`.
-    var feedID: String { "tag:\(Self.authority(of: baseURL)),\(Self.tagDate):\(Self.path(of: baseURL))" }
+    /// The feed's `id`: the magazine's `TagURI`.
+    var feedID: String { TagURI.magazine(baseURL) }
 
-    /// An entry's `id`: the feed's with the issue's name after the path.
-    func entryID(_ name: String) -> String { feedID + name }
+    /// An entry's `id`: the issue's `TagURI`.
+    func entryID(_ name: String) -> String { TagURI.issue(name, baseURL: baseURL) }
 
     func render(_ entries: [Entry]) -> String {
         let updated = entries.map(\.updated).max().map(PlistDate.format) ?? "1970-01-01T00:00:00Z"
@@ -49,7 +46,7 @@ struct AtomFeed {
               <author>
                 <name>\(Markup.escape(author))</name>
               </author>
-              <link rel="self" type="application/atom+xml" href="\(Markup.escape(baseURL.absoluteString + Feed.atom.fileName))"/>
+              <link rel="self" type="application/atom+xml" href="\(Markup.escape(baseURL.absoluteString + Self.fileName))"/>
 
             """
         for entry in entries {
@@ -79,19 +76,5 @@ struct AtomFeed {
                 """
         }
         return xml + "</feed>\n"
-    }
-
-    /// The tag's authority: the host in lowercase (a tag has no port; an IPv6 literal, which
-    /// is no DNS name, keeps its digits with `-` for `:`).
-    static func authority(of url: URL) -> String {
-        let host = (url.host ?? "").lowercased()
-        return host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).replacingOccurrences(of: ":", with: "-")
-    }
-
-    /// The BaseURL's path as it is written (percent-escapes kept), ending in `/`.
-    static func path(of url: URL) -> String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "/"
-        let rooted = path.hasPrefix("/") ? path : "/" + path
-        return rooted.hasSuffix("/") ? rooted : rooted + "/"
     }
 }

@@ -83,55 +83,24 @@ public struct CatalogWriter {
         try writeUnlessUnchanged("issues.plist", digest: CatalogDigest.of("issues.plist", entries: entries)) { Catalog.encode(entries) }
         if feeds.contains(.shelf) {
             let books = Dictionary(uniqueKeysWithValues: manifests.compactMap { m in m.bookURL(baseURL: baseURL).map { (m.name, $0) } })
-            try writeUnlessUnchanged(Feed.shelf.fileName, digest: CatalogDigest.of(Feed.shelf.fileName, entries: entries, books: books)) {
+            let digest = CatalogDigest.of(ShelfFeed.fileName, entries: entries, books: books)
+            try writeUnlessUnchanged(ShelfFeed.fileName, digest: digest) {
                 ShelfFeed.encode(entries, books: books)
             }
         }
-        if feeds.contains(.atom) {
-            let byName = Dictionary(uniqueKeysWithValues: manifests.map { ($0.name, $0) })
-            var feedEntries: [AtomFeed.Entry] = []
-            for entry in entries {
-                guard let manifest = byName[entry.name] else { continue }
-                feedEntries.append(AtomFeed.Entry(catalog: entry, updated: updated(of: manifest, warnings: &warnings)))
+        if feeds.contains(.atom) || feeds.contains(.opds) {
+            let timed = timedEntries(entries, manifests: manifests, warnings: &warnings)
+            if feeds.contains(.atom) {
+                if checksFeedRules {
+                    diagnostics = checkRules(manifests)
+                }
+                try writeAtom(timed, baseURL: baseURL)
             }
-            let atom = AtomFeed(
-                magazineTitle: magazine.title ?? "", author: magazine.author, baseURL: baseURL, previewURL: magazine.previewURL)
-            if checksFeedRules {
-                diagnostics = checkRules(manifests)
+            if feeds.contains(.opds) {
+                try writeOPDS(timed, baseURL: baseURL, warnings: &warnings)
             }
-            try writeFile(Feed.atom.fileName, Data(atom.render(feedEntries).utf8))
         }
         return Result(entries: entries.count, diagnostics: diagnostics, warnings: warnings)
-    }
-
-    /// The entry's `updated` from its record, which is written again when it changed. An issue
-    /// folder that is a link (a gathered output) is read through, like its manifest, but never
-    /// written through: a changed record there is not kept (a warning).
-    private func updated(of manifest: BuildManifest, warnings: inout [String]) -> Date {
-        var folder: OpenFolder?
-        var linkedFolder: OpenFolder?
-        do {
-            folder = try OpenFolder.open(output).folder(manifest.name)
-        } catch .symbolicLink {
-            linkedFolder = try? OpenFolder.open(output.appendingPathComponent(manifest.name, isDirectory: true))
-        } catch {
-            folder = nil
-        }
-        let resolution = EntryUpdateRecord.resolve(manifest, in: folder ?? linkedFolder, now: now)
-        if let warning = resolution.warning { warnings.append(warning) }
-        guard let record = resolution.write else { return resolution.updated }
-        if let folder {
-            do {
-                try record.write(in: folder)
-            } catch {
-                warnings.append(
-                    "issue '\(manifest.name)': its feed record cannot be written (\(error)); the next build gives its entry a new updated time")
-            }
-        } else if linkedFolder != nil {
-            warnings.append(
-                "issue '\(manifest.name)': \(output.appendingPathComponent(manifest.name).path) is a symbolic link; its feed record is not written through it, so the next build gives its entry a new updated time")
-        }
-        return resolution.updated
     }
 
     /// The Newsstand feed's rules on built issues: the manifest's summary and the `@2x` cover in
@@ -156,7 +125,7 @@ public struct CatalogWriter {
     /// same `digest` and the file is still a regular file of the recorded size and XXH3 (read
     /// again each time: an edited, replaced or deleted catalog is written again, however its
     /// times were set). Without an index, always writes.
-    private func writeUnlessUnchanged(_ name: String, digest: String, _ contents: () -> Data) throws(BuildError) {
+    func writeUnlessUnchanged(_ name: String, digest: String, _ contents: () -> Data) throws(BuildError) {
         guard let index else { return try writeFile(name, contents()) }
         if let recorded = index.catalogRecord(name), recorded.digest == digest, let folder = try? OpenFolder.open(output),
             let file = try? folder.file(name), file.size == recorded.size
@@ -178,7 +147,7 @@ public struct CatalogWriter {
     /// rewritten within the same second at the same size (the usual case: only hashes and
     /// content-named URLs change) would keep the old validators, and a reader that fetched the
     /// old one would be answered `304 Not Modified` for the new one from then on.
-    private func writeFile(_ name: String, _ contents: Data) throws(BuildError) {
+    func writeFile(_ name: String, _ contents: Data) throws(BuildError) {
         do throws(FileSystemError) {
             let folder = try OpenFolder.open(output)
             let previous = folder.status(of: name)

@@ -7,9 +7,11 @@ import NewsstandFormat
 /// corrected, so it cannot serve).
 ///
 /// Kept per issue in `<output>/<name>/.newsstand/feed-updated.json`, beside (not inside) the
-/// build manifest: a fingerprint of what the feed shows of the issue (Title, Summary, Date,
-/// Cover name and the covers' SHA-256) and the time it was first seen. The time advances only
-/// when the fingerprint changes, so a rebuild with no metadata change writes the same feed.
+/// build manifest: a fingerprint of what the feeds show of the issue (Title, Summary, Date,
+/// Cover name and the covers' SHA-256; a paid issue's Access and ProductID) and the time it
+/// was first seen: the Atom entry's `updated` and the OPDS publication's `modified`. The time
+/// advances only when the fingerprint changes, so a rebuild with no metadata change writes the
+/// same feeds.
 ///
 /// The record is read from the output folder and may lie: one that is a link, larger than
 /// `maximumBytes`, undecodable, or whose time is not a plist date no later than a day past
@@ -26,14 +28,17 @@ struct EntryUpdateRecord: Codable, Equatable {
     /// How far past `now` a recorded time may lie (clocks of CI machines differ).
     static let allowedSkew: TimeInterval = 86_400
 
-    /// What the feed shows of an issue, digested.
+    /// What the feeds show of an issue, digested. A paid issue's access and product (which
+    /// the OPDS feed shows) count too; for a free issue they add nothing, so the records of
+    /// issues built before paid issues existed still match.
     static func fingerprint(_ manifest: BuildManifest) -> String {
         let metadata = manifest.metadata
         // Each field on its own line with its length, so no two field sets digest alike.
-        let fields = [
+        var fields = [
             metadata.title, metadata.summary ?? "\u{0}", PlistDate.format(metadata.date), metadata.cover,
             manifest.cover.sha256, manifest.retinaCover.sha256,
         ]
+        if metadata.access == .paid { fields += [metadata.access.rawValue, metadata.productID ?? "\u{0}"] }
         return SHA256.hex(of: Data(fields.map { "\($0.utf8.count):\($0)\n" }.joined().utf8))
     }
 

@@ -12,6 +12,9 @@ import NewsstandFormat
 /// So `product_id` is written for paid issues only; a free issue's ProductID (`NS-513`) is left
 /// out, as Baker would otherwise sell what everyone can download.
 enum ShelfFeed {
+    /// The shelf's file in the output folder.
+    static let fileName = "shelf.json"
+
     /// `books`: the `.hpub` URL of each issue that has one.
     static func encode(_ entries: [CatalogEntry], books: [String: String] = [:]) -> Data {
         let items: [[String: Any]] = entries.map { entry in

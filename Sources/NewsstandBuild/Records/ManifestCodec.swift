@@ -20,6 +20,8 @@ enum ManifestCodec {
         out.optional(manifest.index) { write($1, to: &$0) }
         out.optional(manifest.retinaIndex) { write($1, to: &$0) }
         out.optional(manifest.hpub) { write($1, to: &$0) }
+        out.optional(manifest.epub) { write($1, to: &$0) }
+        out.optional(manifest.epubKey) { $0.string($1) }
         out.bool(manifest.isVersioned)
         out.bool(manifest.optimized ?? false)
         out.count(manifest.inputs.count)
@@ -80,12 +82,14 @@ enum ManifestCodec {
         let index = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
         let retinaIndex = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
         let hpub = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
+        let epub = try input.optional { r throws(RecordReader.Malformed) in try output(&r) }
+        let epubKey = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
         let isVersioned = try input.bool()
         let optimized = try input.bool()
         var manifest = BuildManifest(
             toolVersion: toolVersion, name: name, metadata: metadata, inputs: [], bundle: bundle, retinaBundle: retinaBundle,
-            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, isVersioned: isVersioned,
-            optimized: optimized ? true : nil, validation: nil)
+            cover: cover, retinaCover: retinaCover, index: index, retinaIndex: retinaIndex, hpub: hpub, epub: epub,
+            epubKey: epubKey, isVersioned: isVersioned, optimized: optimized ? true : nil, validation: nil)
         if omittingInputs { return manifest }
         let inputCount = try input.count()
         manifest.inputs.reserveCapacity(inputCount)

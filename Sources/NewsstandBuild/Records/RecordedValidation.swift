@@ -136,7 +136,7 @@ public enum RecordedValidation {
         var reused = plan
         reused.recorded = RecordedBuild(
             isVersioned: manifest.isVersioned, hasBook: manifest.hpub != nil, isCurrent: !touched && BuildCache.outputsPresent(manifest, in: output),
-            isOptimized: manifest.optimized ?? false)
+            isOptimized: manifest.optimized ?? false, epubKey: manifest.epubKey)
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 

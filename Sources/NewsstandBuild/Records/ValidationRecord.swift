@@ -87,6 +87,9 @@ public struct RecordedBuild: Sendable, Equatable {
     public var isCurrent: Bool
     /// Whether the bundles' images went through `--optimize`.
     public var isOptimized = false
+    /// The key of the magazine settings the EPUB was made with (`EPUBSettings.key`); nil
+    /// when there is no EPUB.
+    public var epubKey: String?
 }
 
 /// The listing of an issue's `assets/` as validation sees it, reduced to a digest: every entry

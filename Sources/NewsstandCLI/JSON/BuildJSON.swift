@@ -28,10 +28,20 @@ public struct BuildJSON: Codable, Equatable, Sendable {
     public var warnings: [String]?
     /// Images derived and optimised.
     public var images: Images?
+    /// EPUBs written (`--feed epub`).
+    public var epubs: EPUBs?
     /// The issues whose validation came from their build record.
     public var validationReused: [String]?
     /// Build records not used, and why.
     public var recordWarnings: [String]?
+
+    /// The EPUBs a build wrote.
+    public struct EPUBs: Codable, Equatable, Sendable {
+        /// EPUBs written (issues built with `--feed epub`).
+        public var written: Int
+        /// Their pages that show only their base image (a class the EPUB cannot express), by class.
+        public var pagesAsBaseImage: [String: Int]
+    }
 
     /// The image work of a build, cached results counted apart.
     public struct Images: Codable, Equatable, Sendable {
@@ -67,6 +77,7 @@ extension BuildJSON {
             images: Images(
                 derived: images.derived, derivedFromCache: images.derivedFromCache, optimized: images.optimized,
                 optimizedFromCache: images.optimizedFromCache, bytesSaved: images.bytesSaved),
+            epubs: EPUBs(written: report.epubsWritten, pagesAsBaseImage: report.epubPagesAsBaseImage),
             validationReused: validationReused, recordWarnings: recordWarnings)
     }
 }

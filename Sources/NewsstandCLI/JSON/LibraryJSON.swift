@@ -3,7 +3,7 @@ import NewsstandReader
 
 /// What `newsstand library ... --format json` prints, one type per action: `refresh` a
 /// `Refresh`; `list` an array of `Issue`; `download` and `resume` an array of
-/// `Outcome<Issue>`; `update` an array of `Outcome<Update>`; `remove` a `Removed`; `cover` a
+/// `Outcome<Issue>` (`download --background` an array of `Outcome<Queued>`); `update` an array of `Outcome<Update>`; `remove` a `Removed`; `cover` a
 /// `Cover`. Keys are sorted; a member that does not apply is left out.
 public enum LibraryJSON {
     /// What a refresh changed.
@@ -61,8 +61,11 @@ public enum LibraryJSON {
         public var path: String?
         /// Bytes received so far, while it downloads.
         public var bytesReceived: Int64?
+        /// The background transfer under way: `queued`, `transferring`, `received`,
+        /// `installing` or `updating` (`IssuePhase`).
+        public var background: String?
 
-        init(_ issue: NewsstandReader.Issue) {
+        init(_ issue: NewsstandReader.Issue, background transfer: BackgroundTransfer? = nil) {
             name = issue.name
             title = issue.title
             date = ISO8601DateFormatter().string(from: issue.date)
@@ -77,7 +80,19 @@ public enum LibraryJSON {
             cover = issue.coverFileURL?.path
             if issue.status == .available { path = issue.contentURL.path }
             if case .downloading(let progress) = issue.status { bytesReceived = progress.bytesReceived }
+            if let transfer {
+                background = transfer.phase.rawValue
+                bytesReceived = transfer.progress.bytesReceived
+            }
         }
+    }
+
+    /// A download handed to the background engine (`download --background`).
+    public struct Queued: Codable, Equatable, Sendable {
+        /// The issue.
+        public var name: String
+        /// `queued`.
+        public var status: String
     }
 
     /// How an issue was updated: `update` is `none` (up to date), `ranges` (with the four

@@ -101,4 +101,9 @@ public final class OpenFile: @unchecked Sendable {  // immutable: a descriptor a
         try FileCopy.copy(self, to: nil) { hasher.update($0) }
         return hasher.finalizeHex()
     }
+
+    /// Flushes the file's data to the disk (a file moved into place that must survive a power cut).
+    public func synchronize() throws(FileSystemError) {
+        guard fsync(descriptor) == 0 else { throw .fromErrno(path) }
+    }
 }

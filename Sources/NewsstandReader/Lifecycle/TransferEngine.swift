@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs an issue's bundle transfers for a library: in this process (`InProcessEngine`), or
+/// Runs an issue's bundle transfers for a library: in this process (the library's own resumable download, `IssueLibrary+Transfer`), or
 /// outside it so that they go on while the app is suspended or killed (an Apple background
 /// `URLSession`, aria2 on Linux). The library knows a transfer only by its `TransferID`; an
 /// engine keeps that key with the transfer (a task's `taskDescription`, an aria2 download's

@@ -2,14 +2,16 @@ import Foundation
 
 /// Everything the library persists. The actor keeps it in memory and `StateStore` writes what
 /// changed since the last commit (`ChangeTracked` knows which rows), so a change costs the same
-/// whether the library has 10 issues or 100,000. Three tables of rows keyed by name: issues,
-/// reading positions and settings (the scale, the catalog's URL and validators, the issue being
+/// whether the library has 10 issues or 100,000. Four tables of rows keyed by name: issues,
+/// reading positions, transfers and settings (the scale, the catalog's URL and validators, the issue being
 /// read), so that a merge with another writer's commits works the same way for all of them.
 struct LibraryState: Sendable {
     var scale: LibraryScale
     /// Where the reader left each issue.
     var readingPositions = ChangeTracked<ReadingPosition>()
     var issues = ChangeTracked<IssueRecord>()
+    /// Transfers handed to an engine, by issue (`TransferRecord`).
+    var transfers = ChangeTracked<TransferRecord>()
     /// Library-wide values by key (`Setting`).
     var settings = ChangeTracked<String>()
 
@@ -46,11 +48,14 @@ struct LibraryState: Sendable {
     }
 
     /// Whether anything changed since the last commit (or load).
-    var hasChanges: Bool { !issues.changed.isEmpty || !readingPositions.changed.isEmpty || !settings.changed.isEmpty }
+    var hasChanges: Bool { 
+        !issues.changed.isEmpty || !readingPositions.changed.isEmpty || !settings.changed.isEmpty || !transfers.changed.isEmpty
+    }
 
     /// Every unsaved change, for one commit: the rows and the change each is at.
     var pendingChanges: StateBatch {
-        StateBatch(issues: issues.pending, positions: readingPositions.pending, settings: settings.pending)
+        StateBatch(
+            issues: issues.pending, positions: readingPositions.pending, settings: settings.pending, transfers: transfers.pending)
     }
 
     /// Forgets the changes `batch` committed, except those made again since it was taken.
@@ -58,6 +63,7 @@ struct LibraryState: Sendable {
         issues.markCommitted(batch.issues)
         readingPositions.markCommitted(batch.positions)
         settings.markCommitted(batch.settings)
+        transfers.markCommitted(batch.transfers)
     }
 
     /// Takes the rows of `stored` (what the database holds after another writer's commits) and
@@ -66,6 +72,7 @@ struct LibraryState: Sendable {
         issues.replaceKeepingChanges(with: stored.issues)
         readingPositions.replaceKeepingChanges(with: stored.readingPositions)
         settings.replaceKeepingChanges(with: stored.settings)
+        transfers.replaceKeepingChanges(with: stored.transfers)
     }
 }
 

@@ -1,4 +1,4 @@
-/// The rows one commit writes: each changed issue, reading position and setting with the number of
+/// The rows one commit writes: each changed issue, reading position, setting and transfer with the number of
 /// the change it is at (`ChangeTracked`), taken on the library's actor and written off it.
 struct StateBatch: Sendable {
     /// One row to write, or to delete when `value` is nil.
@@ -11,9 +11,10 @@ struct StateBatch: Sendable {
     var issues: [Row<IssueRecord>]
     var positions: [Row<ReadingPosition>]
     var settings: [Row<String>]
+    var transfers: [Row<TransferRecord>] = []
 
     /// Whether there is nothing to write.
-    var isEmpty: Bool { issues.isEmpty && positions.isEmpty && settings.isEmpty }
+    var isEmpty: Bool { issues.isEmpty && positions.isEmpty && settings.isEmpty && transfers.isEmpty }
 
     /// The names of the issues whose rows it writes or deletes.
     var issueNames: [String] { issues.map(\.name) }

@@ -57,7 +57,7 @@ enum StateFiles {
     }
 
     /// Checks that `database` is a library's, of a schema this version reads; `migrating` brings
-    /// a version-1 database to version 2 (empty columns only), otherwise it is refused as older.
+    /// an older database to this version (empty columns and tables only), otherwise it is refused as older.
     static func checkSchema(of database: SQLiteDatabase, migrating: Bool) throws {
         let path = database.path
         let application = try database.integer("PRAGMA application_id") ?? 0
@@ -66,12 +66,16 @@ enum StateFiles {
         guard version <= StateSchema.version else {
             throw LibraryError.stateUnusable(.newerSchema(path: path, found: version, supported: StateSchema.version))
         }
-        if version == 1 {
+        if version < StateSchema.version, version >= 1 {
             guard migrating else {
                 throw LibraryError.stateUnusable(.olderSchema(path: path, found: version, needed: StateSchema.version))
             }
-            // Adds empty columns only: a row of version 1 reads as before, without an index.
-            try database.transaction { () throws(SQLiteFailure) in try database.execute(StateSchema.migrateFrom1) }
+            // Each step adds empty columns or tables only: every row reads as before. One
+            // transaction, so a crash leaves the old version or the new one.
+            try database.transaction { () throws(SQLiteFailure) in
+                if version == 1 { try database.execute(StateSchema.migrateFrom1) }
+                try database.execute(StateSchema.migrateFrom2)
+            }
         }
         guard try database.integer("PRAGMA user_version") == StateSchema.version else {
             throw LibraryError.stateUnusable(.notALibrary(path: path))
@@ -109,6 +113,7 @@ enum StateFiles {
         for (name, record) in state.issues { fresh.issues[name] = record }
         for (name, position) in state.readingPositions { fresh.readingPositions[name] = position }
         for (key, value) in state.settings { fresh.settings[key] = value }
+        for (name, transfer) in state.transfers { fresh.transfers[name] = transfer }
         // Under a temporary name nobody else opens: the tables first, then the rows in one transaction.
         try database.execute(StateSchema.create)
         let statements = try StateStatements(database)

@@ -30,6 +30,7 @@ enum StateRows {
         state.settings = ChangeTracked(loaded: settings)
         state.issues = try readIssues(database, problems: &problems)
         state.readingPositions = try readPositions(database, problems: &problems)
+        state.transfers = try readTransfers(database, problems: &problems)
         return LoadedState(state: state, problems: problems)
     }
 
@@ -104,5 +105,22 @@ enum StateRows {
             return index
         }
         return (name, ReadingPosition(article: try index(1, "article"), page: try index(2, "page")))
+    }
+
+    static func readTransfers(_ database: SQLiteDatabase, problems: inout [StateError]) throws -> ChangeTracked<TransferRecord> {
+        var transfers: [String: TransferRecord] = [:]
+        let rows = try database.prepare(StateSchema.selectTransfers)
+        while try rows.step() {
+            guard transfers.count < StateStore.maxIssues else {
+                throw LibraryError.stateUnusable(.tooManyIssues(path: database.path, limit: StateStore.maxIssues))
+            }
+            do throws(IssueRow.Refusal) {
+                let record = try TransferRow.record(from: rows)
+                transfers[record.name] = record
+            } catch {
+                problems.append(.badRow(path: database.path, name: error.name, reason: error.reason))
+            }
+        }
+        return ChangeTracked(loaded: transfers)
     }
 }

@@ -1,11 +1,33 @@
-/// The tables of `library.sqlite`, version 2 (1 had no index columns; `migrateFrom1`). `PRAGMA application_id` marks the file as a
+/// The tables of `library.sqlite`, version 3 (1 had no index columns, `migrateFrom1`; 2 had no
+/// transfers table, `migrateFrom2`). `PRAGMA application_id` marks the file as a
 /// library's; `PRAGMA user_version` is the schema version (a later version that changes the
 /// tables adds a migration step from each earlier one and raises it).
 enum StateSchema {
     /// "NSRD": Newsstand reader.
     static let applicationID: Int64 = 0x4E53_5244
     /// The version this library writes and reads.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
+
+    /// The transfers table (version 3): one row per issue handed to an engine (`TransferRecord`).
+    static let createTransfers = """
+        CREATE TABLE IF NOT EXISTS transfers (
+            name TEXT PRIMARY KEY NOT NULL,
+            generation INTEGER NOT NULL,
+            stage TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            intent TEXT NOT NULL,
+            url TEXT NOT NULL,
+            expected_size INTEGER,
+            expected_sha256 TEXT,
+            scale TEXT NOT NULL,
+            received_file TEXT,
+            restarts INTEGER NOT NULL,
+            bytes_received INTEGER NOT NULL,
+            bytes_expected INTEGER,
+            resume_data TEXT,
+            last_error TEXT
+        ) WITHOUT ROWID;
+        """
 
     static let create = """
         CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
@@ -43,6 +65,7 @@ enum StateSchema {
             content_index_sha256 TEXT,
             update_bytes INTEGER
         ) WITHOUT ROWID;
+        \(createTransfers)
         CREATE TABLE reading_positions (
             name TEXT PRIMARY KEY NOT NULL, article INTEGER NOT NULL, page INTEGER NOT NULL
         ) WITHOUT ROWID;
@@ -68,6 +91,22 @@ enum StateSchema {
         ALTER TABLE issues ADD COLUMN update_bytes INTEGER;
         PRAGMA user_version = 2;
         """
+
+    /// From version 2 (before issue 22's background transfers): the transfers table, empty.
+    static let migrateFrom2 = """
+        \(createTransfers)
+        PRAGMA user_version = 3;
+        """
+
+    static let transferColumns = """
+        name, generation, stage, engine, intent, url, expected_size, expected_sha256, scale, received_file, restarts, \
+        bytes_received, bytes_expected, resume_data, last_error
+        """
+    static let transferColumnCount = 15
+    static let upsertTransfer =
+        "INSERT OR REPLACE INTO transfers (\(transferColumns)) VALUES (\((1...transferColumnCount).map { "?\($0)" }.joined(separator: ", ")))"
+    static let deleteTransfer = "DELETE FROM transfers WHERE name = ?1"
+    static let selectTransfers = "SELECT \(transferColumns) FROM transfers"
 
     static let upsertIssue =
         "INSERT OR REPLACE INTO issues (\(issueColumns)) VALUES (\((1...issueColumnCount).map { "?\($0)" }.joined(separator: ", ")))"

@@ -7,6 +7,8 @@ struct StateStatements {
     private let deletePosition: SQLiteStatement
     private let upsertSetting: SQLiteStatement
     private let deleteSetting: SQLiteStatement
+    private let upsertTransfer: SQLiteStatement
+    private let deleteTransfer: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteFailure) {
         upsertIssue = try database.prepare(StateSchema.upsertIssue)
@@ -15,6 +17,8 @@ struct StateStatements {
         deletePosition = try database.prepare(StateSchema.deletePosition)
         upsertSetting = try database.prepare(StateSchema.upsertSetting)
         deleteSetting = try database.prepare(StateSchema.deleteSetting)
+        upsertTransfer = try database.prepare(StateSchema.upsertTransfer)
+        deleteTransfer = try database.prepare(StateSchema.deleteTransfer)
     }
 
     /// Writes (or deletes) every row of `batch`.
@@ -38,6 +42,13 @@ struct StateStatements {
                 try upsertSetting.run([.text(row.name), .text(value)])
             } else {
                 try deleteSetting.run([.text(row.name)])
+            }
+        }
+        for row in batch.transfers {
+            if let transfer = row.value {
+                try upsertTransfer.run(TransferRow.values(of: transfer))
+            } else {
+                try deleteTransfer.run([.text(row.name)])
             }
         }
     }

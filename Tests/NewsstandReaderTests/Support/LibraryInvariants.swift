@@ -78,7 +78,7 @@ enum LibraryInvariants {
             let owner = (file as NSString).deletingPathExtension
             if !names.contains(owner) || file.hasPrefix(".") { problems.append("Covers/\(file) is a stray file") }
         }
-        let expected: Set<String> = ["Claims", "Covers", "Downloads", "Issues", "library.lock", "library.sqlite"]
+        let expected: Set<String> = ["Claims", "Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"]
         let top = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
             .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
         if top != expected { problems.append("the library folder holds \(top.sorted())") }

@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
     import Foundation
+    import NewsstandCore
 
     /// A program newsstand runs (rclone for `publish`; any command that needs one), started the
     /// one way: `posix_spawnp` with no signal blocked and every signal's action the default,

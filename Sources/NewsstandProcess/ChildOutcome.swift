@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
     import Foundation
+    import NewsstandCore
 
     /// How a child is run: its limits, its deadline and how long it may take to stop.
     public struct ChildOptions: Sendable {

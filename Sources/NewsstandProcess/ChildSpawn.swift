@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
     import Foundation
+    import NewsstandCore
 
     /// `posix_spawnp` as newsstand starts every child: standard input from `/dev/null`, its
     /// output to the pipes given, no signal blocked, every signal's action the default (a

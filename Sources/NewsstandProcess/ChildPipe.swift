@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
     import Foundation
+    import NewsstandCore
 
     /// One pipe from a child to newsstand: the child writes (its standard output or error), a
     /// thread of ours reads. Both ends are close-on-exec, so no other child inherits them; the

@@ -1,6 +1,7 @@
 #if os(Linux) || os(macOS)
     import Dispatch
     import Foundation
+    import NewsstandCore
 
     /// The children running now, and what SIGINT and SIGTERM do once newsstand has started one:
     /// stop every running child (`ChildProcess.stop`: SIGTERM, then SIGKILL after its grace

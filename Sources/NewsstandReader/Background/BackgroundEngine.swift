@@ -1,0 +1,39 @@
+import Foundation
+
+/// Which engine runs a library's background downloads (`IssueLibrary.useBackgroundEngine(_:)`):
+/// downloads that go on while the app is suspended, crashed or killed, and that a relaunched
+/// process adopts.
+public enum BackgroundEngine: Sendable {
+    /// Background `URLSession`s (Apple platforms: the system runs the transfers and relaunches
+    /// the app with their events, `IssueLibrary.handleEventsForBackgroundSession`). Their
+    /// identifiers are `<bundleIdentifier>.newsstand.<library folder's name>` (and
+    /// `….automatic` for what the app fetches on its own); `sharedContainerIdentifier` is the
+    /// app group an app extension's transfers land in. On Linux, FoundationNetworking has no
+    /// background sessions: the same code runs in process.
+    case urlSession(bundleIdentifier: String, sharedContainerIdentifier: String? = nil)
+    /// An aria2c daemon (Linux; Debian package `aria2`) kept in the library's `Engines/aria2/`,
+    /// started when a download is handed to it and stopped once it is idle.
+    case aria2(Aria2Configuration = Aria2Configuration())
+    /// An engine of the app's own.
+    case custom(any TransferEngine)
+
+    /// The engine, for the library in `layout`.
+    func make(for layout: LibraryLayout, maxUnstatedBytes: Int64, log: LibraryLog) -> any TransferEngine {
+        switch self {
+        case .urlSession(let bundleIdentifier, let sharedContainerIdentifier):
+            let settings = BackgroundSessionEngine.Settings(
+                identity: BackgroundSessionIdentity(bundleIdentifier: bundleIdentifier, libraryFolder: layout.folder),
+                sharedContainerIdentifier: sharedContainerIdentifier, maxUnstatedBytes: maxUnstatedBytes,
+                log: { log(.info, $0) })
+            let downloads = layout.downloads
+            // A task handed over by a foreground download continues its part file.
+            return BackgroundSessionEngine(settings: settings) { id in
+                downloads.appendingPathComponent("\(id).part")
+            }
+        case .aria2(let configuration):
+            return Aria2Engine(folder: layout.aria2, configuration: configuration)
+        case .custom(let engine):
+            return engine
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import NewsstandCore
+
+/// An engine's event on its way to the library's actor, in the order the engine sent it.
+enum EngineEvent: Sendable {
+    case progressed(TransferID, DownloadProgress)
+    /// The finished file is in `Downloads/` under `file` (the hand-off moved it).
+    case received(TransferID, file: String)
+    /// A finished transfer whose file was not taken (a 404's body, a failed move).
+    case refused(TransferID, LibraryError)
+    case failed(TransferID, TransferFailure, resumeData: Data?)
+    /// Every event before this one is recorded once `recorded` is signalled.
+    case delivered(DispatchSemaphore)
+}
+
+/// The library's `TransferEventSink`: the hand-off inside `finished` (synchronous, while the
+/// engine's file exists), everything else queued in order for the actor. `deliveredAllEvents`
+/// returns once the actor has recorded what came before it (so the system's completion handler,
+/// called after it, comes after the rows are committed), or after `recordDeadline`.
+struct LibraryTransferSink: TransferEventSink {
+    /// At most this long inside `deliveredAllEvents`: the system's wake does not wait forever.
+    static let recordDeadline: TimeInterval = 20
+
+    let handOff: TransferHandOff
+    let events: AsyncStream<EngineEvent>.Continuation
+
+    func progressed(_ id: TransferID, _ progress: DownloadProgress) {
+        events.yield(.progressed(id, progress))
+    }
+
+    func finished(_ id: TransferID, status: Int?, file: URL) {
+        switch handOff.take(file, of: id, status: status) {
+        case .success(let name):
+            events.yield(.received(id, file: name))
+        case .failure(.status(let status)):
+            events.yield(.refused(id, .downloadHTTPStatus(name: id.name, url: file.path, status: status)))
+        case .failure(.file(let error)):
+            events.yield(.refused(id, .fileSystem(path: error.path, reason: error.reason)))
+        }
+    }
+
+    func failed(_ id: TransferID, _ failure: TransferFailure, resumeData: Data?) {
+        events.yield(.failed(id, failure, resumeData: resumeData))
+    }
+
+    func deliveredAllEvents() {
+        let recorded = DispatchSemaphore(value: 0)
+        events.yield(.delivered(recorded))
+        _ = recorded.wait(timeout: .now() + Self.recordDeadline)
+    }
+}

@@ -1,0 +1,24 @@
+#if canImport(BackgroundAssets) && !os(tvOS)
+    import BackgroundAssets
+    import Foundation
+
+    /// The Background Assets glue (Apple platforms only; everything it decides is in
+    /// `BackgroundAssetsPlan`, which is tested on Linux). An extension's
+    /// `downloads(for:manifestURL:extensionInfo:)` returns `plan.downloads(applicationGroup:)`;
+    /// the system stores finished files in the app group's container, and the app adopts each
+    /// (`IssueLibrary.adopt(_:for:)`) when `BADownloadManager` reports it.
+    @available(iOS 16.4, macOS 13.3, *)
+    extension BackgroundAssetsPlan {
+        /// The plan as Background Assets downloads, stored in `applicationGroup`'s container.
+        public func downloads(applicationGroup: String) -> Set<BADownload> {
+            var downloads: Set<BADownload> = []
+            for asset in essential + nonEssential {
+                let download = BAURLDownload(
+                    identifier: asset.identifier, request: URLRequest(url: asset.url), essential: asset.isEssential,
+                    fileSize: Int(asset.size), applicationGroupIdentifier: applicationGroup, priority: .default)
+                downloads.insert(download)
+            }
+            return downloads
+        }
+    }
+#endif

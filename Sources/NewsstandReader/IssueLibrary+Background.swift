@@ -1,0 +1,276 @@
+import Foundation
+import NewsstandCore
+
+/// One issue's transfer on the background engine, as the shelf shows it.
+public struct BackgroundTransfer: Sendable, Equatable {
+    /// The issue.
+    public var name: String
+    /// Its key on the engine (`name#generation`).
+    public var id: TransferID
+    /// Queued, transferring, received (waiting to be installed) or installing; for an installed
+    /// issue whose update runs, updating.
+    public var phase: IssuePhase
+    /// Bytes so far, as the engine last reported.
+    public var progress: DownloadProgress
+    /// Who asked.
+    public var intent: TransferIntent
+}
+
+extension IssueLibrary {
+    /// Uses `choice` for background downloads: attaches the library to it (events a relaunch
+    /// brought are delivered now) and reconciles (`reconcileTransfers()`). Call it at launch,
+    /// before `handleEventsForBackgroundSession`: on Apple platforms the system delivers a
+    /// relaunch's events once the sessions are opened again. A second call does nothing.
+    @discardableResult
+    public func useBackgroundEngine(_ choice: BackgroundEngine) async -> ReconcileResult {
+        // The engine's first events may finish a transfer before the reconcile looks at it.
+        let watched = activeTransferNames()
+        if backgroundEngine == nil {
+            let engine = choice.make(for: layout, maxUnstatedBytes: configuration.maxUnstatedBundleBytes, log: configuration.log)
+            let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
+            backgroundEngine = engine
+            backgroundEngineForSystem.withLock { $0 = engine }
+            engineEventsTask = Task { for await event in events { await self.take(event) } }
+            engine.attach(LibraryTransferSink(handOff: TransferHandOff(downloads: layout.downloads), events: continuation))
+        }
+        return await reconcile(watching: watched)
+    }
+
+    /// The issues with a background transfer under way.
+    private func activeTransferNames() -> Set<String> {
+        var names = Set<String>()
+        for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { names.insert(name) }
+        return names
+    }
+
+    /// For `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: when
+    /// `identifier` is one of this library's sessions, the engine calls `completion` exactly
+    /// once, after every event of this wake is recorded, and this returns true; otherwise false
+    /// (another library's session, or no background engine in use yet), and `completion` is
+    /// the caller's.
+    public nonisolated func handleEventsForBackgroundSession(
+        identifier: String, completion: @escaping @Sendable () -> Void
+    ) -> Bool {
+        guard let engine = backgroundEngineForSystem.withLock({ $0 }) as? BackgroundSessionEngine else { return false }
+        return engine.handleEvents(forSession: identifier, completion: completion)
+    }
+
+    /// Hands the download of `name` (or its update) to the background engine and returns once it
+    /// is saved as queued: it goes on while the app is suspended or killed, and a relaunched
+    /// library adopts it (`reconcileTransfers()`). Joins a background download already asked.
+    /// - Throws: `backgroundEngineMissing` before `useBackgroundEngine(_:)`, `unknownIssue`,
+    ///   `insufficientSpace`, `issueBusy` while this library downloads it in process.
+    public func startBackgroundDownload(_ name: String, intent: TransferIntent = .user) async throws(LibraryError) {
+        try checkOpen()
+        guard backgroundEngine != nil else { throw .backgroundEngineMissing(path: folder.path) }
+        await synchronize()
+        guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
+        if record.status == .available, !record.hasUpdate { return }
+        if running[name] != nil { throw .issueBusy(name: name) }
+        if state.transfers[name]?.isActive != true {
+            let part = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
+            try checkSpace(for: record, alreadyDownloaded: part)
+            let source = record.bundleSource(scale: state.scale)
+            var row =
+                state.transfers[name]
+                ?? TransferRecord(
+                    name: name, generation: 0, stage: .ended, engine: .background, intent: intent, url: source.url,
+                    expectedSize: source.size, expectedSHA256: source.sha256, scale: source.scale)
+            row.url = source.url
+            row.expectedSize = source.size
+            row.expectedSHA256 = source.sha256
+            row.scale = source.scale
+            row.engine = .background
+            row.restarts = 0
+            row.bytesReceived = 0
+            row.bytesExpected = source.size.map(Int64.init)
+            state.transfers[name] = row
+        }
+        await handle(.requested(intent, engine: .background), of: name)
+        // Returns once the engine has the job (or its refusal is recorded).
+        await settleEngineCalls()
+    }
+
+    /// Installs a bundle that arrived outside the library (a Background Assets download, a file
+    /// the app fetched itself): moved (or copied) into `Downloads/` as a received file, then
+    /// verified against the catalog's size and SHA-256 and unpacked, as a background download's
+    /// file is. Waits for the install.
+    /// - Throws: `unknownIssue`; `issueBusy` while the issue is being downloaded; the
+    ///   verification's or the unpack's error (the library is as it was).
+    @discardableResult
+    public func adopt(_ file: URL, for name: String) async throws(LibraryError) -> Issue {
+        try checkOpen()
+        await synchronize()
+        guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
+        if running[name] != nil || state.transfers[name]?.isActive == true { throw .issueBusy(name: name) }
+        let source = record.bundleSource(scale: state.scale)
+        var row =
+            state.transfers[name]
+            ?? TransferRecord(
+                name: name, generation: 0, stage: .ended, engine: .background, intent: .automatic, url: source.url,
+                expectedSize: source.size, expectedSHA256: source.sha256, scale: source.scale)
+        row.generation += 1
+        row.stage = .queued
+        row.url = source.url
+        row.expectedSize = source.size
+        row.expectedSHA256 = source.sha256
+        row.scale = source.scale
+        row.restarts = 0
+        row.lastError = nil
+        state.transfers[name] = row
+        switch TransferHandOff(downloads: layout.downloads).take(file, of: row.id, status: nil) {
+        case .failure(.status(let status)):
+            throw .downloadHTTPStatus(name: name, url: file.path, status: status)
+        case .failure(.file(let error)):
+            row.stage = .ended
+            state.transfers[name] = row
+            throw .fileSystem(path: error.path, reason: error.reason)
+        case .success(let received):
+            await handle(.received(generation: row.generation, file: received), of: name)
+        }
+        await waitForInstalls()
+        guard let current = state.issues[name], current.status == .available, state.transfers[name]?.isActive != true,
+            state.transfers[name]?.lastError == nil
+        else {
+            throw .downloadFailed(name: name, url: file.path, reason: state.transfers[name]?.lastError ?? "not installed")
+        }
+        return current.issue(in: layout)
+    }
+
+    /// Stops `name`'s background download; the engine keeps what it got for the next one. A
+    /// download whose file has arrived is installed all the same.
+    public func cancelBackgroundDownload(_ name: String) async {
+        guard state.transfers[name]?.isActive == true else { return }
+        await handle(.cancelled, of: name)
+    }
+
+    /// Every background transfer under way, newest issue first.
+    public var backgroundTransfers: [BackgroundTransfer] {
+        newestFirst().compactMap { name in
+            guard let row = state.transfers[name], row.isActive, let life = lifecycle(of: name) else { return nil }
+            return BackgroundTransfer(name: name, id: row.id, phase: life.phase, progress: row.progress, intent: row.intent)
+        }
+    }
+
+    /// Why the last background download of `name` failed, until the next one is asked.
+    public func lastTransferError(of name: String) -> String? {
+        guard let row = state.transfers[name], !row.isActive else { return nil }
+        return row.lastError
+    }
+
+    /// Brings the background transfers in line with the engine and the files, as after a
+    /// relaunch: a received file is verified and installed (this waits for it), a transfer the
+    /// engine finished is taken over, one it still runs is followed, one it lost (or that failed
+    /// with something to resume from) is started again as a new generation, up to
+    /// `IssueLifecycle.maxRestarts`; what the engine holds for an older generation is cancelled.
+    /// When the engine cannot be asked, only received files are installed.
+    @discardableResult
+    public func reconcileTransfers() async -> ReconcileResult {
+        await reconcile(watching: activeTransferNames())
+    }
+
+    /// `reconcileTransfers()`, counting as installed every issue of `watched` that is installed
+    /// at the end, by the reconcile or by the engine's events meanwhile.
+    private func reconcile(watching watched: Set<String>) async -> ReconcileResult {
+        guard let engine = backgroundEngine else { return ReconcileResult() }
+        await synchronize()
+        var result = ReconcileResult()
+        let reports: [TransferID: TransferReport]?
+        do {
+            reports = try await engine.report()
+        } catch {
+            log(.error, "the background engine could not be asked: \(error)")
+            reports = nil
+        }
+        let handOff = TransferHandOff(downloads: layout.downloads)
+        let received = Set(((try? OpenFolder.open(layout.downloads).entries()) ?? []).compactMap(\.name))
+        let issues = try? OpenFolder.open(layout.issues)
+        var active: [TransferRecord] = []
+        for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { active.append(row) }
+        for row in active {
+            let file = TransferHandOff.receivedName(of: row.id)
+            let hasFile = received.contains(file)
+            guard hasFile || reports != nil else { continue }
+            var report: EngineReport = .unknown
+            if let found = reports?[row.id] { report = take(found, of: row, handOff: handOff) }
+            let facts = RecoveryFacts(
+                hasContent: issues?.kind(of: row.name) == .folder, receivedFile: hasFile ? file : nil,
+                engine: hasFile ? nil : report)
+            await handle(.recovered(facts), of: row.name)
+            switch report {
+            case .finished: result.received.append(row.name)
+            case .unknown where !hasFile: result.restarted.append(row.name)
+            case .failed(_, true) where !hasFile: result.restarted.append(row.name)
+            case .running: result.running.append(row.name)
+            default: if hasFile { result.received.append(row.name) }
+            }
+        }
+        // What the engine holds that is not a current transfer is an orphan.
+        for (id, _) in reports ?? [:] where state.transfers[id.name].map({ !$0.isActive || $0.generation != id.generation }) ?? true {
+            log(.notice, "\(id): not a transfer of this library's now; cancelled on the engine")
+            await engine.cancel(id, keepingData: false)
+            result.orphans += 1
+        }
+        await waitForInstalls()
+        // Also what the engine's events finished meanwhile (a report of "running" can be a
+        // moment old).
+        for name in watched.union(active.map(\.name)).sorted()
+        where state.issues[name]?.status == .available && state.transfers[name]?.isActive != true {
+            result.installed.append(name)
+            if !result.received.contains(name) { result.received.append(name) }
+            result.running.removeAll { $0 == name }
+        }
+        return result
+    }
+
+    /// Stops an engine that runs outside the process (aria2's daemon) when this library has
+    /// no background transfer left; what a command-line program calls before it exits (an app's
+    /// engine stops on its own while it is attached). Returns whether it stopped or had nothing
+    /// to stop.
+    @discardableResult
+    public func stopBackgroundEngineIfIdle() async -> Bool {
+        guard let engine = backgroundEngine as? Aria2Engine else { return true }
+        guard state.transfers.values.allSatisfy({ !$0.isActive }) else { return false }
+        return (try? await engine.stopIfIdle()) ?? false
+    }
+
+    /// Waits until every install of a received file under way has ended.
+    public func waitForInstalls() async {
+        while let task = installTasks.values.first { await task.value }
+    }
+
+    /// An engine's report on a current transfer, as the lifecycle takes it: a finished file is
+    /// handed over first (moved into `Downloads/`).
+    private func take(_ report: TransferReport, of row: TransferRecord, handOff: TransferHandOff) -> EngineReport {
+        switch report {
+        case .running(let progress):
+            return .running(progress)
+        case .failed(let failure, let resumable):
+            return .failed(Self.libraryError(failure, name: row.name, url: row.url), resumable: resumable)
+        case .finished(let file, let status):
+            switch handOff.take(file, of: row.id, status: status) {
+            case .success(let name): return .finished(file: name)
+            case .failure(.status(let status)):
+                return .failed(.downloadHTTPStatus(name: row.name, url: row.url.absoluteString, status: status), resumable: false)
+            case .failure(.file(let error)): return .failed(.fileSystem(path: error.path, reason: error.reason), resumable: true)
+            }
+        }
+    }
+}
+
+/// What `reconcileTransfers()` did.
+public struct ReconcileResult: Sendable, Equatable {
+    /// Issues whose received file was installed now.
+    public var installed: [String] = []
+    /// Issues whose file had arrived (installed, or refused: see the events).
+    public var received: [String] = []
+    /// Issues the engine still runs.
+    public var running: [String] = []
+    /// Issues started again because the engine had lost their transfer or it failed resumably.
+    public var restarted: [String] = []
+    /// Transfers of older generations (or of no transfer now) cancelled on the engine.
+    public var orphans = 0
+
+    /// Nothing done.
+    public init() {}
+}

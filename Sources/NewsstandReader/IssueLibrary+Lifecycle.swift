@@ -1,0 +1,246 @@
+import Foundation
+import NewsstandCore
+
+/// The background transfers' side of the library: an issue's `IssueLifecycle` is built from its
+/// record and its transfer row, takes an event, and is written back; the library then carries
+/// out the actions it returned, in order.
+extension IssueLibrary {
+    /// `name`'s lifecycle as the state has it.
+    func lifecycle(of name: String) -> IssueLifecycle? {
+        guard let record = state.issues[name] else { return nil }
+        var life = IssueLifecycle(name: name)
+        if record.status == .available, let sha256 = record.installedSHA256, let url = record.installedContentURL {
+            life.installed = InstalledContent(sha256: sha256, contentURL: url, scale: record.installedScale ?? scale)
+        }
+        life.hasUpdate = record.hasUpdate
+        if let row = state.transfers[name] {
+            life.lastGeneration = row.generation
+            if row.isActive {
+                let stage: TransferState.Stage =
+                    switch row.stage {
+                    case .queued: .queued
+                    case .transferring: .transferring
+                    case .received, .ended: installTasks[name] == nil ? .received(file: row.receivedFile ?? "") : .installing(file: row.receivedFile ?? "")
+                    }
+                life.transfer = TransferState(
+                    generation: row.generation, stage: stage, intent: row.intent, engine: row.engine, progress: row.progress,
+                    restarts: row.restarts)
+            }
+        }
+        return life
+    }
+
+    /// Gives `event` to `name`'s lifecycle (as the state has it, or `before`, taken before a
+    /// step that already wrote part of the event's outcome), writes the lifecycle back and
+    /// carries out its actions.
+    func handle(_ event: LifecycleEvent, of name: String, from before: IssueLifecycle? = nil) async {
+        guard var life = before ?? lifecycle(of: name) else { return }
+        let actions = life.handle(event)
+        store(life, event: event)
+        await perform(actions, of: name)
+    }
+
+    /// Writes a lifecycle back into the issue's record and transfer row.
+    private func store(_ life: IssueLifecycle, event: LifecycleEvent) {
+        let name = life.name
+        guard var record = state.issues[name] else { return }
+        // What is installed is written by `commitStaged` (and a removal), never from here.
+        if life.installed == nil || record.status == .available { record.status = life.installed == nil ? life.status : .available }
+        state.issues[name] = record
+        guard var row = state.transfers[name] else { return }
+        if let transfer = life.transfer {
+            if row.generation != transfer.generation { row.resumeData = transfer.restarts > row.restarts ? row.resumeData : nil }
+            row.generation = transfer.generation
+            row.stage =
+                switch transfer.stage {
+                case .queued: .queued
+                case .transferring: .transferring
+                case .received, .installing: .received
+                }
+            row.receivedFile = transfer.file
+            row.restarts = transfer.restarts
+            row.intent = transfer.intent
+            row.bytesReceived = transfer.progress.bytesReceived
+            row.bytesExpected = transfer.progress.bytesExpected ?? row.bytesExpected
+            row.lastError = nil
+        } else {
+            row.generation = max(row.generation, life.lastGeneration)
+            row.stage = .ended
+            row.receivedFile = nil
+            row.resumeData = nil
+            if case .failed(_, let error) = event { row.lastError = error.description }
+            if case .engineReported(_, _, .failed(let error, _)) = event { row.lastError = error.description }
+        }
+        state.transfers[name] = row
+    }
+
+    /// Carries out a lifecycle's actions. Engine calls run in tasks of their own: the engine's
+    /// callbacks may be waiting for this actor (`LibraryTransferSink.deliveredAllEvents`).
+    private func perform(_ actions: [LifecycleAction], of name: String) async {
+        for action in actions {
+            switch action {
+            case .save:
+                do {
+                    try await save()
+                } catch {
+                    log(.error, "\(name): the transfer's state was not saved: \(error)")
+                }
+            case .emitStatus:
+                let status = state.issues[name]?.status ?? .none
+                emit(.statusChanged(name: name, status))
+                tellFollowers(changed: name)
+            case .emitProgress(let progress):
+                emit(.progress(name: name, progress))
+                tellFollowers(progress: progress, of: name)
+            case .emitFailure(let error):
+                log(.error, "background download of \(name) ended: \(error)")
+                emit(.downloadFailed(name: name, error))
+            case .startTransfer(let generation, _):
+                launch(name, generation: generation)
+            case .reattach:
+                // The engine is attached: its events for this transfer come to the sink.
+                break
+            case .cancelTransfer(let generation, _, let keepingData):
+                if let engine = backgroundEngine {
+                    let id = TransferID(name: name, generation: generation)
+                    callEngine { await engine.cancel(id, keepingData: keepingData) }
+                }
+            case .install(let generation, let file):
+                startInstall(name, generation: generation, file: file)
+            case .discardReceivedFile(let file):
+                discardReceived(file)
+            case .discardPartFile:
+                // A background engine keeps its own partial data; `cancelTransfer` disposes of it.
+                break
+            case .applyStoragePolicy:
+                _ = try? await applyStoragePolicy(protecting: [name])
+            case .recordInstall(let update):
+                let automatic = state.transfers[name]?.intent == .automatic
+                configuration.analytics?.record(
+                    update ? .issueUpdated(name: name, byRanges: false) : .issueDownloaded(name: name, automatically: automatic))
+            }
+        }
+    }
+
+    /// Hands the current generation's job to the engine; a refusal comes back as its failure.
+    private func launch(_ name: String, generation: Int) {
+        guard let engine = backgroundEngine, let row = state.transfers[name], row.generation == generation else { return }
+        var job = TransferJob(
+            id: row.id, url: row.url, expectedSize: row.expectedSize.map(Int64.init), intent: row.intent,
+            resumeData: row.resumeData)
+        job.apply(row.intent == .automatic ? .automatic : configuration.networkPolicy)
+        log("\(name): handed to the background engine as \(row.id)")
+        let handed = job
+        callEngine {
+            do throws(TransferFailure) {
+                try await engine.start(handed)
+            } catch {
+                await self.take(.failed(handed.id, error, resumeData: nil))
+            }
+        }
+    }
+
+    /// Runs a call to the engine in a task of its own (never awaited by the engine's events,
+    /// which may be holding the engine's queue), kept until it ends so that `settleEngineCalls`
+    /// (and `close`) can wait for it.
+    private func callEngine(_ call: @escaping @Sendable () async -> Void) {
+        engineCallCount += 1
+        let key = engineCallCount
+        engineCalls[key] = Task {
+            await call()
+            await self.endEngineCall(key)
+        }
+    }
+
+    private func endEngineCall(_ key: Int) { engineCalls[key] = nil }
+
+    /// Waits until every call handed to the engine so far has returned.
+    func settleEngineCalls() async {
+        while let call = engineCalls.values.first { await call.value }
+    }
+
+    /// Deletes a received file in `Downloads/` (only a name the hand-off gives).
+    private func discardReceived(_ file: String) {
+        guard TransferHandOff.transfer(ofReceived: file) != nil else { return }
+        try? OpenFolder.open(layout.downloads).removeRegularFile(file)
+    }
+
+    /// Verifies and unpacks a received file, off the actor, under the issue's claim.
+    private func startInstall(_ name: String, generation: Int, file: String) {
+        guard installTasks[name] == nil else { return }
+        installTasks[name] = Task { await self.installReceived(name, generation: generation, file: file) }
+    }
+
+    private func installReceived(_ name: String, generation: Int, file: String) async {
+        defer { installTasks[name] = nil }
+        countClaimant(name, 1)
+        defer { countClaimant(name, -1) }
+        let claim: ClaimLock?
+        do {
+            claim = try await claims.wait(for: name)
+        } catch {
+            log(.error, "\(name): the received file waits for the issue's claim: \(error)")
+            return
+        }
+        guard let claim else { return }
+        defer { claim.release() }
+        await synchronize()
+        guard let row = state.transfers[name], row.isActive, row.generation == generation else { return }
+        await handle(.installing(generation: generation), of: name)
+        let source = row.source
+        let index = await indexForInstall(name, source: source)
+        let installer = Installer(
+            name: name, part: layout.downloads.appendingPathComponent(file), layout: layout,
+            limits: configuration.extractionLimits, hasher: configuration.hasher, unpacker: configuration.unpacker,
+            index: index)
+        let installation = await BlockingWork.run { installer.install(expectedSize: source.size, expectedSHA256: source.sha256) }
+        switch installation {
+        case .failure(let error):
+            await handle(.failed(generation: generation, error), of: name)
+        case .success(let sha256):
+            // What was installed before the swap: `commitStaged` records the new content itself.
+            let before = lifecycle(of: name)
+            switch await commitStaged(name, sha256: sha256, source: source) {
+            case .failure(let error):
+                await handle(.failed(generation: generation, error), of: name)
+            case .success:
+                log("\(name) is available (from the background engine)")
+                await handle(
+                    .installed(generation: generation, InstalledContent(sha256: sha256, contentURL: source.url, scale: source.scale)),
+                    of: name, from: before)
+            }
+        }
+    }
+
+    /// One engine event, on the actor, in the order the engine sent them.
+    func take(_ event: EngineEvent) async {
+        if isClosed {
+            if case .delivered(let recorded) = event { recorded.signal() }
+            return
+        }
+        switch event {
+        case .progressed(let id, let progress):
+            await handle(.progressed(generation: id.generation, progress), of: id.name)
+        case .received(let id, let file):
+            guard state.transfers[id.name]?.isActive == true, state.transfers[id.name]?.generation == id.generation else {
+                discardReceived(file)
+                return
+            }
+            await handle(.received(generation: id.generation, file: file), of: id.name)
+        case .refused(let id, let error):
+            await handle(.engineReported(generation: id.generation, engine: .background, .failed(error, resumable: false)), of: id.name)
+        case .failed(let id, let failure, let resumeData):
+            if let resumeData, resumeData.count <= TransferRow.maxResumeDataBytes, var row = state.transfers[id.name],
+                row.generation == id.generation
+            {
+                row.resumeData = resumeData
+                state.transfers[id.name] = row
+            }
+            let error = Self.libraryError(failure, name: id.name, url: state.transfers[id.name]?.url ?? folder)
+            let resumable = failure.isTransient || resumeData != nil
+            await handle(.engineReported(generation: id.generation, engine: .background, .failed(error, resumable: resumable)), of: id.name)
+        case .delivered(let recorded):
+            recorded.signal()
+        }
+    }
+}

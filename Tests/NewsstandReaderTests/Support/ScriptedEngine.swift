@@ -1,0 +1,68 @@
+import Foundation
+import NewsstandCore
+import NewsstandReader
+
+/// An engine that does what the test says, when it says: it holds the jobs it was given, and
+/// finishes, fails or forgets them on command, as an OS transfer service may (duplicate and
+/// stale events, a 404's body delivered as a finished file, a job lost with its process). Its
+/// finished files are copies of the bundles nginx serves, deleted as soon as `finished` returns,
+/// as URLSession deletes them.
+final class ScriptedEngine: TransferEngine, @unchecked Sendable {
+    let kind = TransferEngineKind.background
+    private let state = Locked<(sink: (any TransferEventSink)?, jobs: [TransferID: TransferJob], started: Int)>((nil, [:], 0))
+    let scratch: URL
+
+    init(scratch: URL) { self.scratch = scratch }
+
+    func attach(_ sink: any TransferEventSink) { state.withLock { $0.sink = sink } }
+    func start(_ job: TransferJob) async throws(TransferFailure) {
+        state.withLock {
+            $0.jobs[job.id] = job
+            $0.started += 1
+        }
+    }
+    func cancel(_ id: TransferID, keepingData: Bool) async { _ = state.withLock { $0.jobs.removeValue(forKey: id) } }
+    func report() async throws(TransferFailure) -> [TransferID: TransferReport] {
+        state.withLock { $0.jobs.mapValues { _ in .running(DownloadProgress(bytesReceived: 0, bytesExpected: nil)) } }
+    }
+
+    var jobs: [TransferJob] { state.withLock { Array($0.jobs.values) }.sorted { "\($0.id)" < "\($1.id)" } }
+    var startCount: Int { state.withLock { $0.started } }
+
+    /// Delivers `id`'s body (the file under `root` its URL names, or `body` instead) as finished
+    /// with `status`, then deletes the file; keeps the job when `keep` (a duplicate follows).
+    func finish(_ id: TransferID, from root: URL, status: Int = 200, body: Data? = nil, keep: Bool = false) {
+        guard let (sink, job) = state.withLock({ held -> ((any TransferEventSink)?, TransferJob?) in
+            (held.sink, keep ? held.jobs[id] : held.jobs.removeValue(forKey: id))
+        }) as? ((any TransferEventSink), TransferJob) else { return }
+        let file = scratch.appendingPathComponent("CFNetworkDownload_\(UUID().uuidString).tmp")
+        let data = body ?? (try? Data(contentsOf: root.appendingPathComponent(String(job.url.path.dropFirst()))))
+        try? data?.write(to: file)
+        sink.finished(id, status: status, file: file)
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    /// Delivers a finished file for a transfer the library never gave (a stale generation).
+    func finishStale(_ id: TransferID, from root: URL, url: URL) {
+        guard let sink = state.withLock({ $0.sink }) else { return }
+        let file = scratch.appendingPathComponent("stale-\(UUID().uuidString).tmp")
+        try? Data(contentsOf: root.appendingPathComponent(String(url.path.dropFirst()))).write(to: file)
+        sink.finished(id, status: 200, file: file)
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    /// Fails `id` (resumable: the library starts it again).
+    func fail(_ id: TransferID) {
+        guard let sink = state.withLock({ held -> (any TransferEventSink)? in
+            held.jobs[id] = nil
+            return held.sink
+        }) else { return }
+        sink.failed(id, .network(code: 7, reason: "connection reset"), resumeData: nil)
+    }
+
+    /// Forgets every job, as a force-quit or a lost process does.
+    func forgetAll() { state.withLock { $0.jobs = [:] } }
+
+    /// The relaunch's "delivered all events".
+    func deliverAll() { state.withLock { $0.sink }?.deliveredAllEvents() }
+}
