@@ -19,9 +19,11 @@ extension IssueLibrary {
         return try read.get()
     }
 
-    /// A cursor over an available issue at the position the reader left it (or its start).
+    /// A cursor over an available issue at the position the reader left it (or its start): the
+    /// issue is opened to be read (`AnalyticsEvent.issueOpened`).
     public func cursor(for name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueCursor {
         let content = try await content(of: name, registry: registry)
+        configuration.analytics?.record(.issueOpened(name: name))
         return IssueCursor(content: content, position: readingPosition(of: name) ?? .start)
     }
 

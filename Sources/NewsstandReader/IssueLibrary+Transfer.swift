@@ -18,6 +18,7 @@ extension IssueLibrary {
                 await forwarding.value
                 updateResults[name] = result
                 emit(.updated(name: name, result))
+                configuration.analytics?.record(.issueUpdated(name: name, byRanges: true))
                 return .success(issue)
             case .failed(let error):
                 reporter.finish()
@@ -39,9 +40,15 @@ extension IssueLibrary {
             var distrusted = false
             if case .indexMismatch = fullReason { distrusted = true }
             let installed = await install(name, from: part, source: source, keepIndex: !distrusted)
-            if case .success = installed, record.hasUpdate {
-                updateResults[name] = .full(fullReason)
-                emit(.updated(name: name, .full(fullReason)))
+            if case .success = installed {
+                if record.hasUpdate {
+                    updateResults[name] = .full(fullReason)
+                    emit(.updated(name: name, .full(fullReason)))
+                    configuration.analytics?.record(.issueUpdated(name: name, byRanges: false))
+                } else {
+                    configuration.analytics?.record(
+                        .issueDownloaded(name: name, automatically: policy(of: name) == .automatic))
+                }
             }
             return installed
         }
