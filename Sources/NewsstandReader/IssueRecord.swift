@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// What the library persists about one issue. Local paths are not stored (an app's container
 /// moves between launches); they are derived from the library folder.
@@ -8,6 +9,8 @@ struct IssueRecord: Codable, Equatable, Sendable {
     var date: Date
     var summary: String?
     var productID: String?
+    /// Whether the catalog sells the issue: a paid one is fetched through the `AccessProvider`.
+    var access: IssueAccess = .free
     var remoteCoverURL: URL
     var remoteContentURL: URL
     var contentSize: Int?
@@ -63,7 +66,7 @@ struct IssueRecord: Codable, Equatable, Sendable {
 
     func issue(in layout: LibraryLayout) -> Issue {
         Issue(
-            name: name, title: title, date: date, summary: summary, productID: productID,
+            name: name, title: title, date: date, summary: summary, productID: productID, access: access,
             remoteCoverURL: remoteCoverURL, remoteContentURL: remoteContentURL, contentSize: contentSize,
             contentSHA256: contentSHA256, status: status, hasUpdate: hasUpdate, isInCatalog: isInCatalog,
             contentURL: layout.content(of: name),
