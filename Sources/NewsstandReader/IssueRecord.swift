@@ -10,7 +10,8 @@ struct IssueRecord: Codable, Equatable, Sendable {
     var summary: String?
     var productID: String?
     /// Whether the catalog sells the issue: a paid one is fetched through the `AccessProvider`.
-    var access: IssueAccess = .free
+    /// Optional only so that a `library.json` from before issue 24 decodes (nil: free).
+    var access: IssueAccess?
     var remoteCoverURL: URL
     var remoteContentURL: URL
     var contentSize: Int?
@@ -66,7 +67,7 @@ struct IssueRecord: Codable, Equatable, Sendable {
 
     func issue(in layout: LibraryLayout) -> Issue {
         Issue(
-            name: name, title: title, date: date, summary: summary, productID: productID, access: access,
+            name: name, title: title, date: date, summary: summary, productID: productID, access: access ?? .free,
             remoteCoverURL: remoteCoverURL, remoteContentURL: remoteContentURL, contentSize: contentSize,
             contentSHA256: contentSHA256, status: status, hasUpdate: hasUpdate, isInCatalog: isInCatalog,
             contentURL: layout.content(of: name),

@@ -24,7 +24,7 @@ enum IssueRow {
             record.fallback?.coverSHA256.map(SQLiteValue.text), record.missingRetinaContentURL.map { .text($0.absoluteString) },
             record.contentIndexURL.map { .text($0.absoluteString) }, record.contentIndexSize.map { .integer(Int64($0)) },
             record.contentIndexSHA256.map(SQLiteValue.text), record.updateBytes.map(SQLiteValue.integer),
-            .text(record.access.rawValue),
+            .text((record.access ?? .free).rawValue),
         ]
     }
 
