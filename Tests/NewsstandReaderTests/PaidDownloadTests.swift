@@ -196,6 +196,48 @@ import Testing
         }
     }
 
+    /// A background engine gets the signed link; its 403 (the link expired while the app was
+    /// away) starts a new generation signed again, once; a second 403 is `notEntitled`.
+    @Test func aBackgroundTransferGetsTheSignedLinkAndIsSignedAgainOnceAfterA403() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
+            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("scratch"))
+            let provider = SigningProvider()
+            let recording = Recording()
+            let library = try Self.library(bed, provider, recording: recording)
+            try await library.refresh(from: bed.catalogURL)
+            await library.useBackgroundEngine(.custom(engine))
+            let events = await library.events()
+            try await library.startBackgroundDownload("b", intent: .user)
+            func nextJob(after id: TransferID?) async throws -> TransferJob {
+                for _ in 0..<250 {
+                    if let job = engine.jobs.first, job.id != id { return job }
+                    try await Task.sleep(nanoseconds: 20_000_000)
+                }
+                throw TestFailure("the engine got no new job")
+            }
+            let first = try await nextJob(after: nil)
+            #expect(first.url.path == "/paid/b/b.zip" && first.url.query?.contains("md5=") == true)
+            engine.fail(first.id, with: .httpStatus(403))
+            let second = try await nextJob(after: first.id)
+            #expect(second.url.query?.contains("md5=") == true && second.id != first.id)
+            engine.fail(second.id, with: .httpStatus(403))
+            var failure: LibraryError?
+            for await event in events {
+                recording.add("\(event)")
+                if case .downloadFailed(_, let error) = event {
+                    failure = error
+                    break
+                }
+            }
+            #expect(failure == .notEntitled(name: "b", reason: "the server refused the renewed link (HTTP 403)"))
+            #expect(provider.requests.current.count == 2)
+            #expect(engine.jobs.isEmpty)
+            #expect(!recording.lines.current.contains { Self.leaks($0, provider) })
+            await library.close()
+        }
+    }
+
     @Test func anUpdateByRangesOfAPaidIssueSignsItsIndexAndRanges() async throws {
         try await Testbed.with(secureLinkSecret: Self.secret) { bed in
             let pages = (1...12).map { (page: $0, seed: $0) }
