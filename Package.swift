@@ -95,8 +95,12 @@ let package = Package(
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
-        // The entitlement service is a Python program the tests run (EntitlementService.swift).
-        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport", exclude: ["entitlement_service.py"]),
+        // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal.
+        .executableTarget(name: "TestChildGuard", path: "Tests/TestChildGuard"),
+        // A test process to kill (KilledTestRunTests): its servers and folder must not outlive it.
+        .executableTarget(name: "TestRunProbe", dependencies: ["NewsstandTestSupport"], path: "Tests/TestRunProbe"),
+        .target(
+            name: "NewsstandTestSupport", dependencies: ["NewsstandCore", "NewsstandProcess"], path: "Tests/NewsstandTestSupport", exclude: ["Scripts"]),
         .target(
             name: "NewsstandBuildTestSupport",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
@@ -129,7 +133,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"]
+            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"],
+            exclude: ["Scripts"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),
@@ -139,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "NewsstandCLITests",
             dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandProcess", "NewsstandTestSupport"],
-            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Channels"]),
+            exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Channels", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -141,6 +141,21 @@
             }
         }
 
+        /// Whether the child has exited (its id may be another process's from then on).
+        public var hasExited: Bool { state.withLock { $0.hasExited } }
+
+        /// What the child has written so far (within the limits), while it runs: for a caller
+        /// that reads a server's first line before it waits for the server.
+        public var outputSoFar: (output: Data, errorOutput: Data) { state.withLock { ($0.output, $0.errorOutput) } }
+
+        /// Sends `signalNumber` to the child alone (not its group), unless it has exited: what a
+        /// crash or the system would do to it (SIGKILL), where `stop` asks it to end in order.
+        public func send(_ signalNumber: Int32) {
+            state.withLock { state in
+                if !state.hasExited { _ = kill(pid, signalNumber) }
+            }
+        }
+
         // MARK: Starting
 
         /// Starts the child and the threads that wait for it and read its pipes.

@@ -67,17 +67,15 @@ import Testing
         let folder = output.appendingPathComponent("f-1/.newsstand/images")
         let key = String(repeating: "ab", count: 16)
         // A process that has exited: its temporary files are leftovers.
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        let dead = ".\(key).png.\(gone.processIdentifier).1f2e3d4c.tmp"
+        let gone = try TestChild.start("/bin/true", [])
+        gone.wait()
+        let dead = ".\(key).png.\(gone.pid).1f2e3d4c.tmp"
         // A running process's (init's) may still be written: left alone, as is anything not
         // named like a temporary cache file, and a link with a leftover's name.
         let running = ".\(key).png.1.5a6b7c8d.tmp"
-        let others = ["notes.txt", ".\(key).png.tmp", ".other.png.\(gone.processIdentifier).1f2e3d4c.tmp"]
+        let others = ["notes.txt", ".\(key).png.tmp", ".other.png.\(gone.pid).1f2e3d4c.tmp"]
         for name in [dead, running] + others { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
-        let link = ".\(key).jpg.\(gone.processIdentifier).99.tmp"
+        let link = ".\(key).jpg.\(gone.pid).99.tmp"
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd")
 
         // Forced: the issue is built, as after a killed build (whose manifest was never written).

@@ -1,56 +1,33 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+/// A program started without waiting for it (the `newsstand` executable, usually), whose output
+/// a test can read while it runs. A `TestChild`: it dies with the test process.
+public final class BackgroundProcess: Sendable {
+    private let child: TestChild
 
-/// A program started without waiting for it (the `newsstand` executable, usually), its output
-/// going to files that a test can read while it runs.
-public final class BackgroundProcess: @unchecked Sendable {  // safe: the Process is started in init, then only signalled
-    private let process = Process()
-    private let exit: ExitWaiter
-    private let outputFile: URL
-    private let errorFile: URL
-
-    /// Starts `executable` with `arguments`; its output goes to files in a new temporary folder.
-    public init(_ executable: String, _ arguments: [String]) throws {
-        let folder = try Shell.temporaryFolder("process")
-        outputFile = folder.appendingPathComponent("stdout")
-        errorFile = folder.appendingPathComponent("stderr")
-        try Data().write(to: outputFile)
-        try Data().write(to: errorFile)
-        process.executableURL = URL(fileURLWithPath: try Shell.locate(executable))
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        exit = try process.runWaitable()
+    /// Starts `executable` with `arguments`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        child = try TestChild.start(executable, arguments, environment: environment)
     }
 
     /// What it printed on standard output so far.
-    public var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    public var output: String { String(decoding: child.output, as: UTF8.self) }
     /// What it printed on standard error so far.
-    public var errors: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+    public var errors: String { String(decoding: child.errorOutput, as: UTF8.self) }
 
-    /// Waits for it to exit; returns its exit status.
+    /// Waits for it to exit; returns its exit status, or the signal that ended it.
     @discardableResult
-    public func wait() -> Int32 {
-        exit.wait()
-        return process.terminationStatus
-    }
+    public func wait() -> Int32 { TestChild.status(of: child.wait()) }
 
     /// Its process id.
-    public var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { child.pid }
 
-    /// Kills it at once with SIGKILL, as a crash or the system would, if it still runs.
-    public func killNow() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-    }
+    /// Kills it at once with SIGKILL, as a crash or the system would, if it still runs (it
+    /// alone: what it started is left to its own parent-death handling).
+    public func killNow() { child.send(SIGKILL) }
 
-    /// Kills it if it still runs (for cleanup after a failed expectation).
-    public func kill() {
-        if process.isRunning { process.terminate() }
-    }
+    /// Stops it if it still runs (for cleanup after a failed expectation): SIGTERM to its group.
+    public func kill() { child.stop() }
 
     /// Waits (up to `timeout` seconds) until `condition` holds; returns whether it did.
     public static func poll(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {

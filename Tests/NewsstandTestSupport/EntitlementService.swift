@@ -23,7 +23,7 @@ public final class EntitlementService: @unchecked Sendable {  // safe: the serve
         ]
         try JSONSerialization.data(withJSONObject: settings).write(to: config)
         server = try PythonServer(
-            file: Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandTestSupport/entitlement_service.py"),
+            script: PythonServer.script("entitlement_service.py"),
             arguments: [config.path])
     }
 

@@ -21,7 +21,7 @@ import Foundation
 ///   magazine served at `/`) answers only signed, unexpired URLs, configured as README's
 ///   "Hosting paid issues" says; anything else there is 403; `/slowpaid/` is the same, slow
 ///   like `/slow/` (100 KB/s without `Range`), so that a link can expire mid-download.
-public final class Nginx: @unchecked Sendable {  // safe: the Process is started in init, then only signalled
+public final class Nginx: Sendable {
     /// The one user `/authdav/` lets in, and its password.
     public static let davUser = "publisher"
     public static let davPassword = "right-horse-battery"
@@ -31,8 +31,11 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
     public let prefix: URL
     public let root: URL
     public let port: Int
-    private let process: Process
-    private let exit: ExitWaiter
+    /// The master (a `TestChild`: it dies with the test process). Its worker does not yet: it
+    /// is the master's child, which nginx does not tie to it (`master_process off` would, but
+    /// a single-process nginx logs a cut connection only after the next request, which the
+    /// download tests read).
+    private let child: TestChild
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
@@ -58,22 +61,15 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
             let config = prefix.appendingPathComponent("nginx.conf")
             try Self.config(prefix: prefix.path, root: root.path, port: port, secureLinkSecret: secureLinkSecret).write(
                 to: config, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = [
-                "-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let exit = try process.runWaitable()
-            if Self.waitUntilListening(port: port, process: process) {
+            let child = try TestChild.start(
+                executable, ["-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path],
+                outputLimit: 1 << 20)
+            if Self.waitUntilListening(port: port, child: child) {
                 self.port = port
-                self.process = process
-                self.exit = exit
+                self.child = child
                 return
             }
-            process.terminate()
-            exit.wait()
+            child.stop()
             lastError = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
         }
         try? FileManager.default.removeItem(at: prefix)
@@ -82,20 +78,15 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
 
     /// Stops nginx and removes its folder.
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            exit.wait()
-        }
+        child.stop()
         try? FileManager.default.removeItem(at: prefix)
     }
 
     /// Stops nginx but keeps its files (to make requests fail).
-    public func pause() {
-        if process.isRunning {
-            process.terminate()
-            exit.wait()
-        }
-    }
+    public func pause() { child.stop() }
+
+    /// The process id of nginx's master.
+    public var processIdentifier: Int32 { child.pid }
 
     /// Requests logged so far.
     public func requests() -> [LoggedRequest] {
@@ -246,9 +237,9 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func waitUntilListening(port: Int, process: Process) -> Bool {
+    private static func waitUntilListening(port: Int, child: TestChild) -> Bool {
         let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, process.isRunning {
+        while Date() < deadline, !child.hasExited {
             if canConnect(port: port) { return true }
             usleep(10_000)
         }

@@ -1,54 +1,55 @@
 import Foundation
 
 /// A small server written in Python for failures nginx cannot produce (a server that never
-/// answers, a proxy that cuts connections). The script prints its port on its first line.
-public final class PythonServer: @unchecked Sendable {  // safe: the Process starts in init, then is only killed
-    private let process = Process()
-    private let output = Pipe()
-    private let exit: ExitWaiter
+/// answers, a proxy that cuts connections). The script prints its port on its first line. A
+/// `TestChild`: it dies with the test process.
+public final class PythonServer: Sendable {
+    private let child: TestChild
     /// The port the script printed.
     public let port: Int
 
-    /// Starts `python3 -u -c script arguments…` and reads the port it prints.
-    public convenience init(script: String, arguments: [String] = []) throws {
-        try self.init(pythonArguments: ["-u", "-c", script] + arguments)
-    }
-
-    /// Starts `python3 -u file arguments…` and reads the port it prints.
-    public convenience init(file: URL, arguments: [String] = []) throws {
-        try self.init(pythonArguments: ["-u", file.path] + arguments)
-    }
-
-    private init(pythonArguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: try Shell.locate("python3"))
-        process.arguments = pythonArguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        exit = try process.runWaitable()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { throw TestFailure("the python server did not start") }
-            line.append(byte)
+    /// Starts `python3 -u script arguments…`: `script` is a `.py` file's path (`Self.script(…)`
+    /// finds one beside the tests) and reads the port it prints.
+    public init(script: URL, arguments: [String] = []) throws {
+        child = try TestChild.start("python3", ["-u", script.path] + arguments)
+        let deadline = Date().addingTimeInterval(30)
+        var firstLine: Substring?
+        while firstLine == nil {
+            let output = String(decoding: child.output, as: UTF8.self)
+            if let end = output.firstIndex(of: "\n") {
+                firstLine = output[..<end]
+            } else if child.hasExited || Date() > deadline {
+                let reason = String(decoding: child.errorOutput, as: UTF8.self)
+                child.stop(grace: 0)
+                throw TestFailure("the python server \(script.lastPathComponent) did not start: \(reason)")
+            } else {
+                usleep(5_000)
+            }
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TestFailure("the python server printed no port")
+        guard let port = firstLine.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+            child.stop(grace: 0)
+            throw TestFailure("the python server \(script.lastPathComponent) printed no port")
         }
         self.port = port
     }
 
+    /// The process id of the server.
+    public var processIdentifier: Int32 { child.pid }
+
     /// Kills the server (SIGKILL: python blocked in accept() does not reliably die of SIGTERM).
-    public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            exit.wait()
-        }
-    }
+    public func stop() { child.stop(grace: 0) }
 
     /// Stops the server and returns the lines it printed after the port.
     public func stopAndReadOutput() -> [String] {
-        stop()
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        return String(decoding: rest, as: UTF8.self).split(separator: "\n").map(String.init)
+        let output = String(decoding: child.stop(grace: 0).output, as: UTF8.self)
+        return output.split(separator: "\n").dropFirst().map(String.init)
+    }
+
+    /// A Python script of the tests: `name` in the folder of the file that asks (`#filePath`),
+    /// or in its `Scripts/` folder.
+    public static func script(_ name: String, beside file: String = #filePath) -> URL {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let beside = folder.appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: beside.path) ? beside : folder.appendingPathComponent("Scripts/\(name)")
     }
 }

@@ -16,34 +16,16 @@ public enum Shell {
         }
     }
 
-    /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders).
+    /// Runs `executable` (a path, or a name looked up on PATH and in the usual folders) to its
+    /// end (a `TestChild`); `status` is the exit status, or the signal that ended it.
     @discardableResult
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try locate(executable))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exit = try process.runWaitable()
-        // Read both pipes before waiting, so a chatty program cannot fill a pipe and block.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        exit.wait()
+        let outcome = try TestChild.start(executable, arguments, environment: environment, in: directory).wait()
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: TestChild.status(of: outcome), stdout: String(decoding: outcome.output, as: UTF8.self),
+            stderr: String(decoding: outcome.errorOutput, as: UTF8.self))
     }
 
     /// Runs a Python 3 script with arguments (`sys.argv[1:]`).
@@ -78,21 +60,19 @@ public enum Shell {
         return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!).path
     }
 
-    /// A new empty temporary folder, inside one folder per test process that is removed when
-    /// the process exits.
+    /// A new empty temporary folder, inside one folder per test process (`newsstand-tests-<pid>`
+    /// in the system's temporary folder) that is removed when the process exits, and at the next
+    /// start when the process was killed instead (`TestRunFolders`).
     public static func temporaryFolder(_ label: String = "newsstand") throws -> URL {
-        _ = removesTestRootAtExit
-        let url = URL(fileURLWithPath: testRootPath).appendingPathComponent("\(label)-\(UUID().uuidString)")
+        _ = preparesTestRoot
+        let url = URL(fileURLWithPath: TestRunFolders.own.path).appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
-    private static let removesTestRootAtExit: Bool = {
-        atexit { try? FileManager.default.removeItem(atPath: testRootPath) }
+    private static let preparesTestRoot: Bool = {
+        TestRunFolders.removeDeadRuns()
+        atexit { try? FileManager.default.removeItem(at: TestRunFolders.own) }
         return true
     }()
 }
-
-/// The folder holding this test process's temporary folders.
-private let testRootPath = FileManager.default.temporaryDirectory
-    .appendingPathComponent("newsstand-tests-\(ProcessInfo.processInfo.processIdentifier)").path

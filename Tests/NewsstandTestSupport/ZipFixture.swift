@@ -28,7 +28,8 @@ public enum ZipFixture {
 
     private static let script = #"""
         import json, random, sys, zipfile
-        spec = json.load(sys.stdin)
+        with open(sys.argv[1]) as f:
+            spec = json.load(f)
         with zipfile.ZipFile(spec["path"], "w") as z:
             for e in spec["entries"]:
                 name = e["name"]
@@ -54,21 +55,13 @@ public enum ZipFixture {
     public static func make(at url: URL, entries: [Entry]) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let spec: [String: Any] = ["path": url.path, "entries": entries.map(\.json)]
-        let input = Pipe()
-        let errors = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.standardInput = input
-        process.standardError = errors
-        let exit = try process.runWaitable()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
-        try input.fileHandleForWriting.close()
-        exit.wait()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw TestFailure("python3 zipfile failed: \(message)")
-        }
+        // The spec goes in a file beside the archive's folder: a pipe to standard input would
+        // need a writer thread, and an argument has a size limit.
+        let specFile = try Shell.temporaryFolder("zip-spec").appendingPathComponent("spec.json")
+        try JSONSerialization.data(withJSONObject: spec).write(to: specFile)
+        defer { try? FileManager.default.removeItem(at: specFile.deletingLastPathComponent()) }
+        let result = try Shell.python(script, [specFile.path])
+        guard result.status == 0 else { throw TestFailure("python3 zipfile failed: \(result.stderr)") }
     }
 
     /// Cuts a file down to `fraction` of its size (a truncated download or upload).
@@ -79,16 +72,11 @@ public enum ZipFixture {
 
     /// The bytes `.random(count:seed:)` produces, to compare unpacked files with.
     public static func randomBytes(count: Int, seed: Int) throws -> Data {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c", "import random, sys; sys.stdout.buffer.write(random.Random(\(seed)).randbytes(\(count)))",
-        ]
-        process.standardOutput = output
-        let exit = try process.runWaitable()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        exit.wait()
-        return data
+        let result = try TestChild.start(
+            "python3", ["-c", "import random, sys; sys.stdout.buffer.write(random.Random(\(seed)).randbytes(\(count)))"],
+            outputLimit: max(count, 1 << 20)
+        ).wait()
+        guard result.termination == .exited(0) else { throw TestFailure("python3 random failed: \(result.errorText)") }
+        return result.output
     }
 }

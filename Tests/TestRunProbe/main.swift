@@ -1,0 +1,25 @@
+// TestRunProbe [start]
+//
+// A test process stand-in for KilledTestRunTests. Without arguments: starts a test-support
+// nginx and a Python server as a test would, prints one line (JSON: their process ids and
+// ports, and this process's folder of temporary folders), and waits to be killed. With `start`:
+// only starts as a test process does (which removes the folders of dead runs) and exits.
+import Foundation
+import NewsstandTestSupport
+
+if CommandLine.arguments.dropFirst().first == "start" {
+    _ = try Shell.temporaryFolder("probe")
+    exit(0)
+}
+let nginx = try Nginx()
+let script = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandReaderTests/Scripts/stalled_server.py")
+let python = try PythonServer(script: script)
+let workers = (try? String(contentsOfFile: "/proc/\(nginx.processIdentifier)/task/\(nginx.processIdentifier)/children", encoding: .utf8))?
+    .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? []
+let started: [String: Any] = [
+    "nginxWorkers": workers,
+    "nginx": Int(nginx.processIdentifier), "nginxPort": nginx.port, "python": Int(python.processIdentifier),
+    "pythonPort": python.port, "folder": TestRunFolders.own.path,
+]
+FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: started) + Data("\n".utf8))
+while true { sleep(60) }
