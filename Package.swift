@@ -79,7 +79,7 @@ let package = Package(
             name: "NewsstandCLI",
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
-                "NewsstandImport",
+                "NewsstandImport", "NewsstandProcess",
             ]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging", "NewsstandImport"]),
         // Times the reader library's operations for bench/reader; also the program that shows

@@ -18,6 +18,8 @@ enum LibraryCommand: Command {
         var latest = false
         var all = false
         var background = false
+        /// download, update, resume: the program that signs a paid issue's URLs.
+        var accessCommand: String?
         var format = OutputFormat.text
         /// How long a write waits while another process writes to the folder.
         var wait = LibraryCommand.defaultWait
@@ -36,6 +38,9 @@ enum LibraryCommand: Command {
                 .flag(
                     \.background, "--background",
                     help: "download: hand the downloads to the background engine (aria2) and exit at once; they go on after newsstand exits"),
+                .value(
+                    \.accessCommand, "--access-command", .text, placeholder: "CMD",
+                    help: "download, update, resume: run CMD <name> <url> for a paid issue; it prints the signed URL (non-zero exit: not entitled)"),
                 .value(\.format, "--format", help: "text (default) or json"),
                 .value(
                     \.configuration.coversFetchedOnRefresh, "--covers", .wholeNumber(unit: "covers", range: 0...Int64(Int32.max)),
@@ -69,9 +74,9 @@ enum LibraryCommand: Command {
         forms: [
             "<folder> refresh <catalog-url> [--retina]",
             "<folder> list",
-            "<folder> download <name> | --latest | --all [--background]",
-            "<folder> update <name> | --all",
-            "<folder> resume",
+            "<folder> download <name> | --latest | --all [--background] [--access-command CMD]",
+            "<folder> update <name> | --all [--access-command CMD]",
+            "<folder> resume [--access-command CMD]",
             "<folder> remove <name>",
             "<folder> cover <name>",
             "<folder> cancel <name>",
@@ -79,6 +84,7 @@ enum LibraryCommand: Command {
         description: [
             "Manages an issue library in <folder> (created when missing) the way a reader app does: refresh fetches issues.plist with a conditional GET, download streams a bundle into a .part file (resumed with Range after an interruption), verifies its size and SHA-256 and unpacks it safely; update brings a downloaded issue with an update to the catalog's content, fetching only the files that changed (HTTP Range requests, checked against the bundle's index) when it can, the whole bundle otherwise; resume continues downloads that were interrupted.",
             "download --background hands the downloads to an aria2c daemon (Debian package aria2) kept in <folder>/Engines/aria2 and exits at once: they go on after newsstand exits or is killed, and every later library command on the folder adopts what finished (verifies and unpacks it, and says so on standard error), starts again what the daemon lost, and stops the daemon once it is idle; list shows the transfers still under way; cancel stops one (what it got is kept for the next download).",
+            "A paid issue (the catalog's Access is paid) is fetched only through --access-command CMD: for its bundle, and its index and ranges in an update, newsstand runs CMD <name> <url> (through /bin/sh, with NEWSSTAND_ISSUE, NEWSSTAND_PRODUCT_ID, NEWSSTAND_URL, NEWSSTAND_RESOURCE and NEWSSTAND_RENEWAL in its environment; 30 s, 64 KiB of output) and fetches the URL on its first line instead; a non-zero exit means not entitled (its standard error's first line is the reason), and a 401 or 403 from the server runs it once more and the download continues with Range. Without it a paid issue fails with \"not entitled\" and nothing changes.",
             "Several processes can use one folder at once: each write holds the folder's lock for its moment only, and waits for another's (--wait) before it fails with \"library ... is in use\"; a second download of an issue another process is downloading waits for that one and finds the issue available.",
         ],
         exitStatuses: [(0, "success"), (1, "failure (one line on standard error)"), (2, "usage error")])
@@ -87,6 +93,16 @@ enum LibraryCommand: Command {
     static let defaultWait: TimeInterval = 10
 
     static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
+        var options = options
+        if let command = options.accessCommand {
+            guard [.download, .update, .resume].contains(options.action) else {
+                throw UsageError("\(Options.name(\.accessCommand)) goes with download, update and resume only")
+            }
+            guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("\(Options.name(\.accessCommand)) needs a command")
+            }
+            options.configuration.accessProvider = CommandAccessProvider(command: command)
+        }
         let folder = URL(fileURLWithPath: options.folder)
         let operand = options.operand
         let session = LibrarySession(

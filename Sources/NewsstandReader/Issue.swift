@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// One issue on the shelf: catalog metadata for the library's scale, local locations and status.
 /// A value: ask the library again to see later changes.
@@ -13,6 +14,9 @@ public struct Issue: Sendable, Equatable, Identifiable {
     public var summary: String?
     /// The App Store product identifier, for paid issues.
     public var productID: String?
+    /// Whether the catalog sells the issue (`Access`): a paid one downloads only through the
+    /// configuration's `AccessProvider`.
+    public var access: IssueAccess = .free
     /// The cover image on the server, for the library's scale.
     public var remoteCoverURL: URL
     /// The bundle on the server, for the library's scale.

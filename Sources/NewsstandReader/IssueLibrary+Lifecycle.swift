@@ -131,8 +131,19 @@ extension IssueLibrary {
             resumeData: row.resumeData)
         job.apply(row.intent == .automatic ? .automatic : configuration.networkPolicy)
         log("\(name): handed to the background engine as \(row.id)")
-        let handed = job
+        // The job's URL is a paid issue's signed link; the row keeps the catalog's.
+        let link = state.issues[name].map { accessLink($0, url: row.url, resource: .bundle) }
+        let unsigned = job
         callEngine {
+            var handed = unsigned
+            if let link, link.isPaid {
+                do throws(LibraryError) {
+                    handed.url = try await link.signed()
+                } catch {
+                    await self.handle(.failed(generation: generation, error), of: name)
+                    return
+                }
+            }
             do throws(TransferFailure) {
                 try await engine.start(handed)
             } catch {
@@ -227,6 +238,7 @@ extension IssueLibrary {
                 discardReceived(file)
                 return
             }
+            renewedTransfers.remove(id.name)
             await handle(.received(generation: id.generation, file: file), of: id.name)
         case .refused(let id, let error):
             await handle(.engineReported(generation: id.generation, engine: .background, .failed(error, resumable: false)), of: id.name)
@@ -237,8 +249,13 @@ extension IssueLibrary {
                 row.resumeData = resumeData
                 state.transfers[id.name] = row
             }
-            let error = Self.libraryError(failure, name: id.name, url: state.transfers[id.name]?.url ?? folder)
-            let resumable = failure.isTransient || resumeData != nil
+            var error = Self.libraryError(failure, name: id.name, url: state.transfers[id.name]?.url ?? folder)
+            var resumable = failure.isTransient || resumeData != nil
+            if AccessLink.refuses(failure), state.issues[id.name]?.access == .paid {
+                // An expired link: a new generation signs again (`launch`), once.
+                resumable = renewedTransfers.insert(id.name).inserted
+                if !resumable { error = Self.refusedAfterRenewal(id.name, failure) }
+            }
             await handle(.engineReported(generation: id.generation, engine: .background, .failed(error, resumable: resumable)), of: id.name)
         case .delivered(let recorded):
             recorded.signal()

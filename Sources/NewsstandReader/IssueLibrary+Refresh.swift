@@ -90,6 +90,7 @@ extension IssueLibrary {
             record.date = entry.date
             record.summary = entry.summary
             record.productID = entry.productID
+            record.access = entry.access
             record.remoteCoverURL = cover
             record.remoteContentURL = content
             record.contentSize = entry.contentSize(retina: retina)

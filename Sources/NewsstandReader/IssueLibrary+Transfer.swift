@@ -64,7 +64,13 @@ extension IssueLibrary {
         var source = record.bundleSource(scale: state.scale)
         var url = source.url
         let networkPolicy = policy(of: name)
-        var transfer = download(source, into: part, policy: networkPolicy)
+        var link = accessLink(record, url: url, resource: .bundle)
+        var transfer: ResumableDownload
+        do {
+            transfer = download(source, from: try await link.signed(), into: part, policy: networkPolicy)
+        } catch {
+            return .failure(error)
+        }
         var attempt = 0
         while true {
             attempt += 1
@@ -80,6 +86,17 @@ extension IssueLibrary {
                 return .success(source)
             } catch {
                 if error == .cancelled || Task.isCancelled { return .failure(.cancelled(name: name)) }
+                // An expired or refused link: asked again once, and the `.part` file continues.
+                if AccessLink.refuses(error), link.isPaid {
+                    do {
+                        guard let fresh = try await link.renewed() else { return .failure(Self.refusedAfterRenewal(name, error)) }
+                        log(.notice, "\(name): \(url.absoluteString) refused the link (\(error)): renewed, resuming")
+                        transfer = download(source, from: fresh, into: part, policy: networkPolicy)
+                        continue
+                    } catch {
+                        return .failure(error)
+                    }
+                }
                 if NormalScaleFallback.isMissing(error), let fallen = await fallBackToNormal(name, from: source) {
                     log(
                         .notice,
@@ -88,7 +105,12 @@ extension IssueLibrary {
                     PartMetadata.discard(part: part)
                     source = fallen
                     url = source.url
-                    transfer = download(source, into: part, policy: networkPolicy)
+                    link = accessLink(record, url: url, resource: .bundle)
+                    do {
+                        transfer = download(source, from: try await link.signed(), into: part, policy: networkPolicy)
+                    } catch {
+                        return .failure(error)
+                    }
                     attempt = 0
                     continue
                 }
@@ -104,9 +126,9 @@ extension IssueLibrary {
         }
     }
 
-    private func download(_ source: BundleSource, into part: URL, policy: NetworkPolicy) -> ResumableDownload {
+    private func download(_ source: BundleSource, from requestURL: URL, into part: URL, policy: NetworkPolicy) -> ResumableDownload {
         ResumableDownload(
-            url: source.url, part: part, limit: source.size.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
+            url: source.url, requestURL: requestURL, part: part, limit: source.size.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
             limits: configuration.downloadLimits, policy: policy, transport: configuration.transport)
     }
 
@@ -180,7 +202,7 @@ extension IssueLibrary {
             let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
         else { return nil }
         let fetch = IndexFetch(
-            url: url, size: size, sha256: sha256, bundleSize: source.size, bundleSHA256: source.sha256,
+            link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: source.size, bundleSHA256: source.sha256,
             limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
             policy: policy(of: name), transport: configuration.transport)
         switch await fetch.run() {

@@ -39,7 +39,7 @@ extension IssueLibrary {
             let indexSHA256 = record.contentIndexSHA256
         else { return .fallBack(.noIndex) }
         let fetch = IndexFetch(
-            url: indexURL, size: indexSize, sha256: indexSHA256, bundleSize: source.size, bundleSHA256: source.sha256,
+            link: accessLink(record, url: indexURL, resource: .index), size: indexSize, sha256: indexSHA256, bundleSize: source.size, bundleSHA256: source.sha256,
             limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
             policy: policy(of: name), transport: configuration.transport)
         let index: BundleIndex
@@ -63,7 +63,7 @@ extension IssueLibrary {
         }
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
-            url: source.url, bundleSize: index.bundleSize, ranges: plan.ranges, spool: downloads, spoolName: spoolName,
+            link: accessLink(record, url: source.url, resource: .bundle), bundleSize: index.bundleSize, ranges: plan.ranges, spool: downloads, spoolName: spoolName,
             limits: configuration.downloadLimits, policy: policy(of: name),
             transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
         let total = plan.bytes
@@ -83,6 +83,7 @@ extension IssueLibrary {
             case .ignoresRanges: return .fallBack(.rangesIgnored)
             case .refused(let reason): return .fallBack(.badRangeResponse(reason))
             case .transfer(.cancelled): return .failed(.cancelled(name: name))
+            case .denied(let error): return .failed(error)
             case .transfer(.file(let failure)): return Self.rangesFailed(failure)
             case .transfer(let failure): return .fallBack(.badRangeResponse(failure.description))
             }
@@ -152,15 +153,16 @@ extension IssueLibrary {
     }
 
     /// Measures what updating each of `names` by ranges will fetch (the new index against the
-    /// installed one), for `Issue.updateBytes`; nil where it will be a whole download.
+    /// installed one), for `Issue.updateBytes`; nil where it will be a whole download. A paid
+    /// issue is not measured (nil): a refresh does not ask the access provider.
     func measureUpdates(_ names: [String]) async {
         for name in names {
-            guard let record = state.issues[name], canUpdateByRanges(record), let url = record.contentIndexURL,
+            guard let record = state.issues[name], record.access == .free, canUpdateByRanges(record), let url = record.contentIndexURL,
                 let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256,
                 record.bundleSource(scale: state.scale).url == record.remoteContentURL
             else { continue }
             let fetch = IndexFetch(
-                url: url, size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
+                link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
                 limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
                 policy: configuration.networkPolicy, transport: configuration.transport)
             guard case .success(let index) = await fetch.run(),

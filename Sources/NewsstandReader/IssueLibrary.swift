@@ -72,6 +72,10 @@ public actor IssueLibrary {
     /// Calls to the engine under way (a start, a cancel), by a counter.
     var engineCalls: [Int: Task<Void, Never>] = [:]
     var engineCallCount = 0
+    /// Paid issues whose background transfer was restarted with a renewed link after the
+    /// engine's 401 or 403, in this process: the next refusal fails it (once per launch of the
+    /// app: a relaunch that reports the failure may sign once more).
+    var renewedTransfers: Set<String> = []
 
     /// Opens the library in `folder`, creating it when needed. Opening writes nothing unless
     /// the folder is new or needed repair after a crash, so it works on a full disk. It blocks

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// What the library persists about one issue. Local paths are not stored (an app's container
 /// moves between launches); they are derived from the library folder.
@@ -8,6 +9,9 @@ struct IssueRecord: Codable, Equatable, Sendable {
     var date: Date
     var summary: String?
     var productID: String?
+    /// Whether the catalog sells the issue: a paid one is fetched through the `AccessProvider`.
+    /// Optional only so that a `library.json` from before issue 24 decodes (nil: free).
+    var access: IssueAccess?
     var remoteCoverURL: URL
     var remoteContentURL: URL
     var contentSize: Int?
@@ -63,7 +67,7 @@ struct IssueRecord: Codable, Equatable, Sendable {
 
     func issue(in layout: LibraryLayout) -> Issue {
         Issue(
-            name: name, title: title, date: date, summary: summary, productID: productID,
+            name: name, title: title, date: date, summary: summary, productID: productID, access: access ?? .free,
             remoteCoverURL: remoteCoverURL, remoteContentURL: remoteContentURL, contentSize: contentSize,
             contentSHA256: contentSHA256, status: status, hasUpdate: hasUpdate, isInCatalog: isInCatalog,
             contentURL: layout.content(of: name),

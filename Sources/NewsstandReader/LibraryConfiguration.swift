@@ -98,6 +98,11 @@ public struct LibraryConfiguration: Sendable {
     /// engine, or left running in process, never waited for past it.
     public var newContentDeadline: TimeInterval = 25
 
+    /// Asked for a signed URL before a paid issue's bundle, index or range requests (and once
+    /// more when the server refuses it); nil: paid issues fail with `LibraryError.notEntitled`.
+    public var accessProvider: (any AccessProvider)?
+
+    /// The defaults.
     public init() {}
 
     /// The free bytes of the file system holding `url`: on Apple platforms what the system can

@@ -10,6 +10,9 @@ public enum LibraryError: Error, Sendable, Equatable {
     /// Another process (or another `IssueLibrary` in this one) is working on this issue's files
     /// (downloading, updating or removing it); nothing was changed.
     case issueBusy(name: String)
+    /// A paid issue the reader is not entitled to: the `AccessProvider` refused (its reason), or
+    /// the library has none, or the server refused the renewed link too. Nothing was changed.
+    case notEntitled(name: String, reason: String)
     /// The library was closed with `close()`; open it again to change it.
     case libraryClosed(path: String)
     /// The state file cannot be used (a link, another program's file, a newer schema, damaged,
@@ -83,6 +86,7 @@ extension LibraryError: CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open library '\(path)': \(reason)"
         case .libraryInUse(let path): "library '\(path)' is in use by another process or library instance"
+        case .notEntitled(let name, let reason): "not entitled to issue '\(name)': \(reason)"
         case .issueBusy(let name): "issue '\(name)' is being downloaded, updated or removed by another process or library instance"
         case .libraryClosed(let path): "library '\(path)' was closed"
         case .stateUnusable(let reason): "cannot open library state: \(reason)"

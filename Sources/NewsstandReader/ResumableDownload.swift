@@ -14,7 +14,11 @@ struct ResumableDownload: Sendable {
         var restarted: Bool
     }
 
+    /// The catalog's URL: what the `.part` file's metadata records, so that a resume through a
+    /// newly signed link continues it.
     let url: URL
+    /// The URL requested: `url`, or a paid issue's signed link to it.
+    let requestURL: URL
     let part: URL
     /// The most bytes the file may have: the size the catalog states (or, without one, the
     /// most a bundle could unpack to). A server sending more is cut off at once.
@@ -32,7 +36,7 @@ struct ResumableDownload: Sendable {
         case .partial: break
         }
         if Task.isCancelled { throw .cancelled }
-        var request = HTTPRequest(url: url, acceptsCompression: false, limits: limits, policy: policy)
+        var request = HTTPRequest(url: requestURL, acceptsCompression: false, limits: limits, policy: policy)
         if case .partial(let offset, let validator) = point {
             request.headers["Range"] = "bytes=\(offset)-"
             request.headers["If-Range"] = validator

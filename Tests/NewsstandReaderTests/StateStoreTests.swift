@@ -117,6 +117,7 @@ struct StateStoreTests {
                 """
                 ALTER TABLE issues DROP COLUMN content_index_url; ALTER TABLE issues DROP COLUMN content_index_size;
                 ALTER TABLE issues DROP COLUMN content_index_sha256; ALTER TABLE issues DROP COLUMN update_bytes;
+                ALTER TABLE issues DROP COLUMN access;
                 PRAGMA user_version = 1;
                 """)
             let library = try bed.library()
@@ -124,7 +125,7 @@ struct StateStoreTests {
             #expect(await library.issues.allSatisfy { $0.updateBytes == nil && $0.status == .none })
             try await library.refresh()
             await library.close()
-            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "3\n")
+            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "4\n")
             let tables = try Shell.run("sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'"])
             #expect(tables.stdout == "transfers\n", "version 3's table came with the migration")
             let columns = try Shell.run("sqlite3", [path, "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'"])
@@ -132,12 +133,29 @@ struct StateStoreTests {
         }
     }
 
+    /// Version 3 (before issue 24) had no access column: opening adds it, every issue free, and
+    /// the next refresh reads the catalog's `Access`.
+    @Test func aVersion3DatabaseIsMigratedWithEveryIssueFree() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            try Self.sqlite(path, "ALTER TABLE issues DROP COLUMN access; PRAGMA user_version = 3;")
+            let library = try bed.library()
+            #expect(await library.issues.map(\.name) == ["b", "a"])
+            #expect(await library.issues.allSatisfy { $0.access == .free })
+            await library.close()
+            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "4\n")
+            let values = try Shell.run("sqlite3", [path, "SELECT DISTINCT access FROM issues"])
+            #expect(values.stdout == "free\n")
+        }
+    }
+
     @Test func aNewerSchemaOrAnotherProgramsDatabaseIsRefused() async throws {
         try await Testbed.with { bed in
             try await Self.closedLibrary(bed)
             let path = Self.databasePath(bed)
-            try Self.sqlite(path, "PRAGMA user_version = 4")
-            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 4, supported: 3))) { try bed.library() }
+            try Self.sqlite(path, "PRAGMA user_version = 5")
+            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 5, supported: 4))) { try bed.library() }
             try FileManager.default.removeItem(atPath: path)
             try Self.sqlite(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
             #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }

@@ -19,7 +19,8 @@ import Foundation
 ///   that authentication (a server that lets anyone read and only its publisher write).
 /// - with a `secureLinkSecret`, `/paid/` (a paid issue's content, `<BaseURL>paid/<name>/` for a
 ///   magazine served at `/`) answers only signed, unexpired URLs, configured as README's
-///   "Hosting paid issues" says; anything else there is 403.
+///   "Hosting paid issues" says; anything else there is 403; `/slowpaid/` is the same, slow
+///   like `/slow/` (100 KB/s without `Range`), so that a link can expire mid-download.
 public final class Nginx: Sendable {
     /// The one user `/authdav/` lets in, and its password.
     public static let davUser = "publisher"
@@ -118,6 +119,20 @@ public final class Nginx: Sendable {
         """
     }
 
+    /// `paidLocation` under `/slowpaid/`, at 100 KB/s for requests without `Range`.
+    static func slowPaidLocation(secret: String) -> String {
+        """
+        location ^~ /slowpaid/ {
+            secure_link $arg_md5,$arg_expires;
+            secure_link_md5 "$secure_link_expires$uri \(secret)";
+            if ($secure_link = "") { return 403; }
+            if ($secure_link = "0") { return 403; }
+            set $limit_rate 100k;
+            if ($http_range) { set $limit_rate 0; }
+        }
+        """
+    }
+
     /// README's cache-header locations ("Cache-safe names and cache headers"), which are
     /// regular expressions: a request matching one would be served without the paid
     /// location's check, were it not `^~`. (A regular expression with `{` is quoted, or nginx
@@ -160,7 +175,7 @@ public final class Nginx: Sendable {
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /broken/ { return 503; }
-                \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")
+                \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.slowPaidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")
                 # One validator each (no Last-Modified sent nor If-Modified-Since heeded, or no
                 # ETag): a conditional GET must work with either alone.
                 location /etag-only/ {

@@ -24,6 +24,7 @@ enum IssueRow {
             record.fallback?.coverSHA256.map(SQLiteValue.text), record.missingRetinaContentURL.map { .text($0.absoluteString) },
             record.contentIndexURL.map { .text($0.absoluteString) }, record.contentIndexSize.map { .integer(Int64($0)) },
             record.contentIndexSHA256.map(SQLiteValue.text), record.updateBytes.map(SQLiteValue.integer),
+            .text((record.access ?? .free).rawValue),
         ]
     }
 
@@ -118,6 +119,9 @@ enum IssueRow {
         record.contentIndexSize = try size(29, "content_index_size")
         record.contentIndexSHA256 = try text(30, "content_index_sha256")
         record.updateBytes = try integer(31, "update_bytes")
+        let access = try required(32, "access")
+        guard let known = IssueAccess(rawValue: access) else { throw fail("access '\(access)' is not free or paid") }
+        record.access = known
         return record
     }
 }

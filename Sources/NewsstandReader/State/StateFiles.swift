@@ -74,7 +74,8 @@ enum StateFiles {
             // transaction, so a crash leaves the old version or the new one.
             try database.transaction { () throws(SQLiteFailure) in
                 if version == 1 { try database.execute(StateSchema.migrateFrom1) }
-                try database.execute(StateSchema.migrateFrom2)
+                if version <= 2 { try database.execute(StateSchema.migrateFrom2) }
+                try database.execute(StateSchema.migrateFrom3)
             }
         }
         guard try database.integer("PRAGMA user_version") == StateSchema.version else {

@@ -1,12 +1,12 @@
-/// The tables of `library.sqlite`, version 3 (1 had no index columns, `migrateFrom1`; 2 had no
-/// transfers table, `migrateFrom2`). `PRAGMA application_id` marks the file as a
+/// The tables of `library.sqlite`, version 4 (1 had no index columns, `migrateFrom1`; 2 had no
+/// transfers table, `migrateFrom2`; 3 had no access column, `migrateFrom3`). `PRAGMA application_id` marks the file as a
 /// library's; `PRAGMA user_version` is the schema version (a later version that changes the
 /// tables adds a migration step from each earlier one and raises it).
 enum StateSchema {
     /// "NSRD": Newsstand reader.
     static let applicationID: Int64 = 0x4E53_5244
     /// The version this library writes and reads.
-    static let version: Int64 = 3
+    static let version: Int64 = 4
 
     /// The transfers table (version 3): one row per issue handed to an engine (`TransferRecord`).
     static let createTransfers = """
@@ -63,7 +63,8 @@ enum StateSchema {
             content_index_url TEXT,
             content_index_size INTEGER,
             content_index_sha256 TEXT,
-            update_bytes INTEGER
+            update_bytes INTEGER,
+            access TEXT NOT NULL DEFAULT 'free'
         ) WITHOUT ROWID;
         \(createTransfers)
         CREATE TABLE reading_positions (
@@ -79,9 +80,9 @@ enum StateSchema {
         cover_sha256, status, bytes_received, bytes_expected, has_update, in_catalog, cover_file, cached_cover_url, \
         cached_cover_sha256, cached_cover_scale, installed_sha256, installed_content_url, installed_scale, \
         fallback_cover_url, fallback_content_url, fallback_content_size, fallback_content_sha256, fallback_cover_sha256, \
-        missing_retina_content_url, content_index_url, content_index_size, content_index_sha256, update_bytes
+        missing_retina_content_url, content_index_url, content_index_size, content_index_sha256, update_bytes, access
         """
-    static let issueColumnCount = 32
+    static let issueColumnCount = 33
 
     /// From version 1 (before issue 14's updates by ranges): the index columns, empty.
     static let migrateFrom1 = """
@@ -96,6 +97,13 @@ enum StateSchema {
     static let migrateFrom2 = """
         \(createTransfers)
         PRAGMA user_version = 3;
+        """
+
+    /// From version 3 (before issue 24's paid issues): the access column, every issue free
+    /// until the next refresh reads the catalog's `Access`.
+    static let migrateFrom3 = """
+        ALTER TABLE issues ADD COLUMN access TEXT NOT NULL DEFAULT 'free';
+        PRAGMA user_version = 4;
         """
 
     static let transferColumns = """

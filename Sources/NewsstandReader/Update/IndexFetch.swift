@@ -4,9 +4,10 @@ import NewsstandCore
 /// Fetches a bundle's index and trusts it only as far as it proves: no larger than the catalog's
 /// `ContentIndexSize` (and `BundleIndexLimits.maximumBytes`: the transfer is cut there), with the
 /// catalog's `ContentIndexSHA256`, valid by `BundleIndex.decode`, and describing the bundle the
-/// catalog lists (its size and SHA-256).
+/// catalog lists (its size and SHA-256). A paid issue's index is fetched through its signed
+/// link, renewed once when the server refuses it.
 struct IndexFetch: Sendable {
-    let url: URL
+    let link: AccessLink
     let size: Int
     let sha256: String
     let bundleSize: Int?
@@ -21,15 +22,11 @@ struct IndexFetch: Sendable {
         guard size > 0, size <= limits.maximumBytes else {
             return .failure(.indexUnusable("the catalog gives it \(size) bytes, the limit is \(limits.maximumBytes)"))
         }
-        let sink = DataSink(limit: size)
-        let request = HTTPRequest(
-            url: url, acceptsCompression: true, limits: transferLimits, policy: policy)
-        do {
-            try await request.perform(into: sink, on: transport)
-        } catch {
-            return .failure(.indexUnusable("\(url.absoluteString): \(error)"))
+        let data: Data
+        switch await fetch() {
+        case .failure(let reason): return .failure(reason)
+        case .success(let fetched): data = fetched
         }
-        let data = sink.data
         guard data.count == size else {
             return .failure(.indexUnusable("it is \(data.count) bytes, the catalog says \(size)"))
         }
@@ -52,6 +49,37 @@ struct IndexFetch: Sendable {
             return .failure(.indexUnusable("it describes a bundle of \(index.bundleSize) bytes, the catalog's is \(bundleSize)"))
         }
         return .success(index)
+    }
+
+    /// The index's bytes (at most `size`), through a link renewed once when refused.
+    private func fetch() async -> Result<Data, FullDownloadReason> {
+        let url = link.url
+        var requestURL: URL
+        do {
+            requestURL = try await link.signed()
+        } catch {
+            return .failure(.indexUnusable(error.description))
+        }
+        while true {
+            let sink = DataSink(limit: size)
+            let request = HTTPRequest(url: requestURL, acceptsCompression: true, limits: transferLimits, policy: policy)
+            do {
+                try await request.perform(into: sink, on: transport)
+                return .success(sink.data)
+            } catch {
+                if AccessLink.refuses(error), link.isPaid {
+                    do {
+                        if let fresh = try await link.renewed() {
+                            requestURL = fresh
+                            continue
+                        }
+                    } catch {
+                        return .failure(.indexUnusable(error.description))
+                    }
+                }
+                return .failure(.indexUnusable("\(url.absoluteString): \(error)"))
+            }
+        }
     }
 }
 

@@ -4,7 +4,8 @@ import NewsstandCore
 /// Fetches ranges of a bundle into a spool file, one after the other in order (the spool holds
 /// range `i` at the sum of the lengths before it), several per request while the server answers
 /// `multipart/byteranges` properly, one per request otherwise. Memory stays flat: bytes go to
-/// the file as they arrive.
+/// the file as they arrive. A paid issue's requests go to its signed link, renewed once when
+/// the server refuses it (the ranges not yet fetched continue through the new one).
 struct RangeFetcher: Sendable {
     /// Why the ranges could not all be fetched.
     enum Failure: Error, Sendable, Equatable {
@@ -14,6 +15,8 @@ struct RangeFetcher: Sendable {
         case refused(String)
         /// The transfer failed (network, stall, limit, disk, cancelled) after its retries.
         case transfer(TransferFailure)
+        /// The access provider refused to renew the paid issue's link.
+        case denied(LibraryError)
     }
 
     /// How the fetch went.
@@ -22,7 +25,7 @@ struct RangeFetcher: Sendable {
         var bytes: Int64
     }
 
-    let url: URL
+    let link: AccessLink
     let bundleSize: Int64
     let ranges: [Range<Int64>]
     let spool: OpenFolder
@@ -40,6 +43,12 @@ struct RangeFetcher: Sendable {
         var offsets: [Int64] = [0]
         for range in ranges { offsets.append(offsets[offsets.count - 1] + Int64(range.count)) }
         var outcome = Outcome(requests: 0, bytes: 0)
+        var url: URL
+        do {
+            url = try await link.signed()
+        } catch {
+            throw .denied(error)
+        }
         var multipart = true
         var next = 0
         while next < ranges.count {
@@ -51,7 +60,7 @@ struct RangeFetcher: Sendable {
                 outcome.requests += 1
                 let answer: RangeAnswer
                 let failure: TransferFailure?
-                (answer, failure) = await fetch(batch, at: offsets[next], received: received)
+                (answer, failure) = await fetch(batch, from: url, at: offsets[next], received: received)
                 guard let failure else { break }
                 switch answer {
                 case .ignoresRanges: throw .ignoresRanges
@@ -64,6 +73,17 @@ struct RangeFetcher: Sendable {
                     throw .refused(reason)
                 case .usable:
                     if failure == .cancelled || Task.isCancelled { throw .transfer(.cancelled) }
+                    if AccessLink.refuses(failure), link.isPaid {
+                        let fresh: URL?
+                        do {
+                            fresh = try await link.renewed()
+                        } catch {
+                            throw .denied(error)
+                        }
+                        guard let fresh else { throw .transfer(failure) }
+                        url = fresh
+                        continue
+                    }
                     guard failure.isTransient, attempt < maxAttempts else { throw .transfer(failure) }
                     try? await Task.sleep(nanoseconds: UInt64(retryDelay * pow(2, Double(attempt - 1)) * 1e9))
                     continue
@@ -80,7 +100,7 @@ struct RangeFetcher: Sendable {
     /// One request for `batch`, its bytes written at `offset` in the spool (cutting what an
     /// earlier failed attempt left there).
     private func fetch(
-        _ batch: [Range<Int64>], at offset: Int64, received: @escaping @Sendable (Int64) -> Void
+        _ batch: [Range<Int64>], from url: URL, at offset: Int64, received: @escaping @Sendable (Int64) -> Void
     ) async -> (RangeAnswer, TransferFailure?) {
         let file: WritableFile
         do {

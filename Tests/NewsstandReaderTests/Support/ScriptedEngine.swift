@@ -51,13 +51,13 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
         try? FileManager.default.removeItem(at: file)
     }
 
-    /// Fails `id` (resumable: the library starts it again).
-    func fail(_ id: TransferID) {
+    /// Fails `id` with `failure` (by default a network error, resumable: the library starts it again).
+    func fail(_ id: TransferID, with failure: TransferFailure = .network(code: 7, reason: "connection reset")) {
         guard let sink = state.withLock({ held -> (any TransferEventSink)? in
             held.jobs[id] = nil
             return held.sink
         }) else { return }
-        sink.failed(id, .network(code: 7, reason: "connection reset"), resumeData: nil)
+        sink.failed(id, failure, resumeData: nil)
     }
 
     /// Forgets every job, as a force-quit or a lost process does.

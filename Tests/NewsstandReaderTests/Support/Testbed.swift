@@ -9,8 +9,9 @@ final class Testbed: @unchecked Sendable {
     let nginx: Nginx
     let libraryFolder: URL
 
-    init() throws {
-        nginx = try Nginx()
+    /// With a `secureLinkSecret`, nginx serves `/paid/` and `/slowpaid/` only signed with it.
+    init(secureLinkSecret: String? = nil) throws {
+        nginx = try Nginx(secureLinkSecret: secureLinkSecret)
         libraryFolder = try Shell.temporaryFolder("library")
     }
 
@@ -20,8 +21,8 @@ final class Testbed: @unchecked Sendable {
     }
 
     /// Runs `body` with a fresh testbed and always cleans up.
-    static func with<T>(_ body: (Testbed) async throws -> T) async throws -> T {
-        let testbed = try Testbed()
+    static func with<T>(secureLinkSecret: String? = nil, _ body: (Testbed) async throws -> T) async throws -> T {
+        let testbed = try Testbed(secureLinkSecret: secureLinkSecret)
         defer { testbed.close() }
         return try await body(testbed)
     }

@@ -1,0 +1,269 @@
+import Foundation
+import NewsstandCore
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// Issue 24, items 3 and 4, against a real nginx with `secure_link` (`/paid/`, and the slow
+/// `/slowpaid/`): a paid issue is fetched only through the `AccessProvider`'s signed link, free
+/// ones never ask it; no provider or a refusal is `notEntitled` with the library unchanged; an
+/// expired link is renewed once and the download continues with `Range`; an update by ranges
+/// signs its index and ranges; no signature reaches a log line, an event or an error.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PaidDownloadTests {
+    static let secret = "dGhlLXJlYWRlcnMtc2VjdXJlLWxpbmstc2VjcmV0"
+
+    /// Signs with the host's secret (Core's `SignedURL`, which `PaidIssueTests` checks against
+    /// nginx and the entitlement service), recording every request; `lifetimes` are the
+    /// seconds each successive link lives (the last repeats); `denial`, when set, refuses.
+    struct SigningProvider: AccessProvider {
+        let requests = Locked<[AccessRequest]>([])
+        let lifetimes: Locked<[Int64]>
+        let denial = Locked<String?>(nil)
+        let answers = Locked<[String]>([])
+
+        init(lifetimes: [Int64] = [300]) { self.lifetimes = Locked(lifetimes) }
+
+        func authorize(_ request: AccessRequest) async throws(AccessDenial) -> URL {
+            requests.withLock { $0.append(request) }
+            if let reason = denial.current { throw AccessDenial(reason: reason) }
+            let lifetime = lifetimes.withLock { list in list.count > 1 ? list.removeFirst() : list[0] }
+            guard let secret = try? SigningSecret(PaidDownloadTests.secret),
+                let signed = try? SignedURL.sign(request.url.absoluteString, validFor: lifetime, secret: secret),
+                let url = URL(string: signed)
+            else { throw AccessDenial(reason: "cannot sign") }
+            answers.withLock { $0.append(signed) }
+            return url
+        }
+    }
+
+    /// What a recording test collects: log lines, events and errors, as text.
+    final class Recording: Sendable {
+        let lines = Locked<[String]>([])
+        func add(_ text: String) { lines.withLock { $0.append(text) } }
+    }
+
+    /// Publishes `specs` with `paid` of them sold (`Access` paid, a ProductID), their files
+    /// under `paid/` and `slowpaid/` as well (links to nginx's root: the locations serve it).
+    static func publish(_ bed: Testbed, _ specs: [Testbed.IssueSpec], paid: Set<String>, indexed: Bool = false) throws {
+        for folder in ["paid", "slowpaid"] where !FileManager.default.fileExists(atPath: bed.nginx.root.appendingPathComponent(folder).path) {
+            try FileManager.default.createSymbolicLink(atPath: bed.nginx.root.appendingPathComponent(folder).path, withDestinationPath: ".")
+        }
+        var entries = indexed ? try bed.publishIndexed(specs) : try bed.publish(specs)
+        for i in entries.indices where paid.contains(entries[i].name) {
+            entries[i].access = .paid
+            entries[i].productID = "com.example.\(entries[i].name)"
+        }
+        try bed.writeCatalog(entries)
+    }
+
+    static func library(_ bed: Testbed, _ provider: SigningProvider?, recording: Recording? = nil, _ configure: (inout LibraryConfiguration) -> Void = { _ in }) throws -> IssueLibrary {
+        try bed.library {
+            $0.accessProvider = provider
+            if let recording { $0.log = LibraryLog(minimumLevel: .debug) { level, text in recording.add("\(level): \(text)") } }
+            configure(&$0)
+        }
+    }
+
+    /// Whether `text` carries any part of a signed link: its md5 or expires argument.
+    static func leaks(_ text: String, _ provider: SigningProvider) -> Bool {
+        if text.contains("md5=") || text.contains("expires=") { return true }
+        return provider.answers.current.contains { answer in
+            URLComponents(string: answer)?.queryItems?.contains { $0.name == "md5" && text.contains($0.value ?? "\u{0}") } == true
+        }
+    }
+
+    @Test func aPaidIssueDownloadsThroughTheProviderAndAFreeOneNeverAsks() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            try Self.publish(bed, [.init("a", day: 1), .init("b", day: 2, location: "paid/")], paid: ["b"])
+            let provider = SigningProvider()
+            let library = try Self.library(bed, provider)
+            try await library.refresh(from: bed.catalogURL)
+            #expect(await library.issue(named: "b")?.access == .paid)
+            #expect(await library.issue(named: "a")?.access == .free)
+            try await library.download("a")
+            #expect(provider.requests.current.isEmpty, "a free issue never asks")
+            let issue = try await library.download("b")
+            #expect(issue.status == .available)
+            let unsigned = bed.nginx.baseURL.absoluteString + "paid/b/b.zip"
+            #expect(
+                provider.requests.current == [
+                    AccessRequest(name: "b", productID: "com.example.b", url: URL(string: unsigned)!, resource: .bundle)
+                ])
+            #expect(bed.requests("paid/b/b.zip").map(\.status) == [200])
+            // The host refuses the unsigned URL and a forged one: only the provider's link works.
+            #expect(try Shell.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", unsigned]).stdout == "403")
+            let forged = unsigned + "?md5=AAAAAAAAAAAAAAAAAAAAAA&expires=9999999999"
+            #expect(try Shell.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", forged]).stdout == "403")
+            await library.close()
+        }
+    }
+
+    @Test func withoutAProviderAPaidIssueIsNotEntitledAndNothingChanges() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
+            let library = try Self.library(bed, nil)
+            try await library.refresh(from: bed.catalogURL)
+            let before = await library.issues
+            await #expect(throws: LibraryError.notEntitled(name: "b", reason: "the issue is paid and the library has no access provider")) {
+                try await library.download("b")
+            }
+            #expect(await library.issues == before)
+            #expect(bed.nginx.requests().filter { $0.uri == "/paid/b/b.zip" }.isEmpty, "the bundle was not requested")
+            let downloads = bed.libraryFolder.appendingPathComponent("Downloads")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? []).isEmpty)
+            await library.close()
+        }
+    }
+
+    @Test func aRefusalIsNotEntitledLeavesTheLibraryAsItWasAndARetryWorks() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
+            let provider = SigningProvider()
+            provider.denial.withLock { $0 = "no subscription covers this issue" }
+            let recording = Recording()
+            let library = try Self.library(bed, provider, recording: recording)
+            try await library.refresh(from: bed.catalogURL)
+            let before = await library.issues
+            await #expect(throws: LibraryError.notEntitled(name: "b", reason: "no subscription covers this issue")) {
+                try await library.download("b")
+            }
+            #expect(provider.requests.current.count == 1, "a refusal is never retried")
+            #expect(await library.issues == before)
+            provider.denial.withLock { $0 = nil }
+            try await library.download("b")
+            #expect(await library.issue(named: "b")?.status == .available)
+            #expect(!recording.lines.current.contains { Self.leaks($0, provider) })
+            await library.close()
+        }
+    }
+
+    /// The first link lives 2 s; nginx serves `/slowpaid/` at 100 KB/s, and the library's
+    /// minimum rate (1 MB/s over 3 s) cuts the transfer after 3 s: the resume's `Range` request
+    /// gets a 403 (the link expired), the provider is asked once more, and the download goes on
+    /// from the bytes on disk.
+    @Test func aLinkThatExpiresMidDownloadIsRenewedOnceAndResumedWithRange() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            let big = Testbed.IssueSpec.pages(scale: "", imageBytes: 1 << 20, seed: 7)
+            try Self.publish(bed, [.init("c", day: 3, normal: big, location: "slowpaid/")], paid: ["c"])
+            let provider = SigningProvider(lifetimes: [2, 300])
+            let recording = Recording()
+            let library = try Self.library(bed, provider, recording: recording) {
+                $0.minimumSpeed = 1 << 20
+                $0.stallTimeout = 3
+            }
+            try await library.refresh(from: bed.catalogURL)
+            let events = await library.events()
+            let watcher = Task {
+                for await event in events {
+                    recording.add("\(event)")
+                    if case .statusChanged(_, .available) = event { break }
+                }
+            }
+            try await library.download("c")
+            await watcher.value
+            #expect(provider.requests.current.map(\.isRenewal) == [false, true])
+            let size = try #require(await library.issue(named: "c")?.contentSize)
+            let requests = bed.requests("slowpaid/c/c.zip", atLeast: 3)
+            #expect(requests.map(\.status) == [200, 403, 206])
+            let first = try #require(requests.first)
+            #expect(first.range == nil && first.bytesSent > 0 && first.bytesSent < size)
+            #expect(requests[1].range?.hasPrefix("bytes=") == true)
+            let resumed = try #require(requests.last)
+            #expect(resumed.range == "bytes=\(first.bytesSent)-", "the resume continues the .part file")
+            #expect(first.bytesSent + resumed.bytesSent == size, "nothing was fetched twice")
+            #expect(recording.lines.current.contains { $0.contains("renewed") })
+            #expect(!recording.lines.current.contains { Self.leaks($0, provider) })
+            await library.close()
+        }
+    }
+
+    /// A link renewed once and refused again is `notEntitled`: no loop, and the `.part` file
+    /// is kept for a later download.
+    @Test func aRenewedLinkRefusedAgainIsNotEntitledAndKeepsThePartFile() async throws {
+        try await Testbed.with(secureLinkSecret: "another-hosts-secret-0123456789") { bed in
+            try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
+            let provider = SigningProvider()  // signs with a secret this host does not have
+            let recording = Recording()
+            let library = try Self.library(bed, provider, recording: recording)
+            try await library.refresh(from: bed.catalogURL)
+            let failure = await #expect(throws: LibraryError.self) { try await library.download("b") }
+            #expect(failure == .notEntitled(name: "b", reason: "the server refused the renewed link (HTTP 403)"))
+            #expect(provider.requests.current.map(\.isRenewal) == [false, true])
+            #expect(bed.requests("paid/b/b.zip", atLeast: 2).map(\.status) == [403, 403])
+            #expect(!Self.leaks(failure?.description ?? "", provider))
+            #expect(!recording.lines.current.contains { Self.leaks($0, provider) })
+            await library.close()
+        }
+    }
+
+    /// A background engine gets the signed link; its 403 (the link expired while the app was
+    /// away) starts a new generation signed again, once; a second 403 is `notEntitled`.
+    @Test func aBackgroundTransferGetsTheSignedLinkAndIsSignedAgainOnceAfterA403() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
+            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("scratch"))
+            let provider = SigningProvider()
+            let recording = Recording()
+            let library = try Self.library(bed, provider, recording: recording)
+            try await library.refresh(from: bed.catalogURL)
+            await library.useBackgroundEngine(.custom(engine))
+            let events = await library.events()
+            try await library.startBackgroundDownload("b", intent: .user)
+            func nextJob(after id: TransferID?) async throws -> TransferJob {
+                for _ in 0..<250 {
+                    if let job = engine.jobs.first, job.id != id { return job }
+                    try await Task.sleep(nanoseconds: 20_000_000)
+                }
+                throw TestFailure("the engine got no new job")
+            }
+            let first = try await nextJob(after: nil)
+            #expect(first.url.path == "/paid/b/b.zip" && first.url.query?.contains("md5=") == true)
+            engine.fail(first.id, with: .httpStatus(403))
+            let second = try await nextJob(after: first.id)
+            #expect(second.url.query?.contains("md5=") == true && second.id != first.id)
+            engine.fail(second.id, with: .httpStatus(403))
+            var failure: LibraryError?
+            for await event in events {
+                recording.add("\(event)")
+                if case .downloadFailed(_, let error) = event {
+                    failure = error
+                    break
+                }
+            }
+            #expect(failure == .notEntitled(name: "b", reason: "the server refused the renewed link (HTTP 403)"))
+            #expect(provider.requests.current.count == 2)
+            #expect(engine.jobs.isEmpty)
+            #expect(!recording.lines.current.contains { Self.leaks($0, provider) })
+            await library.close()
+        }
+    }
+
+    @Test func anUpdateByRangesOfAPaidIssueSignsItsIndexAndRanges() async throws {
+        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+            let pages = (1...12).map { (page: $0, seed: $0) }
+            try Self.publish(bed, [Testbed.paged("m", pages, location: "paid/")], paid: ["m"], indexed: true)
+            let provider = SigningProvider()
+            let recording = Recording()
+            let library = try Self.library(bed, provider, recording: recording)
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("m")
+            var changed = pages
+            changed[4].seed = 99
+            try Self.publish(bed, [Testbed.paged("m", changed, location: "paid/")], paid: ["m"], indexed: true)
+            try await library.refresh(from: bed.catalogURL)
+            provider.requests.withLock { $0.removeAll() }
+            let result = try await library.update("m")
+            guard case .ranges(_, let requests, let fetched, _) = result else {
+                Testing.Issue.record("not an update by ranges: \(result)")
+                return
+            }
+            #expect(fetched == 1 && requests == 1)
+            #expect(provider.requests.current.map(\.resource) == [.index, .bundle])
+            #expect(provider.requests.current.map(\.url.lastPathComponent) == ["m.index.json", "m.zip"])
+            let traffic = bed.bundleTraffic("paid/m/m.zip")
+            #expect(traffic.requests.last?.status == 206 && traffic.requests.last?.range != nil)
+            #expect(!recording.lines.current.contains { Self.leaks($0, provider) })
+            await library.close()
+        }
+    }
+}
