@@ -9,7 +9,7 @@ import Testing
 /// have one owner at a time (its claim). `flock` locks belong to an open file description, so two
 /// `IssueLibrary` instances in one process meet each other exactly as two processes do (the CLI
 /// tests run two processes).
-@Suite("Library lock", .timeLimit(.minutes(1)))
+@Suite("Library lock", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct LibraryLockTests {
     @Test func twoLibrariesOnOneFolderKeepEachOthersRows() async throws {
         try await Testbed.with { bed in

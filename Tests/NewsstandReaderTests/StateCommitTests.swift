@@ -6,7 +6,7 @@ import Testing
 
 /// How state changes reach `library.sqlite`: off the actor and the cooperative pool, in the order
 /// they were made, and nothing removed unless its commit succeeds.
-@Suite("State commits", .timeLimit(.minutes(1)))
+@Suite("State commits", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct StateCommitTests {
     /// #23 item 14: `remove` while another program holds `library.sqlite` locked (a transaction of
     /// its own) fails with SQLite's "database is locked", and the issue is exactly as it was: its

@@ -94,7 +94,11 @@ final class ScriptedTransport: HTTPTransport {
         var offset = 0
         while offset < answer.sent.count {
             let end = min(offset + chunkSize, answer.sent.count)
-            try answer.sent[offset..<end].withUnsafeBytes { (chunk) throws(TransferFailure) in try sink.write(chunk) }
+            var failure: TransferFailure?
+            answer.sent[offset..<end].withUnsafeBytes { chunk in
+                do throws(TransferFailure) { try sink.write(chunk) } catch { failure = error }
+            }
+            if let failure { throw failure }
             offset = end
         }
         if answer.cut { throw .network(code: 56, reason: "the connection was cut (scripted)") }
