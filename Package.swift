@@ -95,7 +95,8 @@ let package = Package(
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
-        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
+        // The entitlement service is a Python program the tests run (EntitlementService.swift).
+        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport", exclude: ["entitlement_service.py"]),
         .target(
             name: "NewsstandBuildTestSupport",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],

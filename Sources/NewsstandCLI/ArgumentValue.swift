@@ -42,6 +42,26 @@ extension Date: ArgumentValue {
     }
 }
 
+/// A length of time: `3600` (seconds), `90s`, `15m`, `12h`, `7d`; 1 second to 3,650 days.
+extension Duration: ArgumentValue {
+    static var defaultKind: ValueKind { .duration }
+    init?(argument text: String) {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        var digits = Substring(text)
+        var unit: Int64 = 1
+        if let last = digits.last, let seconds = units[last] {
+            unit = seconds
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let count = Int64(digits),
+            count <= 3_650 * 86_400 / unit
+        else { return nil }
+        let seconds = count * unit
+        guard (1...3_650 * 86_400).contains(seconds) else { return nil }
+        self = .seconds(seconds)
+    }
+}
+
 extension DiagnosticCode: ArgumentValue {
     static var defaultKind: ValueKind { .diagnosticCode }
     init?(argument text: String) { self.init(rawValue: text) }

@@ -10,7 +10,8 @@ public enum NewsstandCommand {
     static var commands: [any Command.Type] {
         [
             InitCommand.self, ValidateCommand.self, BuildCommand.self, CatalogCommand.self, PublishCommand.self,
-            ImportCommand.self, LibraryCommand.self, PreviewCommand.self, CompletionsCommand.self, ManPageCommand.self,
+            SignCommand.self, ImportCommand.self, LibraryCommand.self, PreviewCommand.self, CompletionsCommand.self,
+            ManPageCommand.self,
         ]
     }
 

@@ -13,6 +13,8 @@ enum PublishCommand: Command {
         /// Whether to verify; nil: only an http(s) destination is verified.
         var verify: Bool?
         var timeouts = PublishTimeouts()
+        /// The host's signing secret, to verify paid issues' content.
+        var secretFile: String?
 
         static var arguments: [Argument<Self>] {
             [
@@ -28,6 +30,9 @@ enum PublishCommand: Command {
                     \.verify, "--verify", setting: true,
                     help: "after publishing, check that every URL in the published catalog answers 200 with the expected size (default for http(s) destinations)"),
                 .flag(\.verify, "--no-verify", setting: false, help: "skip that check"),
+                .value(
+                    \.secretFile, "--secret-file", .file,
+                    help: "the host's secure_link secret (a file other users cannot read): verify signs its requests for paid issues' content with it"),
                 .value(\.timeouts.connect, "--connect-timeout", seconds, placeholder: "S", help: "seconds to connect to the server (default 30)"),
                 .value(
                     \.timeouts.stall, "--stall-timeout", seconds, placeholder: "S",
@@ -53,6 +58,7 @@ enum PublishCommand: Command {
         arguments: Options.arguments,
         description: [
             "Uploads what changed since the last publish: new bundles and covers first, then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml, opds.json), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
+            "Paid issues (Access = paid) have their bundles, indexes, books and EPUBs under paid/<name>/, which the host must serve only with a signed URL (nginx's secure_link): verification signs its requests for them with --secret-file, checks that they are refused unsigned, and fails without the secret.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
         ],
         exitStatuses: [(0, "published (and verified)"), (1, "failure"), (2, "usage error")],
@@ -67,6 +73,8 @@ enum PublishCommand: Command {
         let built = options.built
         let timeouts = options.timeouts
         let destination = try Destinations.parse(options.destination, timeouts: timeouts, environment: context.environment)
+        // Read first: a secret that cannot be used stops the publish before anything changes.
+        let secret = try options.secretFile.map { path throws(SigningError) in try SigningSecret.read(fromFile: path) }
         let verify = options.verify ?? (destination is WebDAVDestination)
         let publisher = Publisher(destination: destination, prune: options.prune)
         let folder = URL(fileURLWithPath: built, isDirectory: true)
@@ -88,7 +96,7 @@ enum PublishCommand: Command {
         }
 
         console.out("publishing \(built) to \(destination.description)")
-        let verifier = PublishVerifier(destination: destination, timeouts: timeouts)
+        let verifier = PublishVerifier(destination: destination, timeouts: timeouts, secret: secret)
         // What a reader holding the catalog about to be replaced revalidates with.
         let replaced = verify ? plan.catalogs.first { $0.path == "issues.plist" } : nil
         var previous: CatalogValidators?
@@ -112,6 +120,7 @@ enum PublishCommand: Command {
         }
         console.out(
             "verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog"
+                + (secret != nil ? " (paid issues' content signed, and refused unsigned)" : "")
                 + (previous != nil ? "; the replaced catalog's validators get the new one (200, not 304)" : ""))
         return ExitStatus.success
     }

@@ -28,6 +28,9 @@ public enum ValueKind: Sendable, Equatable {
     case seconds(allowsZero: Bool)
     /// A calendar day, `YYYY-MM-DD`, that exists (2026-02-30 does not).
     case day
+    /// A length of time: a whole number and a unit, `s` (the default), `m`, `h` or `d`
+    /// (`3600`, `90m`, `12h`, `7d`), from 1 second to 3,650 days.
+    case duration
 
     /// The placeholder when the declaration gives none.
     var placeholder: String {
@@ -43,6 +46,7 @@ public enum ValueKind: Sendable, Equatable {
         case .wholeNumber: "N"
         case .seconds: "SECONDS"
         case .day: "YYYY-MM-DD"
+        case .duration: "DURATION"
         }
     }
 
@@ -58,6 +62,7 @@ public enum ValueKind: Sendable, Equatable {
         case .wholeNumber(_, let range): [String(range.lowerBound), String(range.upperBound)]
         case .seconds(let allowsZero): (allowsZero ? ["0"] : []) + ["0.5", "86400"]
         case .day: ["2026-03-01"]
+        case .duration: ["1", "90s", "15m", "12h", "3650d"]
         }
     }
 
@@ -111,6 +116,11 @@ public enum ValueKind: Sendable, Equatable {
         case .day:
             guard Date(argument: value) != nil else {
                 throw UsageError("\(name) needs a day as YYYY-MM-DD (2026-03-01), got '\(value)'")
+            }
+        case .duration:
+            guard Duration(argument: value) != nil else {
+                throw UsageError(
+                    "\(name) needs a duration from 1 second to 3650 days: a whole number and s, m, h or d (3600, 90m, 12h, 7d), got '\(value)'")
             }
         }
     }

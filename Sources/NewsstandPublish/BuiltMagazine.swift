@@ -9,7 +9,8 @@ import NewsstandBuild
 /// consistent before the first byte is sent.
 struct BuiltMagazine {
     /// The issues' bundles, their indexes and covers (each issue's in `BuildManifest.outputs`
-    /// order), then the catalogs.
+    /// order, at `BuildManifest.outputPaths`: a paid issue's content under `paid/<name>/`), then
+    /// the catalogs.
     var files: [PublishedFile]
     /// Where readers fetch `issues.plist`: the catalog's base URL (its entries' `BaseURL`) +
     /// `issues.plist`; nil for a catalog with no entries.
@@ -34,8 +35,8 @@ struct BuiltMagazine {
         for name in try issueFolders(in: folder) {
             let manifest = try manifest(of: name, in: folder)
             manifests[name] = manifest
-            for record in manifest.outputs {
-                let path = "\(name)/\(record.file)"
+            // A paid issue's bundles, indexes, book and EPUB are in paid/<name>, its covers in <name>.
+            for (path, record) in manifest.outputPaths {
                 let source = UploadSource(folder: builtFolder, path: path, size: record.size, sha256: record.sha256)
                 guard let file = try PublishFiles.file(at: path, in: folder, step: "plan") else {
                     throw PublishError(
@@ -91,6 +92,13 @@ struct BuiltMagazine {
                     throw PublishError(
                         step: "plan", target: folder.path,
                         reason: .unsafeName(entry: "issue folder", name: name, problem: problem))
+                }
+                // Its files would share the URLs of paid issues' content (a build refuses the name).
+                guard !IssueAccess.isReserved(name) else {
+                    throw PublishError(
+                        step: "plan", target: folder.path(at: name),
+                        reason: .invalid(
+                            "an issue named '\(name)' is where paid issues' content is published (\(IssueAccess.paidFolder)/<name>/); rename the issue and build again"))
                 }
                 issues.append(name)
             case .symbolicLink?:

@@ -5,10 +5,14 @@ import NewsstandCore
 /// covers, with the sizes the links give. It comes from the built folder or the destination,
 /// read within `BuiltMagazine.catalogLimit`; members publish does not need are not decoded.
 struct OPDSLinks: Decodable {
-    /// A Link Object: where it points, and the size it gives for what is there.
+    /// A Link Object: where it points, its relation, and the size it gives for what is there.
     struct Link: Decodable {
         var href: String
+        var rel: String?
         var size: Int64?
+
+        /// Whether it is a paid issue's acquisition (`buy`), served only with a signature.
+        var isPaid: Bool { rel == OPDSLinks.buy }
     }
 
     struct Publication: Decodable {
@@ -20,6 +24,8 @@ struct OPDSLinks: Decodable {
 
     /// The feed's file, beside `issues.plist`.
     static let fileName = "opds.json"
+    /// The acquisition relation of a paid issue's links (`OPDSFeed.buy`).
+    static let buy = "http://opds-spec.org/acquisition/buy"
 
     /// Every publication's links, then its images, in the feed's order.
     var links: [Link] {

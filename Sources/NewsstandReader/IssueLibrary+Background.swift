@@ -174,6 +174,8 @@ extension IssueLibrary {
     private func reconcile(watching watched: Set<String>) async -> ReconcileResult {
         guard let engine = backgroundEngine else { return ReconcileResult() }
         await synchronize()
+        // An install under way changes the content and the row: the facts are read after it.
+        await waitForInstalls()
         var result = ReconcileResult()
         let reports: [TransferID: TransferReport]?
         do {
@@ -188,6 +190,10 @@ extension IssueLibrary {
         var active: [TransferRecord] = []
         for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { active.append(row) }
         for row in active {
+            // One the engine's events started meanwhile is theirs to finish.
+            guard installTasks[row.name] == nil, let now = state.transfers[row.name], now.isActive,
+                now.generation == row.generation, now.stage == row.stage
+            else { continue }
             let file = TransferHandOff.receivedName(of: row.id)
             let hasFile = received.contains(file)
             guard hasFile || reports != nil else { continue }

@@ -44,8 +44,9 @@ extension IssueLibrary {
     private func store(_ life: IssueLifecycle, event: LifecycleEvent) {
         let name = life.name
         guard var record = state.issues[name] else { return }
-        // What is installed is written by `commitStaged` (and a removal), never from here.
-        if life.installed == nil || record.status == .available { record.status = life.installed == nil ? life.status : .available }
+        // The lifecycle has content installed only when the record said so or an install just
+        // committed it (`commitStaged`), so its word on the status is the record's.
+        record.status = life.installed == nil ? life.status : .available
         state.issues[name] = record
         guard var row = state.transfers[name] else { return }
         if let transfer = life.transfer {

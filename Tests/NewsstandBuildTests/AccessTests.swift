@@ -38,7 +38,8 @@ import Testing
     @Test func paidWithAProductValidatesAndPlansAsPaid() throws {
         let fixture = try MagazineFixture()
         try fixture.write(
-            issueFile, issue("<key>Access</key><string>paid</string><key>ProductID</key><string>com.example.mag.f-1_2026</string>"))
+            issueFile,
+            issue("<key>Access</key><string>paid</string><key>ProductID</key><string>com.example.mag.f-1_2026</string>"))
         #expect(fixture.validate().isEmpty)
         let (_, plans) = try fixture.plans()
         #expect(plans.first?.metadata.access == .paid)
@@ -74,7 +75,10 @@ import Testing
     }
 
     @Test func aFreeIssueWithAProductIDIsWarnedAbout() throws {
-        for extra in ["<key>ProductID</key><string>com.example.f1</string>", "<key>Access</key><string>free</string><key>ProductID</key><string>com.example.f1</string>"] {
+        for extra in [
+            "<key>ProductID</key><string>com.example.f1</string>",
+            "<key>Access</key><string>free</string><key>ProductID</key><string>com.example.f1</string>",
+        ] {
             let found = try diagnostics(extra)
             let d = try #require(found.with(.freeIssueProductID).first)
             #expect(d.severity == .warning)
@@ -88,15 +92,18 @@ import Testing
     /// issue is sold.
     @Test func theCatalogsCarryAccessAndTheProduct() throws {
         let fixture = try MagazineFixture(issues: ["f-1", "f-2", "f-3"])
-        try fixture.write(issueFile, issue("<key>Access</key><string>paid</string><key>ProductID</key><string>com.example.f1</string>"))
+        try fixture.write(
+            issueFile, issue("<key>Access</key><string>paid</string><key>ProductID</key><string>com.example.f1</string>"))
         try fixture.write(
             "issues/f-2/issue.plist",
             try String(contentsOf: fixture.url("issues/f-2/issue.plist"), encoding: .utf8).replacingOccurrences(
                 of: "</dict>", with: "<key>ProductID</key><string>com.example.f2</string></dict>"))
         let output = try Shell.temporaryFolder()
         let (magazine, plans) = try fixture.plans()
-        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.shelf], versioned: false))
-            .build(plans)
+        _ = try MagazineBuilder(
+            magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.shelf], versioned: false)
+        )
+        .build(plans)
         let read = try Shell.python(
             """
             import json, plistlib, sys

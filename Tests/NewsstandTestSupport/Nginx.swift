@@ -17,6 +17,9 @@ import Foundation
 /// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
 /// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
 ///   that authentication (a server that lets anyone read and only its publisher write).
+/// - with a `secureLinkSecret`, `/paid/` (a paid issue's content, `<BaseURL>paid/<name>/` for a
+///   magazine served at `/`) answers only signed, unexpired URLs, configured as README's
+///   "Hosting paid issues" says; anything else there is 403.
 public final class Nginx: @unchecked Sendable {  // safe: the Process is started in init, then only signalled
     /// The one user `/authdav/` lets in, and its password.
     public static let davUser = "publisher"
@@ -37,8 +40,9 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Starts nginx; retries with another port if the chosen one was taken meanwhile.
-    public init() throws {
+    /// Starts nginx; retries with another port if the chosen one was taken meanwhile. With
+    /// `secureLinkSecret`, `/paid/` needs a URL signed with it (`secure_link`).
+    public init(secureLinkSecret: String? = nil) throws {
         guard let executable = Self.executable else { throw TestFailure("nginx is not installed (make deps)") }
         prefix = try Shell.temporaryFolder("nginx")
         root = prefix.appendingPathComponent("htdocs")
@@ -51,7 +55,8 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
         for _ in 0..<5 {
             let port = try Self.freePort()
             let config = prefix.appendingPathComponent("nginx.conf")
-            try Self.config(prefix: prefix.path, root: root.path, port: port).write(to: config, atomically: true, encoding: .utf8)
+            try Self.config(prefix: prefix.path, root: root.path, port: port, secureLinkSecret: secureLinkSecret).write(
+                to: config, atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = [
@@ -108,7 +113,30 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
         }
     }
 
-    private static func config(prefix: String, root: String, port: Int) -> String {
+    /// The `location` README's "Hosting paid issues" gives, for a magazine served at `prefix`
+    /// (`/`), with the secret in place of `<secret>`.
+    public static func paidLocation(prefix: String = "/", secret: String) -> String {
+        """
+        location ^~ \(prefix)paid/ {
+            secure_link $arg_md5,$arg_expires;
+            secure_link_md5 "$secure_link_expires$uri \(secret)";
+            if ($secure_link = "") { return 403; }
+            if ($secure_link = "0") { return 403; }
+            add_header Cache-Control "private, max-age=31536000, immutable";
+        }
+        """
+    }
+
+    /// README's cache-header locations ("Cache-safe names and cache headers"), which are
+    /// regular expressions: a request matching one would be served without the paid
+    /// location's check, were it not `^~`. (A regular expression with `{` is quoted, or nginx
+    /// reads it as a block.)
+    static let cacheLocations = """
+        location ~ "\\.[0-9a-f]{8}(\\.index)?(@2x)?\\.(zip|hpub|png|jpe?g|json)$" { add_header Cache-Control "public, max-age=31536000, immutable"; }
+        location ~ \\.(plist|json|xml)$ { add_header Cache-Control "no-cache"; }
+        """
+
+    private static func config(prefix: String, root: String, port: Int, secureLinkSecret: String?) -> String {
         """
         daemon off;
         \(geteuid() == 0 ? "user root;" : "")
@@ -141,6 +169,7 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /broken/ { return 503; }
+                \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")
                 # One validator each (no Last-Modified sent nor If-Modified-Since heeded, or no
                 # ETag): a conditional GET must work with either alone.
                 location /etag-only/ {
@@ -152,14 +181,14 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
                     alias \(root)/;
                     etag off;
                 }
-                location /dav/ {
+                location ^~ /dav/ {
                     alias \(root)/;
                     dav_methods PUT DELETE MKCOL COPY MOVE;
                     create_full_put_path on;
                     dav_access user:rw group:r all:r;
                     client_max_body_size 0;
                 }
-                location /authdav/ {
+                location ^~ /authdav/ {
                     alias \(root)/;
                     dav_methods PUT DELETE MKCOL COPY MOVE;
                     create_full_put_path on;
@@ -168,7 +197,7 @@ public final class Nginx: @unchecked Sendable {  // safe: the Process is started
                     auth_basic "newsstand tests";
                     auth_basic_user_file \(prefix)/htpasswd;
                 }
-                location /authput/ {
+                location ^~ /authput/ {
                     alias \(root)/;
                     dav_methods PUT DELETE MKCOL COPY MOVE;
                     create_full_put_path on;

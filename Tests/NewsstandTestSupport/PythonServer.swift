@@ -10,9 +10,18 @@ public final class PythonServer: @unchecked Sendable {  // safe: the Process sta
     public let port: Int
 
     /// Starts `python3 -u -c script arguments…` and reads the port it prints.
-    public init(script: String, arguments: [String] = []) throws {
+    public convenience init(script: String, arguments: [String] = []) throws {
+        try self.init(pythonArguments: ["-u", "-c", script] + arguments)
+    }
+
+    /// Starts `python3 -u file arguments…` and reads the port it prints.
+    public convenience init(file: URL, arguments: [String] = []) throws {
+        try self.init(pythonArguments: ["-u", file.path] + arguments)
+    }
+
+    private init(pythonArguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: try Shell.locate("python3"))
-        process.arguments = ["-u", "-c", script] + arguments
+        process.arguments = pythonArguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         exit = try process.runWaitable()

@@ -93,7 +93,9 @@ public final class RecordingProxy: @unchecked Sendable {  // safe: `generation` 
                 for k, v in answer.getheaders():
                     if k.lower() not in ("content-length", "connection", "transfer-encoding"):
                         self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
+                # A HEAD answer has no body but the length of the one a GET would have.
+                length = answer.getheader("Content-Length") if self.command == "HEAD" else None
+                self.send_header("Content-Length", length or str(len(data)))
                 self.end_headers()
                 if self.command != "HEAD":
                     self.wfile.write(data)

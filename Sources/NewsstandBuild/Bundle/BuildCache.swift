@@ -60,15 +60,24 @@ enum BuildCache {
         return .touched(fresh)
     }
 
-    /// Whether every output the manifest lists is in the folder with its recorded size, both
-    /// bundle indexes among them with their recorded SHA-256 (a record from before indexes
-    /// has none: the issue is built again to get them).
-    static func outputsPresent(_ manifest: BuildManifest, in folder: OpenFolder) -> Bool {
-        guard let index = manifest.index, let retinaIndex = manifest.retinaIndex else { return false }
+    /// Whether every output the manifest lists is where it belongs with its recorded size
+    /// (the covers in the issue's `folder`, the rest in `content`: the same folder, or
+    /// `paid/<name>` for a paid issue), both bundle indexes among them with their recorded
+    /// SHA-256 (a record from before indexes has none: the issue is built again to get them).
+    static func outputsPresent(_ manifest: BuildManifest, in folder: OpenFolder, content: OpenFolder?) -> Bool {
+        guard let index = manifest.index, let retinaIndex = manifest.retinaIndex, let content else { return false }
+        let contentNames = Set(manifest.contentOutputs.map(\.file))
         return manifest.outputs.allSatisfy { record in
-            guard let status = folder.status(of: record.file) else { return false }
+            let place = contentNames.contains(record.file) ? content : folder
+            guard let status = place.status(of: record.file) else { return false }
             return status.kind == .regularFile && status.size == record.size
-        } && [index, retinaIndex].allSatisfy { hasRecordedBytes($0, in: folder) }
+        } && [index, retinaIndex].allSatisfy { hasRecordedBytes($0, in: content) }
+    }
+
+    /// The content folder of the issue a manifest describes, opened without following links
+    /// (`<output>/<name>` or `<output>/paid/<name>`); nil when it cannot be opened.
+    static func contentFolder(of manifest: BuildManifest, issueFolder: OpenFolder, output: OpenFolder) -> OpenFolder? {
+        manifest.metadata.access == .paid ? try? output.folder(IssueAccess.paidFolder).folder(manifest.name) : issueFolder
     }
 
     /// Whether the small file `record` names holds the bytes recorded (an index someone edited
@@ -84,7 +93,7 @@ enum BuildCache {
     /// must be built. The manifest is brought up to date on the way (written again) where only
     /// input times moved or the validation differs (a new warning for an unreferenced file
     /// changes no bundle).
-    static func upToDateManifest(for plan: IssuePlan, output: IssueOutputFolder) -> BuildManifest? {
+    static func upToDateManifest(for plan: IssuePlan, output: IssueOutputFolder, root: OpenFolder) -> BuildManifest? {
         guard var manifest = try? BuildManifest.load(from: output.folder), manifest.toolVersion == ToolVersion.current,
             manifest.name == plan.name, manifest.metadata == plan.metadata,
             Set(manifest.inputs.map(\.path)) == inputPaths(of: plan),
@@ -102,7 +111,8 @@ enum BuildCache {
             case .changed: return nil
             }
         }
-        guard outputsPresent(manifest, in: output.folder) else { return nil }
+        let content = contentFolder(of: manifest, issueFolder: output.folder, output: root)
+        guard outputsPresent(manifest, in: output.folder, content: content) else { return nil }
         if touched || manifest.validation != plan.validation {
             manifest.validation = plan.validation
             try? manifest.write(in: output.folder)

@@ -49,6 +49,24 @@ public struct BuildManifest: Sendable, Codable, Equatable {
         [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [cover, retinaCover] + [hpub, epub].compactMap { $0 }
     }
 
+    /// The content outputs (bundles, their indexes, the Baker book, the EPUB), in `outputs`
+    /// order: in `contentFolder`, which for a paid issue is not where its covers and records are.
+    public var contentOutputs: [OutputRecord] {
+        [bundle, retinaBundle] + [index, retinaIndex].compactMap { $0 } + [hpub, epub].compactMap { $0 }
+    }
+
+    /// The folder of the content outputs, relative to the output folder (and to the BaseURL):
+    /// `<name>` for a free issue, `paid/<name>` for a paid one. The covers and the records are
+    /// always in `<name>`.
+    public var contentFolder: String { metadata.access.contentFolder(of: name) }
+
+    /// Every output's path relative to the output folder, in `outputs` order (`a-1/a-1.zip`,
+    /// `paid/a-3/a-3.zip`, `a-3/cover.png`): where a build wrote it and a publish puts it.
+    public var outputPaths: [(path: String, record: OutputRecord)] {
+        let content = Set(contentOutputs.map(\.file))
+        return outputs.map { record in ((content.contains(record.file) ? contentFolder : name) + "/" + record.file, record) }
+    }
+
     /// The folder, inside an issue's output folder, that holds the manifest.
     public static let folderName = ".newsstand"
     static let fileName = "manifest.json"
@@ -76,10 +94,10 @@ public struct BuildManifest: Sendable, Codable, Equatable {
 
     /// The issue's catalog entry for a magazine hosted at `baseURL` (ending in `/`).
     public func catalogEntry(baseURL: URL) -> CatalogEntry {
-        let folder = folderURL(baseURL)
+        let content = folderURL(baseURL, contentFolder)
         var entry = CatalogEntry(
-            name: name, title: metadata.title, date: metadata.date, cover: folder + Self.escape(cover.file),
-            content: folder + Self.escape(bundle.file))
+            name: name, title: metadata.title, date: metadata.date, cover: coverURL(baseURL: baseURL, retina: false),
+            content: content + Self.escape(bundle.file))
         entry.summary = metadata.summary
         entry.productID = metadata.productID
         entry.access = metadata.access
@@ -90,7 +108,7 @@ public struct BuildManifest: Sendable, Codable, Equatable {
         entry.coverSHA256 = cover.sha256
         entry.retinaCoverSHA256 = retinaCover.sha256
         if let index, let retinaIndex {
-            entry.contentIndex = folder + Self.escape(index.file)
+            entry.contentIndex = content + Self.escape(index.file)
             entry.contentIndexSize = Int(index.size)
             entry.contentIndexSHA256 = index.sha256
             entry.retinaContentIndexSize = Int(retinaIndex.size)
@@ -101,23 +119,25 @@ public struct BuildManifest: Sendable, Codable, Equatable {
 
     /// The URL of the Baker book, when there is one.
     public func bookURL(baseURL: URL) -> String? {
-        hpub.map { folderURL(baseURL) + Self.escape($0.file) }
+        hpub.map { folderURL(baseURL, contentFolder) + Self.escape($0.file) }
     }
 
-    /// The URL of the EPUB, when there is one: beside the bundles, as the catalog gives them.
+    /// The URL of the EPUB, when there is one: beside the bundles (in `contentFolder`), as
+    /// the catalog gives them.
     public func epubURL(baseURL: URL) -> String? {
-        epub.map { folderURL(baseURL) + Self.escape($0.file) }
+        epub.map { folderURL(baseURL, contentFolder) + Self.escape($0.file) }
     }
 
-    /// The URL of a cover (`retina`: the `@2x` one), as the catalog gives the normal one.
+    /// The URL of a cover (`retina`: the `@2x` one), as the catalog gives the normal one:
+    /// always in `<name>`, public for a paid issue too.
     public func coverURL(baseURL: URL, retina: Bool) -> String {
-        folderURL(baseURL) + Self.escape((retina ? retinaCover : cover).file)
+        folderURL(baseURL, name) + Self.escape((retina ? retinaCover : cover).file)
     }
 
-    /// `BaseURL` + `<name>/`.
-    private func folderURL(_ baseURL: URL) -> String {
+    /// `BaseURL` + `folder` (`<name>` or `paid/<name>`) + `/`, each component escaped.
+    private func folderURL(_ baseURL: URL, _ folder: String) -> String {
         let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
-        return base + Self.escape(name) + "/"
+        return base + folder.split(separator: "/").map { Self.escape(String($0)) }.joined(separator: "/") + "/"
     }
 
     private static func escape(_ component: String) -> String {

@@ -12,9 +12,10 @@ struct ScaleOutput: Sendable {
     var inputs: [InputRecord]
 }
 
-/// Builds one scale of an issue: the bundle (`<name>.zip` or `<name>@2x.zip`) and the cover
-/// (`cover.png` or `cover@2x.png`) in the issue's output folder, and the bundle's index
-/// (`<name>.index.json` or `<name>.index@2x.json`: `BundleIndex`).
+/// Builds one scale of an issue: the bundle (`<name>.zip` or `<name>@2x.zip`) and its index
+/// (`<name>.index.json` or `<name>.index@2x.json`: `BundleIndex`) in the issue's content
+/// folder (`<output>/<name>`, or `<output>/paid/<name>` for a paid issue), and the cover
+/// (`cover.png` or `cover@2x.png`) in its output folder (`<output>/<name>`).
 ///
 /// The archive holds `issue.plist`, `pages.plist` and every referenced asset at its root, in a
 /// fixed order, with the issue's date as every entry's time and fixed permissions, so the
@@ -28,8 +29,10 @@ struct ScaleOutput: Sendable {
 struct BundleBuilder {
     let plan: IssuePlan
     let retina: Bool
-    /// The issue's output folder, opened (`<output>/<name>`).
+    /// The issue's output folder, opened (`<output>/<name>`): the cover, the image cache.
     let outputFolder: OpenFolder
+    /// The folder of the bundle and its index: `outputFolder`, or `<output>/paid/<name>`.
+    let contentFolder: OpenFolder
     /// The temporary name of each output, recorded before it is written (`outputNames`).
     let temporaryNames: [String: String]
     /// Derived and optimised images standing in for files of `assets/`.
@@ -54,14 +57,18 @@ struct BundleBuilder {
         return retina ? RetinaName.of(normal) : normal
     }
 
-    /// The bundle, index and cover names both scales write (for the record of written files).
-    static func outputNames(of plan: IssuePlan) -> [String] {
+    /// The bundle and index names both scales write in the content folder (for the record of
+    /// written files).
+    static func contentNames(of plan: IssuePlan) -> [String] {
         let bundle = "\(plan.name).zip"
         return [
             bundle, RetinaName.of(bundle), indexName(ofNormalBundle: bundle, retina: false),
-            indexName(ofNormalBundle: bundle, retina: true), plan.metadata.cover, RetinaName.of(plan.metadata.cover),
+            indexName(ofNormalBundle: bundle, retina: true),
         ]
     }
+
+    /// The cover names both scales write in the issue's output folder.
+    static func coverNames(of plan: IssuePlan) -> [String] { [plan.metadata.cover, RetinaName.of(plan.metadata.cover)] }
 
     private func writeBundle(
         named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
@@ -81,7 +88,7 @@ struct BundleBuilder {
         let hasher = BackgroundHasher()
         // Each entry's SHA-256 for the index, from the bytes as they are packed (no second read).
         let entryHasher = EntryHasher()
-        let pending = try create(name)
+        let pending = try create(name, in: contentFolder)
         let size: Int64
         let entries: [ZipWrittenEntry]
         do {
@@ -131,7 +138,7 @@ struct BundleBuilder {
     private func writeIndex(_ index: BundleIndex) throws(BuildError) -> OutputRecord {
         let name = Self.indexName(ofNormalBundle: "\(plan.name).zip", retina: retina)
         let data = index.encoded()
-        let pending = try create(name)
+        let pending = try create(name, in: contentFolder)
         do {
             try pending.file.write(data)
         } catch {
@@ -142,10 +149,10 @@ struct BundleBuilder {
         return OutputRecord(file: name, size: Int64(data.count), sha256: SHA256.hex(of: data))
     }
 
-    /// A new file for the output `name`, under the temporary name recorded for it.
-    private func create(_ name: String) throws(BuildError) -> AtomicFile {
+    /// A new file for the output `name` in `folder`, under the temporary name recorded for it.
+    private func create(_ name: String, in folder: OpenFolder) throws(BuildError) -> AtomicFile {
         do {
-            return try AtomicFile.create(named: name, in: outputFolder, temporaryName: temporaryNames[name])
+            return try AtomicFile.create(named: name, in: folder, temporaryName: temporaryNames[name])
         } catch {
             throw .output(issue: plan.name, error)
         }
@@ -183,7 +190,7 @@ struct BundleBuilder {
         named name: String, source: IssueSource, assets: OpenFolder, inputs: inout [InputRecord]
     ) throws(BuildError) -> OutputRecord {
         let (file, recorded) = try images.open(name, source: source, assets: assets, outputFolder: outputFolder)
-        let pending = try create(name)
+        let pending = try create(name, in: outputFolder)
         var recorder = InputRecorder(relative: "assets/\(name)", file: file)
         // The cover is published as it is: the catalog gives its SHA-256, the record its XXH3.
         let sha256 = SHA256()

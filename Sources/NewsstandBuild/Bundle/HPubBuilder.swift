@@ -20,7 +20,10 @@ import NewsstandFormat
 /// bytes that were validated.
 struct HPubBuilder {
     let plan: IssuePlan
+    /// The issue's output folder (`<output>/<name>`): the image cache.
     let outputFolder: OpenFolder
+    /// Where the book goes: `outputFolder`, or `<output>/paid/<name>` for a paid issue.
+    let contentFolder: OpenFolder
     let temporaryNames: [String: String]
     let renderer: any BookPageRenderer
     /// The magazine's author for the book (its Publisher, else its Title).
@@ -45,7 +48,7 @@ struct HPubBuilder {
         let name = Self.fileName(of: plan)
         let pending: AtomicFile
         do {
-            pending = try AtomicFile.create(named: name, in: outputFolder, temporaryName: temporaryNames[name])
+            pending = try AtomicFile.create(named: name, in: contentFolder, temporaryName: temporaryNames[name])
         } catch {
             throw .output(issue: plan.name, error)
         }

@@ -98,23 +98,30 @@ private struct IssueJob: Sendable {
 
     func build() throws(BuildError) -> Output {
         // Each job opens the folder itself: descriptors stay few however many issues there are.
-        guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else {
-            throw .issueOutputVanished(issue: plan.name, path: root.path(of: plan.name))
+        let access = plan.metadata.access
+        guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false),
+            let content = try IssueOutputFolder.openContent(plan.name, access: access, in: root, create: false)
+        else {
+            throw .issueOutputVanished(issue: plan.name, path: root.path(of: access.contentFolder(of: plan.name)))
         }
         switch kind {
         case .scale(let retina):
             return .scale(
-                try BundleBuilder(plan: plan, retina: retina, outputFolder: output.folder, temporaryNames: temporaryNames, images: images).build())
+                try BundleBuilder(
+                    plan: plan, retina: retina, outputFolder: output.folder, contentFolder: content.folder,
+                    temporaryNames: temporaryNames, images: images
+                ).build())
         case .book(let renderer, let author, let baseURL):
             return .book(
                 try HPubBuilder(
-                    plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, renderer: renderer, author: author,
-                    baseURL: baseURL, images: images
+                    plan: plan, outputFolder: output.folder, contentFolder: content.folder, temporaryNames: temporaryNames,
+                    renderer: renderer, author: author, baseURL: baseURL, images: images
                 ).build())
         case .epub(let settings):
             return .epub(
                 try EPUBBuilder(
-                    plan: plan, outputFolder: output.folder, temporaryNames: temporaryNames, settings: settings, images: images
+                    plan: plan, outputFolder: output.folder, contentFolder: content.folder, temporaryNames: temporaryNames,
+                    settings: settings, images: images
                 ).build())
         }
     }
@@ -172,8 +179,12 @@ public struct MagazineBuilder: Sendable {
         // Paths joined as text: a URL per issue was 4% of a no-change build.
         let outputPath = options.output.path.hasSuffix("/") ? options.output.path : options.output.path + "/"
         for plan in plans {
-            let folder = outputPath + plan.name
-            if (try? FileStatus.of(folder))?.kind == .symbolicLink {
+            // A paid issue's content goes to paid/<name>: neither may be a link either.
+            var folders = [outputPath + plan.name]
+            if plan.metadata.access == .paid {
+                folders += [outputPath + IssueAccess.paidFolder, outputPath + IssueAccess.paid.contentFolder(of: plan.name)]
+            }
+            for folder in folders where (try? FileStatus.of(folder))?.kind == .symbolicLink {
                 throw .issueOutputIsALink(issue: plan.name, path: folder)
             }
         }
@@ -189,7 +200,8 @@ public struct MagazineBuilder: Sendable {
                 // Validation was taken from the record after checking every input and output.
                 report.upToDate.append(plan.name)
             } else if !options.force, let folder = try IssueOutputFolder.open(plan.name, in: root, create: false),
-                let manifest = BuildCache.upToDateManifest(for: plan, output: folder), manifest.isVersioned == options.versioned,
+                let manifest = BuildCache.upToDateManifest(for: plan, output: folder, root: root),
+                manifest.isVersioned == options.versioned,
                 (manifest.hpub != nil) == (bookRenderer != nil), (manifest.optimized ?? false) == options.optimize,
                 manifest.epubKey == epubKey
             {
@@ -257,36 +269,13 @@ public struct MagazineBuilder: Sendable {
     ) throws(BuildError) {
         guard !plans.isEmpty else { return }
         // Before anything is written: what each folder's records say is ours (kept to remove
-        // leftovers later), plus what this build will write, recorded; then the manifest goes
-        // (it comes back last: an interrupted rebuild is never taken as done).
-        var recorded: [String: Set<String>] = [:]
-        var temporaryNames: [String: [String: String]] = [:]
+        // leftovers later), plus what this build will write, recorded (`IssueOutputs`).
+        var folders: [String: IssueOutputs] = [:]
         for plan in plans {
-            guard let output = try IssueOutputFolder.open(plan.name, in: root, create: true) else { continue }
-            var own: Set<String>
-            do {
-                own = try output.recordedFiles()
-            } catch {
-                warnings.warn("issue '\(plan.name)': \(error); its records are replaced and nothing they list is removed")
-                own = []
-            }
-            var temporary: [String: String] = [:]
-            let extras =
-                (bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : [])
-                + (epubSettings != nil ? [EPUBBuilder.fileName(of: plan)] : [])
-            for name in BundleBuilder.outputNames(of: plan) + extras {
-                temporary[name] = AtomicFile.temporaryName(for: name)
-                own.insert(name)
-                own.insert(temporary[name] ?? name)
-            }
-            do {
-                try output.recordWritten(own)
-                try output.removeManifest()
-            } catch {
-                throw .output(issue: plan.name, error)
-            }
-            recorded[plan.name] = own
-            temporaryNames[plan.name] = temporary
+            let book = bookRenderer != nil ? [HPubBuilder.fileName(of: plan)] : []
+            let epub = epubSettings != nil ? [EPUBBuilder.fileName(of: plan)] : []
+            let contentNames = BundleBuilder.contentNames(of: plan) + book + epub
+            folders[plan.name] = try IssueOutputs.prepare(plan, in: root, contentNames: contentNames) { warnings.warn($0) }
         }
         var notes: [String] = []
         let images = try ImagePreparer(plans: plans, root: root, width: options.jobs, optimize: options.optimize, limits: options.imagingLimits)
@@ -298,7 +287,8 @@ public struct MagazineBuilder: Sendable {
             + (epubSettings.map { [.epub($0)] } ?? [])
         let jobs = plans.enumerated().flatMap { index, plan in
             kinds.map {
-                IssueJob(plan: plan, kind: $0, root: root, temporaryNames: temporaryNames[plan.name] ?? [:], images: images[index])
+                IssueJob(
+                    plan: plan, kind: $0, root: root, temporaryNames: folders[plan.name]?.temporaryNames ?? [:], images: images[index])
             }
         }
         let results = try WorkQueue(jobs).run(width: options.jobs, perform: { job throws(BuildError) in try job.build() }) {
@@ -327,19 +317,9 @@ public struct MagazineBuilder: Sendable {
             manifest.optimized = options.optimize ? true : nil
             manifest.epub = epub?.record
             manifest.epubKey = epub != nil ? epubSettings?.key : nil
-            guard let output = try IssueOutputFolder.open(plan.name, in: root, create: false) else { continue }
-            var own = recorded[plan.name] ?? []
+            guard var output = folders[plan.name] else { continue }
             do {
-                if options.versioned {
-                    own.formUnion(VersionedNames.names(for: manifest))
-                    try output.recordWritten(own)
-                    try VersionedNames.apply(to: &manifest, in: output.folder)
-                }
-                try manifest.write(in: output.folder)
-                let kept = Set(manifest.outputs.map(\.file))
-                warnings.warn(output.removeRecorded(own, keeping: kept))
-                try output.recordWritten(kept)
-                warnings.warn(output.unknownEntries(besides: kept))
+                warnings.warn(try output.finish(&manifest, versioned: options.versioned, root: root))
             } catch {
                 throw .output(issue: plan.name, error)
             }
@@ -388,6 +368,49 @@ public struct MagazineBuilder: Sendable {
             default:
                 continue
             }
+        }
+        try removeStalePaidContent(keeping: names, in: root, report: &report, warnings: warnings)
+    }
+
+    /// The same for `paid/<name>` folders (a paid issue's content) whose issue left.
+    private func removeStalePaidContent(
+        keeping names: Set<String>, in root: OpenFolder, report: inout BuildReport, warnings: WarningSink
+    ) throws(BuildError) {
+        let paid: OpenFolder
+        do throws(FileSystemError) {
+            paid = try root.folder(IssueAccess.paidFolder)
+        } catch .missing {
+            return
+        } catch .symbolicLink(let path, _, _) {
+            warnings.warn("left \(path) in place: it is a symbolic link, and newsstand does not remove through links")
+            return
+        } catch {
+            throw .output(issue: nil, error)
+        }
+        let entries: [FolderEntry]
+        do {
+            entries = try paid.entries()
+        } catch {
+            throw .output(issue: nil, error)
+        }
+        for entry in entries.sorted(by: { $0.rawName.lexicographicallyPrecedes($1.rawName) }) {
+            guard let name = entry.name, !entry.isHidden, !names.contains(name) else { continue }
+            if entry.kind == .symbolicLink {
+                warnings.warn(
+                    "left \(paid.path(of: name)) in place: it is a symbolic link, and newsstand does not remove through links")
+                continue
+            }
+            guard entry.kind == .folder, let content = try? IssueOutputFolder.openPaidContent(name, in: root, create: false),
+                content.hasRecords
+            else { continue }
+            let recorded: Set<String>
+            do {
+                recorded = try content.recordedFiles()
+            } catch {
+                throw .untrustedRecord(issue: name, error, issueLeft: true)
+            }
+            warnings.warn(content.removeAll(recorded, from: root))
+            if !report.removed.contains(name) { report.removed.append(name) }
         }
     }
 }

@@ -38,24 +38,26 @@ enum VersionedNames {
         return (bundleName, BundleIndex.fileName(forBundle: bundleName), coverName, book, epub)
     }
 
-    /// Renames the outputs in `folder` to their versioned names and records them.
-    static func apply(to manifest: inout BuildManifest, in folder: OpenFolder) throws(FileSystemError) {
+    /// Renames the outputs to their versioned names and records them: the covers in
+    /// `folder` (`<output>/<name>`), the bundles, indexes, book and EPUB in `content` (the same
+    /// folder, or `paid/<name>`).
+    static func apply(to manifest: inout BuildManifest, in folder: OpenFolder, content: OpenFolder) throws(FileSystemError) {
         let names = plannedNames(for: manifest)
-        try rename(&manifest.bundle, to: names.bundle, in: folder)
-        try rename(&manifest.retinaBundle, to: RetinaName.of(names.bundle), in: folder)
+        try rename(&manifest.bundle, to: names.bundle, in: content)
+        try rename(&manifest.retinaBundle, to: RetinaName.of(names.bundle), in: content)
         if var index = manifest.index, var retinaIndex = manifest.retinaIndex {
-            try rename(&index, to: names.index, in: folder)
-            try rename(&retinaIndex, to: RetinaName.of(names.index), in: folder)
+            try rename(&index, to: names.index, in: content)
+            try rename(&retinaIndex, to: RetinaName.of(names.index), in: content)
             (manifest.index, manifest.retinaIndex) = (index, retinaIndex)
         }
         try rename(&manifest.cover, to: names.cover, in: folder)
         try rename(&manifest.retinaCover, to: RetinaName.of(names.cover), in: folder)
         if var book = manifest.hpub, let name = names.book {
-            try rename(&book, to: name, in: folder)
+            try rename(&book, to: name, in: content)
             manifest.hpub = book
         }
         if var epub = manifest.epub, let name = names.epub {
-            try rename(&epub, to: name, in: folder)
+            try rename(&epub, to: name, in: content)
             manifest.epub = epub
         }
     }

@@ -24,7 +24,10 @@ import NewsstandFormat
 /// page config as the bytes that were validated.
 struct EPUBBuilder {
     let plan: IssuePlan
+    /// The issue's output folder (`<output>/<name>`): the image cache.
     let outputFolder: OpenFolder
+    /// Where the EPUB goes: `outputFolder`, or `<output>/paid/<name>` for a paid issue.
+    let contentFolder: OpenFolder
     let temporaryNames: [String: String]
     let settings: EPUBSettings
     /// Derived and optimised images standing in for files of `assets/`.
@@ -60,7 +63,7 @@ struct EPUBBuilder {
         let name = Self.fileName(of: plan)
         let pending: AtomicFile
         do {
-            pending = try AtomicFile.create(named: name, in: outputFolder, temporaryName: temporaryNames[name])
+            pending = try AtomicFile.create(named: name, in: contentFolder, temporaryName: temporaryNames[name])
         } catch {
             throw .output(issue: plan.name, error)
         }

@@ -4,16 +4,20 @@ import NewsstandFormat
 
 /// What `issue.plist` says about an issue.
 public struct IssueMetadata: Sendable, Equatable, Codable {
+    /// The title shown on the shelf.
     public var title: String
+    /// The publication date.
     public var date: Date
     /// The cover's file name in `assets/`.
     public var cover: String
+    /// A short description, when given.
     public var summary: String?
     /// The store product identifier the app sells the issue as.
     public var productID: String?
     /// Whether the issue is free (the default) or paid.
     public var access: IssueAccess
 
+    /// Metadata as `issue.plist` gives it; a free issue unless `access` says otherwise.
     public init(
         title: String, date: Date, cover: String, summary: String? = nil, productID: String? = nil, access: IssueAccess = .free
     ) {

@@ -2,33 +2,70 @@ import Foundation
 import NewsstandCore
 import NewsstandFormat
 
-/// An issue's folder in the output (`<output>/<name>`), opened without following a link, and
-/// what newsstand may do there: write its outputs, and remove only files it recorded as its
-/// own. The folder belongs to the user; files newsstand did not write are left alone.
+/// An issue's folder in the output (`<output>/<name>`), or a paid issue's content folder
+/// (`<output>/paid/<name>`), opened without following a link, and what newsstand may do there:
+/// write its outputs, and remove only files it recorded as its own. The folder belongs to the
+/// user; files newsstand did not write are left alone.
 ///
 /// Two records say what is newsstand's, both in `.newsstand/`: the manifest (the outputs of
-/// the last complete build) and `written.json`, every file a build has written or is about
-/// to write and has not removed. `written.json` is updated before anything is written, so
+/// the last complete build; only in `<name>`, which lists those of `paid/<name>` too) and
+/// `written.json`, every file a build has written or is about to write there and has not
+/// removed (in each folder). `written.json` is updated before anything is written, so
 /// files of a build that was interrupted (a bundle under an old versioned name, a temporary
 /// file) are still known the next time. A record that names anything but a plain file name
 /// is not trusted at all.
 struct IssueOutputFolder {
     let name: String
     let folder: OpenFolder
+    /// The folder relative to the output: `<name>`, or `paid/<name>` for a paid issue's content.
+    let relativePath: String
+
+    /// Whether this is the issue's own folder, with its manifest (not its paid content folder).
+    var holdsManifest: Bool { relativePath == name }
 
     static let writtenFileName = "written.json"
+
+    private init(name: String, folder: OpenFolder, relativePath: String) {
+        self.name = name
+        self.folder = folder
+        self.relativePath = relativePath
+    }
 
     /// Opens `<output>/<name>`, creating it when `create` is set and it is missing; nil when it
     /// is missing and not created. A link there is an error: its target is not ours.
     static func open(_ name: String, in output: OpenFolder, create: Bool) throws(BuildError) -> IssueOutputFolder? {
+        guard let folder = try openFolder(name, in: output, create: create, issue: name) else { return nil }
+        return IssueOutputFolder(name: name, folder: folder, relativePath: name)
+    }
+
+    /// Opens `<output>/paid/<name>`, the content folder of a paid issue, creating both when
+    /// `create` is set; nil when either is missing and not created. A link at either is an
+    /// error, as for the issue's own folder.
+    static func openPaidContent(_ name: String, in output: OpenFolder, create: Bool) throws(BuildError) -> IssueOutputFolder? {
+        guard let paid = try openFolder(IssueAccess.paidFolder, in: output, create: create, issue: name),
+            let folder = try openFolder(name, in: paid, create: create, issue: name)
+        else { return nil }
+        return IssueOutputFolder(name: name, folder: folder, relativePath: IssueAccess.paid.contentFolder(of: name))
+    }
+
+    /// The issue's content folder for `access`: this folder when free, `paid/<name>` when paid.
+    static func openContent(
+        _ name: String, access: IssueAccess, in output: OpenFolder, create: Bool
+    ) throws(BuildError) -> IssueOutputFolder? {
+        access == .paid ? try openPaidContent(name, in: output, create: create) : try open(name, in: output, create: create)
+    }
+
+    private static func openFolder(
+        _ name: String, in parent: OpenFolder, create: Bool, issue: String
+    ) throws(BuildError) -> OpenFolder? {
         do {
-            return IssueOutputFolder(name: name, folder: try create ? output.makeFolder(name) : output.folder(name))
+            return try create ? parent.makeFolder(name) : parent.folder(name)
         } catch .missing where !create {
             return nil
         } catch .symbolicLink(let path, _, _) {
-            throw .issueOutputIsALink(issue: name, path: path)
+            throw .issueOutputIsALink(issue: issue, path: path)
         } catch {
-            throw .outputFolder(issue: name, error)
+            throw .outputFolder(issue: issue, error)
         }
     }
 
@@ -42,7 +79,12 @@ struct IssueOutputFolder {
 
     /// The files newsstand recorded as its own here, or why the records cannot be trusted.
     func recordedFiles() throws(BuildRecordError) -> Set<String> {
-        var files = Set(try BuildManifest.load(from: folder)?.outputs.map(\.file) ?? [])
+        // The manifest's outputs that are here: a paid issue's content is in paid/<name>, whose
+        // own written.json lists it.
+        var files: Set<String> = []
+        if holdsManifest, let manifest = try BuildManifest.load(from: folder) {
+            files.formUnion(manifest.outputPaths.filter { $0.path == "\(relativePath)/\($0.record.file)" }.map(\.record.file))
+        }
         let path = folder.path(of: "\(BuildManifest.folderName)/\(Self.writtenFileName)")
         let data: Data?
         do {
@@ -110,17 +152,21 @@ struct IssueOutputFolder {
     }
 
     /// Removes everything newsstand recorded here, then its records, then the folder if that
-    /// left it empty. Returns messages about what was left.
+    /// left it empty (and `paid/` when that empties it). `output` is the output folder.
+    /// Returns messages about what was left.
     func removeAll(_ recorded: Set<String>, from output: OpenFolder) -> [String] {
         try? removeManifest()
         var notes = removeRecorded(recorded, keeping: [])
-        notes += ImageCache.removeAll(in: folder)
+        if holdsManifest { notes += ImageCache.removeAll(in: folder) }
         if let records = try? folder.folder(BuildManifest.folderName) {
             try? records.removeFile(Self.writtenFileName)
             try? records.removeFile(EntryUpdateRecord.fileName)
         }
         folder.removeFolderIfEmpty(BuildManifest.folderName)
-        if !output.removeFolderIfEmpty(name) {
+        let parent = holdsManifest ? output : try? output.folder(IssueAccess.paidFolder)
+        if parent?.removeFolderIfEmpty(name) == true {
+            if !holdsManifest { output.removeFolderIfEmpty(IssueAccess.paidFolder) }
+        } else {
             let left = ((try? folder.entries()) ?? []).map(\.displayName).sorted()
             notes += left.map { "left \(folder.path(of: $0)) in place: newsstand did not write it" }
         }

@@ -27,6 +27,13 @@ public enum IssueValidator {
                     .issueNameUnsafe,
                     "issue name \(SourceText.quoted(name)) is not safe as a file and URL name: use letters, digits, '-', '_' and '.', not starting with '.'",
                     at: SourceLocation(file: display)))
+        } else if IssueAccess.isReserved(name) {
+            diagnostics.append(
+                Diagnostic(
+                    .issueNameUnsafe,
+                    "issue name \(SourceText.quoted(name)) is reserved: paid issues' content is published under \(IssueAccess.paidFolder)/, "
+                        + "so an issue of that name would share its URLs; rename the folder",
+                    at: SourceLocation(file: display)))
         }
         let source: OpenFolder
         do {
