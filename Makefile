@@ -27,7 +27,7 @@ VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
 RELEASE_BIN = .build/release/newsstand
 
-.PHONY: deps build-deps bench-deps build release test sample publish-sample stop-sample install dist generated format bench mutants clean fuzz check-sanitizers
+.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated format bench mutants clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -69,6 +69,16 @@ test: deps dist
 	$(SWIFT) build
 	NEWSSTAND_DIST=$(CURDIR)/dist/$(DIST_NAME).tar.gz TZ=Pacific/Auckland $(SWIFT) test --parallel \
 	  --experimental-maximum-parallelization-width $(TEST_WIDTH)
+
+# The fast tier: the tests that start no process (no nginx, Python, aria2, Java, Chromium,
+# bsdtar or unzip), so it needs only the build's packages: the reader's logic on a scripted
+# in-memory transport, the lifecycle machine, the validators, the formats, the name rules. It
+# skips the suites tagged .needsServer or .needsTools (scripts/slow-suites.sh turns the tags
+# into the names `swift test --skip` matches). `make test` runs everything.
+test-fast: build-deps
+	$(SWIFT) build --build-tests
+	TZ=Pacific/Auckland $(SWIFT) test --skip-build --parallel --experimental-maximum-parallelization-width $(TEST_WIDTH) \
+	  --skip "$$(scripts/slow-suites.sh)"
 
 # libFuzzer targets (Fuzz/README.md), FUZZ_SECONDS each (default 60), one after another;
 # fails on a crash, broken invariant, leak, timeout or out-of-memory.

@@ -9,7 +9,7 @@ import Testing
     /// A program that never calls `setlocale` runs in the C locale, where libarchive cannot
     /// convert a UTF-8 entry name. Names are UTF-8 in our bundles whatever the locale of the
     /// build that writes them (the reader's side is `ZipNameTests`, in NewsstandCoreTests).
-    @Suite("Entry names written whatever the caller's locale", .timeLimit(.minutes(1)))
+    @Suite("Entry names written whatever the caller's locale", .timeLimit(.minutes(1)), .tags(.needsTools))
     struct LocaleIndependenceTests {
         /// Runs `body` on this thread in the plain C locale, restoring the thread's locale after.
         private func inCLocale<T>(_ body: () throws -> T) throws -> T {

@@ -5,7 +5,7 @@ import Testing
 
 /// A writer that cannot start, fails half-way or is dropped unfinished reports why, refuses
 /// to go on, and frees what it holds exactly once (a double free aborts the test process).
-@Suite struct ZipWriterFailureTests {
+@Suite(.tags(.needsTools)) struct ZipWriterFailureTests {
     /// libarchive's open callback fails, so `archive_write_open2` does, after every resource
     /// of the writer exists: its deinit frees them (before the fix, init freed them too).
     @Test func unwritableDestinationFailsWithTheSystemsReason() throws {

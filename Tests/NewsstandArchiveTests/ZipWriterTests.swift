@@ -8,7 +8,7 @@ import Testing
 /// What `ZipWriter` writes, read back by tools we did not write: Java's streaming
 /// `ZipInputStream`, Python's `zipfile`, `unzip`, `zipinfo` and `bsdtar`, plus our own
 /// `ZipExtractor` and the test's own header reader (`ZipLayout`).
-@Suite("Zip writer output", .timeLimit(.minutes(2)))
+@Suite("Zip writer output", .timeLimit(.minutes(2)), .tags(.needsTools))
 struct ZipWriterTests {
     /// One entry to write, and what it should read back as.
     struct Item {

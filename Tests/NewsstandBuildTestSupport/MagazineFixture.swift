@@ -2,11 +2,14 @@ import Foundation
 import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
+import NewsstandTestSupport
 
 /// A small valid magazine in a temporary folder, for tests to break one thing at a time.
 /// Issue `f-1` has a SimplePage and a PhotoPage; every image exists in both sizes.
 public final class MagazineFixture {
     public let root: URL
+    /// The marks of each file written from text, by path.
+    private var marks: [String: [String: Int]] = [:]
 
     public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -35,6 +38,7 @@ public final class MagazineFixture {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
+    /// Adds issue `name`; its issue.plist marks the cover's line `⟦cover⟧` (`line(of:in:)`).
     public func addIssue(_ name: String, day: Int = 1) throws {
         try write(
             "issues/\(name)/issue.plist",
@@ -46,7 +50,7 @@ public final class MagazineFixture {
                     <key>Date</key>
                     <date>2026-01-\(String(format: "%02d", day))T08:00:00Z</date>
                     <key>Cover</key>
-                    <string>cover.png</string>
+                    <string>cover.png</string>⟦cover⟧
                     <key>Summary</key>
                     <string>The \(name) issue.</string>
                 </dict>
@@ -57,36 +61,39 @@ public final class MagazineFixture {
         }
     }
 
-    /// The default page config; line numbers matter to tests.
+    /// The default page config. Its marks (`line(of:in:)` on `issues/<name>/pages.plist`):
+    /// `⟦page-1⟧` and `⟦page-2⟧` (each page's dict), `⟦page-1-properties⟧`, `⟦1-0⟧` (page 1's
+    /// image), `⟦page-2-class⟧`, `⟦2-0⟧`, `⟦photos⟧` (the photos array), `⟦photo-0⟧` (its first
+    /// dict), `⟦2-1⟧`, `⟦2-1t⟧`.
     public static let defaultPages = plist(
         """
         <array>
             <array>
-                <dict>
+                <dict>⟦page-1⟧
                     <key>class</key>
                     <string>SimplePage</string>
                     <key>properties</key>
-                    <dict>
+                    <dict>⟦page-1-properties⟧
                         <key>baseImage</key>
-                        <string>1-0.png</string>
+                        <string>1-0.png</string>⟦1-0⟧
                     </dict>
                 </dict>
             </array>
             <array>
-                <dict>
+                <dict>⟦page-2⟧
                     <key>class</key>
-                    <string>PhotoPage</string>
+                    <string>PhotoPage</string>⟦page-2-class⟧
                     <key>properties</key>
                     <dict>
                         <key>baseImage</key>
-                        <string>2-0.png</string>
+                        <string>2-0.png</string>⟦2-0⟧
                         <key>photos</key>
-                        <array>
-                            <dict>
+                        <array>⟦photos⟧
+                            <dict>⟦photo-0⟧
                                 <key>photo</key>
-                                <string>2-1.png</string>
+                                <string>2-1.png</string>⟦2-1⟧
                                 <key>thumbnail</key>
-                                <string>2-1t.png</string>
+                                <string>2-1t.png</string>⟦2-1t⟧
                             </dict>
                         </array>
                     </dict>
@@ -94,6 +101,9 @@ public final class MagazineFixture {
             </array>
         </array>
         """)
+
+    /// The line of `⟦mark⟧` in `defaultPages` as written.
+    public static func defaultPagesLine(of mark: String) -> Int { MarkedText(defaultPages).line(of: mark) }
 
     /// Wraps a plist body in the XML header; the body starts on line 4.
     public static func plist(_ body: String) -> String {
@@ -109,9 +119,16 @@ public final class MagazineFixture {
 
     public func url(_ path: String) -> URL { root.appendingPathComponent(path) }
 
+    /// Writes `text` with its `⟦mark⟧`s stripped (`MarkedText`); `line(of:in:)` then gives
+    /// each mark's line in the file as written.
     public func write(_ path: String, _ text: String) throws {
-        try write(path, Data(text.utf8))
+        let marked = MarkedText(text)
+        marks[path] = marked.lines
+        try write(path, Data(marked.text.utf8))
     }
+
+    /// The line of `⟦mark⟧` in the text last written at `path` (0 when it had no such mark).
+    public func line(of mark: String, in path: String) -> Int { marks[path]?[mark] ?? 0 }
 
     public func write(_ path: String, _ data: Data) throws {
         let url = url(path)

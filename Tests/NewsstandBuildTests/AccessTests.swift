@@ -8,10 +8,10 @@ import Testing
 
 /// issue.plist's `Access` and `ProductID`: what validation accepts, and how the catalogs carry
 /// them (the catalog read by Python's plistlib and json, not by our own parser).
-@Suite struct AccessTests {
+@Suite(.tags(.needsTools)) struct AccessTests {
     let issueFile = "issues/f-1/issue.plist"
 
-    /// issue.plist of f-1 with `extra` after the Summary (its first key is on line 13).
+    /// issue.plist of f-1 with `extra` after the Summary (marks in `extra` name its lines: `MarkedText`).
     private func issue(_ extra: String) -> String {
         MagazineFixture.plist(
             """
@@ -50,15 +50,17 @@ import Testing
     }
 
     @Test func anAccessOtherThanFreeOrPaidIsAnErrorOnItsLine() throws {
-        let misspelt = try diagnostics("    <key>Access</key>\n    <string>Paid</string>")
+        let paid = "    <key>Access</key>\n    <string>Paid</string>⟦access⟧"
+        let misspelt = try diagnostics(paid)
         let d = try #require(misspelt.with(.issueAccess).first)
-        #expect(d.location == SourceLocation(file: issueFile, line: 14))
+        #expect(d.location == SourceLocation(file: issueFile, line: MarkedText(issue(paid)).line(of: "access")))
         #expect(d.severity == .error)
         #expect(d.message == "Access 'Paid' is not 'free' or 'paid'; did you mean 'paid'?")
         #expect(try diagnostics("<key>Access</key><string>premium</string>").with(.issueAccess).count == 1)
         #expect(try diagnostics("<key>Access</key><string></string>").with(.issueAccess).count == 1)
-        let wrongType = try diagnostics("    <key>Access</key>\n    <true/>")
-        #expect(wrongType.with(.issueKeyWrongType).map(\.location?.line) == [14])
+        let boolean = "    <key>Access</key>\n    <true/>⟦access⟧"
+        let wrongType = try diagnostics(boolean)
+        #expect(wrongType.with(.issueKeyWrongType).map(\.location?.line) == [MarkedText(issue(boolean)).line(of: "access")])
         #expect(wrongType.with(.issueUnknownKey).isEmpty)
     }
 

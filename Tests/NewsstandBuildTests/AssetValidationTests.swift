@@ -16,7 +16,7 @@ import Testing
         try fixture.remove("\(assets)/1-0@2x.png")
         let found = fixture.validate()
         let d = try #require(found.with(.assetMissing).first)
-        #expect(d.location == SourceLocation(file: "issues/f-1/pages.plist", line: 12))
+        #expect(d.location == SourceLocation(file: "issues/f-1/pages.plist", line: fixture.line(of: "1-0", in: "issues/f-1/pages.plist")))
         #expect(d.message.contains("'1-0.png'"))
     }
 
@@ -26,7 +26,7 @@ import Testing
         try fixture.remove("\(assets)/1-0@2x.png")
         try fixture.image("f-1", "1-0.PNG", width: 10, height: 20)
         let d = try #require(fixture.validate().with(.assetCaseMismatch).first)
-        #expect(d.location?.line == 12)
+        #expect(d.location?.line == fixture.line(of: "1-0", in: "issues/f-1/pages.plist"))
         #expect(d.message.contains("'1-0.PNG'"))
     }
 
@@ -37,7 +37,7 @@ import Testing
         try fixture.write("issues/f-1/pages.plist", pages)
         let found = fixture.validate()
         let d = try #require(found.with(.assetCaseMismatch).first)
-        #expect(d.location?.line == 12)
+        #expect(d.location?.line == fixture.line(of: "1-0", in: "issues/f-1/pages.plist"))
         #expect(d.message.contains("'1-0.Png' is not in"))
         #expect(d.message.contains("but '1-0.png' is"))
         #expect(found.with(.assetMissing).isEmpty)
@@ -48,7 +48,7 @@ import Testing
         try fixture.remove("\(assets)/2-0@2x.png")
         let d = try #require(fixture.validate().with(.retinaMissing).first)
         #expect(d.severity == .error)
-        #expect(d.location?.line == 23)
+        #expect(d.location?.line == fixture.line(of: "2-0", in: "issues/f-1/pages.plist"))
         #expect(d.message.contains("'2-0@2x.png'"))
     }
 
@@ -56,7 +56,7 @@ import Testing
         let fixture = try MagazineFixture()
         try fixture.write("\(assets)/2-1@2x.png", MagazineFixture.png(width: 30, height: 40))
         let d = try #require(fixture.validate().with(.retinaWrongSize).first)
-        #expect(d.location?.line == 28)
+        #expect(d.location?.line == fixture.line(of: "2-1", in: "issues/f-1/pages.plist"))
         #expect(d.message.contains("30×40"))
         #expect(d.message.contains("20×40"))
     }
@@ -97,7 +97,7 @@ import Testing
         let fixture = try MagazineFixture()
         try fixture.write(
             "issues/f-1/pages.plist", MagazineFixture.defaultPages.replacingOccurrences(of: "1-0.png", with: "../1-0.png"))
-        #expect(fixture.validate().with(.assetNameInvalid).map(\.location?.line) == [12])
+        #expect(fixture.validate().with(.assetNameInvalid).map(\.location?.line) == [MagazineFixture.defaultPagesLine(of: "1-0")])
     }
 
     /// A minimal JPEG: SOI, an APP0 segment, then a SOF0 frame header with the size.

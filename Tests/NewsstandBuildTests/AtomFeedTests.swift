@@ -8,7 +8,7 @@ import Testing
 
 /// The Atom feed's entry times (kept in `feed-updated.json`), its author, and the Newsstand
 /// feed's rules checked while validating.
-@Suite struct AtomFeedTests {
+@Suite(.tags(.needsTools)) struct AtomFeedTests {
     private let t1 = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21T14:13:20Z
     private let t2 = Date(timeIntervalSince1970: 1_790_086_400)  // a day later
     private let t3 = Date(timeIntervalSince1970: 1_790_172_800)  // two days later

@@ -8,7 +8,7 @@ import NewsstandTestSupport
 import Testing
 
 /// Building bundles and catalogs in process: layout, content, incremental rebuilds, failures.
-@Suite struct BuildTests {
+@Suite(.tags(.needsTools)) struct BuildTests {
     private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false) throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
         return try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force, versioned: false)).build(plans)

@@ -7,7 +7,7 @@ import Testing
 
 /// The bundle indexes a build writes beside its bundles (issue 14): checked against Python's
 /// `zipfile` and the local headers as Python reads them, never against our own zip code.
-@Suite struct BundleIndexBuildTests {
+@Suite(.tags(.needsTools)) struct BundleIndexBuildTests {
     private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool, force: Bool = false) throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
         return try MagazineBuilder(

@@ -43,7 +43,7 @@ enum RealPNG {
 /// The build's side of one master per image (`DeriveNormalSize`) and of `--optimize`: what
 /// validation says, what the bundles hold, what the image cache keeps, and how it treats a
 /// cached file that lies.
-@Suite struct DerivedImageTests {
+@Suite(.tags(.needsTools)) struct DerivedImageTests {
     /// The fixture's issue with real images: `1-0` and the cover as @2x masters only, the rest
     /// in both sizes.
     private func mastersOnly() throws -> MagazineFixture {

@@ -9,7 +9,7 @@ import Testing
 /// Incremental builds: what each kind of change revalidates and rebuilds, that a rebuilt output
 /// is byte for byte a clean build's, and that records which lie or are corrupt never make a
 /// changed issue skip validation.
-@Suite struct IncrementalBuildTests {
+@Suite(.tags(.needsTools)) struct IncrementalBuildTests {
     /// One build as `newsstand build` runs it: validation reusing the output's records, then the build.
     struct Run {
         var report: BuildReport

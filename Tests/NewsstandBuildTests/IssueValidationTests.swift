@@ -9,33 +9,35 @@ import Testing
 @Suite struct IssueValidationTests {
     let issueFile = "issues/f-1/issue.plist"
 
-    private func diagnostics(issue body: String) throws -> [Diagnostic] {
+    /// The diagnostics with issue.plist's body replaced, and the line of each `⟦mark⟧` in it.
+    private func diagnostics(issue body: String) throws -> (found: [Diagnostic], line: (String) -> Int) {
         let fixture = try MagazineFixture()
         try fixture.write(issueFile, MagazineFixture.plist(body))
-        return fixture.validate()
+        let issueFile = issueFile
+        return (fixture.validate(), { fixture.line(of: $0, in: issueFile) })
     }
 
     @Test func missingAndWrongTypedKeys() throws {
-        let found = try diagnostics(
+        let (found, line) = try diagnostics(
             issue: """
-                <dict>
+                <dict>⟦cover⟧
                     <key>Title</key>
-                    <integer>3</integer>
+                    <integer>3</integer>⟦title⟧
                     <key>Date</key>
-                    <string>2013-11-28</string>
+                    <string>2013-11-28</string>⟦date⟧
                     <key>Name</key>
-                    <string>f-2</string>
+                    <string>f-2</string>⟦name⟧
                     <key>Summary</key>
-                    <true/>
+                    <true/>⟦summary⟧
                     <key>Colour</key>
                     <string>red</string>
                 </dict>
                 """)
-        #expect(found.with(.issueTitle).map(\.location?.line) == [6])
-        #expect(found.with(.issueDate).map(\.location?.line) == [8])
-        #expect(found.with(.issueCover).map(\.location?.line) == [4])
-        #expect(found.with(.issueNameMismatch).map(\.location?.line) == [10])
-        #expect(found.with(.issueKeyWrongType).map(\.location?.line) == [12])
+        #expect(found.with(.issueTitle).map(\.location?.line) == [line("title")])
+        #expect(found.with(.issueDate).map(\.location?.line) == [line("date")])
+        #expect(found.with(.issueCover).map(\.location?.line) == [line("cover")])
+        #expect(found.with(.issueNameMismatch).map(\.location?.line) == [line("name")])
+        #expect(found.with(.issueKeyWrongType).map(\.location?.line) == [line("summary")])
         #expect(found.with(.issueUnknownKey).map(\.severity) == [.warning])
     }
 
@@ -43,7 +45,7 @@ import Testing
         let fixture = try MagazineFixture()
         try fixture.remove("issues/f-1/assets/cover@2x.png")
         let d = try #require(fixture.validate().with(.retinaMissing).first)
-        #expect(d.location == SourceLocation(file: issueFile, line: 10))
+        #expect(d.location == SourceLocation(file: issueFile, line: fixture.line(of: "cover", in: issueFile)))
     }
 
     @Test func unsafeIssueName() throws {
@@ -67,11 +69,11 @@ import Testing
                     <key>Title</key>
                     <string>Fixture</string>
                     <key>BaseURL</key>
-                    <string>ftp://example.com/</string>
+                    <string>ftp://example.com/</string>⟦base-url⟧
                 </dict>
                 """))
         let d = try #require(fixture.validate().with(.magazineBaseURL).first)
-        #expect(d.location == SourceLocation(file: "magazine.plist", line: 8))
+        #expect(d.location == SourceLocation(file: "magazine.plist", line: fixture.line(of: "base-url", in: "magazine.plist")))
         #expect(d.message.contains("'ftp://example.com/'"))
     }
 

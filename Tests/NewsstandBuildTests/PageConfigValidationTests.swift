@@ -3,18 +3,22 @@ import NewsstandBuild
 import NewsstandBuildTestSupport
 import NewsstandCore
 import NewsstandFormat
+import NewsstandTestSupport
 import Testing
 
 /// Every page-config rule, each with the one defect injected into a valid fixture.
 @Suite struct PageConfigValidationTests {
     let pagesFile = "issues/f-1/pages.plist"
 
-    private func diagnostics(replacing old: String, with new: String) throws -> [Diagnostic] {
+    /// The diagnostics of the default fixture with `old` replaced by `new` in its pages, and
+    /// the line of each `⟦mark⟧` in the pages as written (`MagazineFixture.defaultPages`).
+    private func diagnostics(replacing old: String, with new: String) throws -> (found: [Diagnostic], line: (String) -> Int) {
         let fixture = try MagazineFixture()
         let pages = MagazineFixture.defaultPages
         #expect(pages.contains(old))
         try fixture.write(pagesFile, pages.replacingOccurrences(of: old, with: new))
-        return fixture.validate()
+        let pagesFile = pagesFile
+        return (fixture.validate(), { fixture.line(of: $0, in: pagesFile) })
     }
 
     @Test func validFixtureHasNoProblems() throws {
@@ -22,39 +26,39 @@ import Testing
     }
 
     @Test func unknownClassSuggestsTheNearestName() throws {
-        let found = try diagnostics(replacing: "<string>PhotoPage</string>", with: "<string>PhotoPgae</string>")
+        let (found, line) = try diagnostics(replacing: "<string>PhotoPage</string>", with: "<string>PhotoPgae</string>")
         let d = try #require(found.with(.unknownPageClass).first)
         #expect(d.severity == .error)
-        #expect(d.location == SourceLocation(file: pagesFile, line: 19))
+        #expect(d.location == SourceLocation(file: pagesFile, line: line("page-2-class")))
         #expect(d.message.contains("'PhotoPgae' is unknown; did you mean 'PhotoPage'?"))
         #expect(found.count == 1 + found.with(.assetUnreferenced).count)
     }
 
     @Test func requiredPropertyMissing() throws {
-        let found = try diagnostics(
+        let (found, line) = try diagnostics(
             replacing: "<key>baseImage</key>\n                <string>1-0.png</string>", with: "")
         let d = try #require(found.with(.requiredPropertyMissing).first)
-        #expect(d.location?.line == 10)
+        #expect(d.location?.line == line("page-1-properties"))
         #expect(d.message.contains("'baseImage'"))
     }
 
     @Test func propertyOfTheWrongType() throws {
-        let found = try diagnostics(replacing: "<string>1-0.png</string>", with: "<integer>7</integer>")
+        let (found, line) = try diagnostics(replacing: "<string>1-0.png</string>", with: "<integer>7</integer>")
         let d = try #require(found.with(.propertyWrongType).first)
-        #expect(d.location?.line == 12)
+        #expect(d.location?.line == line("1-0"))
         #expect(d.message.contains("must be an image"))
         #expect(d.message.contains("found integer 7"))
     }
 
     @Test func unknownPropertyIsAWarningWithASuggestion() throws {
-        let found = try diagnostics(
+        let (found, line) = try diagnostics(
             replacing: "<key>baseImage</key>\n                <string>1-0.png</string>",
             with:
-                "<key>baseImage</key>\n                <string>1-0.png</string>\n                <key>baseImgae</key>\n                <string>x</string>"
+                "<key>baseImage</key>\n                <string>1-0.png</string>\n                <key>baseImgae</key>⟦unknown⟧\n                <string>x</string>"
         )
         let d = try #require(found.with(.unknownProperty).first)
         #expect(d.severity == .warning)
-        #expect(d.location?.line == 13)
+        #expect(d.location?.line == line("unknown"))
         #expect(d.message.contains("did you mean 'baseImage'?"))
         #expect(!found.hasErrors)
     }
@@ -65,18 +69,18 @@ import Testing
         let photos = try #require(
             pages.range(of: "<array>", range: pages.range(of: "<key>photos</key>")!.upperBound..<pages.endIndex))
         let end = try #require(pages.range(of: "</array>", range: photos.upperBound..<pages.endIndex))
-        try fixture.write(pagesFile, pages.replacingCharacters(in: photos.lowerBound..<end.upperBound, with: "<array/>"))
+        try fixture.write(pagesFile, pages.replacingCharacters(in: photos.lowerBound..<end.upperBound, with: "<array/>⟦photos⟧"))
         let d = try #require(fixture.validate().with(.arrayCount).first)
-        #expect(d.location?.line == 25)
+        #expect(d.location?.line == fixture.line(of: "photos", in: pagesFile))
         #expect(d.message.contains("at least 1"))
     }
 
     @Test func nestedRequiredPropertyIsNamedByItsPath() throws {
-        let found = try diagnostics(
+        let (found, line) = try diagnostics(
             replacing: "<key>thumbnail</key>\n                        <string>2-1t.png</string>", with: "")
         let d = try #require(found.with(.requiredPropertyMissing).first)
         #expect(d.message.contains("'photos[0].thumbnail'"))
-        #expect(d.location?.line == 26)
+        #expect(d.location?.line == line("photo-0"))
     }
 
     @Test func structureErrors() throws {
@@ -86,44 +90,45 @@ import Testing
             MagazineFixture.plist(
                 """
                 <array>
-                    <array/>
-                    <string>not an article</string>
+                    <array/>⟦NS-emptyArticle⟧
+                    <string>not an article</string>⟦NS-articleNotArray⟧
                     <array>
-                        <string>not a page</string>
-                        <dict>
+                        <string>not a page</string>⟦NS-pageNotDict⟧
+                        <dict>⟦NS-pageClassMissing⟧
                             <key>properties</key>
                             <dict/>
                         </dict>
-                        <dict>
+                        <dict>⟦NS-pagePropertiesMissing⟧
                             <key>class</key>
                             <string>SimplePage</string>
-                            <key>extra</key>
+                            <key>extra</key>⟦NS-unknownPageKey⟧
                             <true/>
                         </dict>
                     </array>
                 </array>
                 """))
         let found = fixture.validate()
-        #expect(found.with(.emptyArticle).map(\.location?.line) == [5])
-        #expect(found.with(.articleNotArray).map(\.location?.line) == [6])
-        #expect(found.with(.pageNotDict).map(\.location?.line) == [8])
-        #expect(found.with(.pageClassMissing).map(\.location?.line) == [9])
-        #expect(found.with(.pagePropertiesMissing).map(\.location?.line) == [13])
-        #expect(found.with(.unknownPageKey).map(\.location?.line) == [16])
+        let line = { (mark: String) -> Int in fixture.line(of: "NS-\(mark)", in: pagesFile) }
+        #expect(found.with(.emptyArticle).map(\.location?.line) == [line("emptyArticle")])
+        #expect(found.with(.articleNotArray).map(\.location?.line) == [line("articleNotArray")])
+        #expect(found.with(.pageNotDict).map(\.location?.line) == [line("pageNotDict")])
+        #expect(found.with(.pageClassMissing).map(\.location?.line) == [line("pageClassMissing")])
+        #expect(found.with(.pagePropertiesMissing).map(\.location?.line) == [line("pagePropertiesMissing")])
+        #expect(found.with(.unknownPageKey).map(\.location?.line) == [line("unknownPageKey")])
     }
 
     @Test func rootMustBeAnArray() throws {
         let fixture = try MagazineFixture()
-        try fixture.write(pagesFile, MagazineFixture.plist("<dict/>"))
-        #expect(fixture.validate().with(.pagesRootNotArray).map(\.location?.line) == [4])
+        try fixture.write(pagesFile, MagazineFixture.plist("<dict/>⟦root⟧"))
+        #expect(fixture.validate().with(.pagesRootNotArray).map(\.location?.line) == [fixture.line(of: "root", in: pagesFile)])
     }
 
     @Test func malformedXMLKeepsLibxml2sMessageAndLine() throws {
         let fixture = try MagazineFixture()
-        try fixture.write(pagesFile, MagazineFixture.plist("<array>\n    <array>\n    </dict>\n</array>"))
+        try fixture.write(pagesFile, MagazineFixture.plist("<array>\n    <array>\n    </dict>⟦mismatch⟧\n</array>"))
         let d = try #require(fixture.validate().with(.malformedXML).first)
         #expect(d.location?.file == pagesFile)
-        #expect(d.location?.line == 6)
+        #expect(d.location?.line == fixture.line(of: "mismatch", in: pagesFile))
         #expect(d.message.contains("mismatch"))
     }
 
@@ -134,16 +139,16 @@ import Testing
             MagazineFixture.plist(
                 """
                 <array>
-                    <integer>twelve</integer>
-                    <date>28.11.2013</date>
+                    <integer>twelve</integer>⟦integer⟧
+                    <date>28.11.2013</date>⟦date⟧
                     <dict>
-                        <key>lonely</key>
+                        <key>lonely</key>⟦key⟧
                     </dict>
-                    <widget/>
+                    <widget/>⟦widget⟧
                 </array>
                 """))
         let lines = fixture.validate().with(.malformedPlist).compactMap(\.location?.line).sorted()
-        #expect(lines == [5, 6, 8, 10])
+        #expect(lines == ["integer", "date", "key", "widget"].map { fixture.line(of: $0, in: pagesFile) })
     }
 
     @Test func missingFileIsReported() throws {

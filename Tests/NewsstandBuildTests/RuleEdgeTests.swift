@@ -10,7 +10,7 @@ import Testing
 /// Rules whose broken form the ordinary fixtures could not tell from the working one (found by
 /// `make mutants`): a movie beside images, a media file named in capitals, a number or URL
 /// given as the wrong kind of string, a name differing only in case, an overridden property.
-@Suite struct RuleEdgeTests {
+@Suite(.tags(.needsTools)) struct RuleEdgeTests {
     /// MoviePage's own properties by default: one of each scalar kind the default fixture
     /// lacks, and a movie.
     private static let movieClass = """
@@ -23,7 +23,7 @@ import Testing
         """
 
     /// A magazine whose one issue has one page of class MoviePage (inheriting SimplePage, with
-    /// `classProperties` as its own), the page's properties being `properties` (from line 11),
+    /// `classProperties` as its own), the page's properties being `properties` (marked in the text they give),
     /// and a movie `clip.mp4` in assets/.
     private func fixture(classProperties: String = movieClass, properties: String) throws -> MagazineFixture {
         let fixture = try MagazineFixture()
@@ -101,11 +101,11 @@ import Testing
     /// A number given as a string and a URL without a scheme are the wrong type, each at its line.
     @Test func aNumberAsAStringAndAURLWithoutASchemeAreTheWrongType() throws {
         let fixture = try fixture(
-            properties: Self.valid.replacingOccurrences(of: "<real>12.5</real>", with: "<string>12.5</string>")
-                .replacingOccurrences(of: "https://example.com/a", with: "example.com/a"))
+            properties: Self.valid.replacingOccurrences(of: "<real>12.5</real>", with: "<string>12.5</string>⟦seconds⟧")
+                .replacingOccurrences(of: "https://example.com/a</string>", with: "example.com/a</string>⟦link⟧"))
         let found = fixture.validate()
         #expect(found.map(\.code) == [.propertyWrongType, .propertyWrongType])
-        #expect(found.map(\.location?.line) == [16, 18])
+        #expect(found.map(\.location?.line) == ["seconds", "link"].map { fixture.line(of: $0, in: "issues/f-1/pages.plist") })
         #expect(found.first?.message.contains("must be a number") == true)
         #expect(found.last?.message.contains("absolute URL with a scheme") == true)
     }
@@ -146,10 +146,10 @@ import Testing
         let issue = try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
         try fixture.write(
             "issues/f-1/issue.plist",
-            issue.replacingOccurrences(of: "<dict>", with: "<dict>\n    <key>Name</key>\n    <string>F-1</string>"))
+            issue.replacingOccurrences(of: "<dict>", with: "<dict>\n    <key>Name</key>\n    <string>F-1</string>⟦name⟧"))
         let found = fixture.validate()
         #expect(found.map(\.code) == [.issueNameMismatch])
-        #expect(found.first?.location?.line == 6)
+        #expect(found.first?.location?.line == fixture.line(of: "name", in: "issues/f-1/issue.plist"))
     }
 
     /// Media is stored whatever the letter case of its extension; text is deflated.

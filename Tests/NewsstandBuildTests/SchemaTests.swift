@@ -89,7 +89,7 @@ import Testing
                                 <key>movie</key>
                                 <string>clip.mp4</string>
                                 <key>autoplay</key>
-                                <string>yes</string>
+                                <string>yes</string>⟦autoplay⟧
                             </dict>
                         </dict>
                     </array>
@@ -103,7 +103,7 @@ import Testing
         }
         let found = fixture.validate()
         #expect(found.map(\.code) == [.propertyWrongType])
-        #expect(found.first?.location?.line == 18)
+        #expect(found.first?.location?.line == fixture.line(of: "autoplay", in: "issues/f-1/pages.plist"))
     }
 
     @Test func errorsInTheSchemaFile() throws {
@@ -123,7 +123,7 @@ import Testing
                         <key>inherits</key>
                         <string>A</string>
                     </dict>
-                    <key>C</key>
+                    <key>C</key>⟦unknown-parent⟧
                     <dict>
                         <key>inherits</key>
                         <string>SimplePag</string>
@@ -132,10 +132,10 @@ import Testing
                             <key>x</key>
                             <dict>
                                 <key>type</key>
-                                <string>imgae</string>
+                                <string>imgae</string>⟦unknown-type⟧
                             </dict>
                             <key>y</key>
-                            <dict>
+                            <dict>⟦invalid⟧
                                 <key>required</key>
                                 <string>yes</string>
                             </dict>
@@ -146,11 +146,12 @@ import Testing
         let found = fixture.validate()
         #expect(found.with(.schemaCycle).count >= 1)
         let parent = try #require(found.with(.schemaUnknownParent).first)
-        #expect(parent.location == SourceLocation(file: "page-classes.plist", line: 15))
+        let line = { (mark: String) -> Int in fixture.line(of: mark, in: "page-classes.plist") }
+        #expect(parent.location == SourceLocation(file: "page-classes.plist", line: line("unknown-parent")))
         #expect(parent.message.contains("did you mean 'SimplePage'?"))
         let type = try #require(found.with(.schemaUnknownType).first)
-        #expect(type.location?.line == 24)
+        #expect(type.location?.line == line("unknown-type"))
         #expect(type.message.contains("did you mean 'image'?"))
-        #expect(found.with(.schemaInvalid).map(\.location?.line) == [27])
+        #expect(found.with(.schemaInvalid).map(\.location?.line) == [line("invalid")])
     }
 }

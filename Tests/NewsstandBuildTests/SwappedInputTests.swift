@@ -9,7 +9,7 @@ import Testing
 /// Inputs swapped for links (or edited) after validation: the build and the preview open every
 /// input without following links and pack what they opened, so nothing outside the magazine
 /// gets in, and a config that changed since validation is refused.
-@Suite struct SwappedInputTests {
+@Suite(.tags(.needsTools)) struct SwappedInputTests {
     /// A file outside the magazine that must never reach an output.
     private func secret() throws -> URL {
         let url = try Shell.temporaryFolder("secret").appendingPathComponent("secret.png")

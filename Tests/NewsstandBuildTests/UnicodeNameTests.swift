@@ -62,7 +62,7 @@ import Testing
         try fixture.write("issues/f-1/pages.plist", Self.pages(first: "\(Self.decomposed).png", second: "2-0.png"))
         let found = fixture.validate()
         let d = try #require(found.with(.assetNameNormalization).first, "\(found)")
-        #expect(d.location == SourceLocation(file: "issues/f-1/pages.plist", line: 12))
+        #expect(d.location == SourceLocation(file: "issues/f-1/pages.plist", line: MagazineFixture.defaultPagesLine(of: "1-0")))
         #expect(d.message.contains("e\\u{301}.png"), "\(d.message)")
         #expect(d.message.contains("\\u{e9}.png"), "\(d.message)")
         #expect(found.with(.assetMissing).isEmpty && found.with(.fileUnreadable).isEmpty, "\(found)")
@@ -79,7 +79,7 @@ import Testing
         try fixture.remove("\(assets)/1-0@2x.png")
         let found = fixture.validate()
         let d = try #require(found.with(.assetNameNormalization).first, "\(found)")
-        #expect(d.location?.line == 12)
+        #expect(d.location?.line == MagazineFixture.defaultPagesLine(of: "1-0"))
         #expect(d.message.contains("@2x"), "\(d.message)")
         #expect(found.with(.retinaMissing).isEmpty && found.with(.fileUnreadable).isEmpty, "\(found)")
     }

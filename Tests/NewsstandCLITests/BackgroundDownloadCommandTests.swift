@@ -5,7 +5,7 @@ import Testing
 
 /// `newsstand library … download --background`: the download is aria2's, outside every newsstand
 /// process; the next command adopts it.
-@Suite(.timeLimit(.minutes(3))) struct BackgroundDownloadCommandTests {
+@Suite(.timeLimit(.minutes(3)), .tags(.needsServer)) struct BackgroundDownloadCommandTests {
     /// The aria2 daemons of a library folder (by their settings file's path on the command line).
     static func daemons(of shelf: String) -> [String] {
         let found = (try? Shell.run("pgrep", ["-f", "--", "--conf-path=\(shelf)/Engines/aria2/"]).stdout) ?? ""

@@ -4,7 +4,7 @@ import Testing
 
 /// `newsstand build` and `newsstand catalog` on the sample, checked with tools we did not write;
 /// in process, but for the sample's own build and builds in other time zones (a process each).
-@Suite struct BuildCommandTests {
+@Suite(.tags(.needsTools)) struct BuildCommandTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
     let issues = ["a-1", "a-2", "a-3"]
 
@@ -217,7 +217,7 @@ import Testing
 
 /// Writing fails part-way (a file-size limit stands in for a full disk): the build reports the
 /// issue and file, and leaves no archive or catalog under its real name.
-@Suite struct BuildFailureTests {
+@Suite(.tags(.needsTools)) struct BuildFailureTests {
     @Test func aFailedWriteLeavesNothingThatLooksDone() throws {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
         let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
@@ -247,7 +247,7 @@ import Testing
 }
 
 /// Bundle and cover names: content-versioned by default, plain with `--fixed-names`.
-@Suite struct BuildNamingTests {
+@Suite(.tags(.needsTools)) struct BuildNamingTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
 
     @Test func fixedNamesOnRequest() async throws {

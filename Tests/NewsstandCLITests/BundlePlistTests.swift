@@ -5,7 +5,7 @@ import Testing
 /// Every property list in a bundle is one the readers parse: Foundation's
 /// `PropertyListSerialization` (the reader library's parser) and Python's `plistlib`, whatever
 /// XML quirks libxml2 accepted in the source.
-@Suite struct BundlePlistTests {
+@Suite(.tags(.needsTools)) struct BundlePlistTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
 
     /// Builds `magazine`, unpacks every bundle and returns (bundle, plist file) for every plist in them.

@@ -4,7 +4,7 @@ import Testing
 
 /// The `newsstand` commands: exit statuses, output formats, help and usage errors; in process,
 /// but for the exit statuses of the executable and its output to a pipe.
-@Suite struct CLITests {
+@Suite(.tags(.needsTools)) struct CLITests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
 
     private func newsstand(_ arguments: String..., environment: [String: String] = [:]) async -> Shell.Result {

@@ -5,7 +5,7 @@ import Testing
 /// The EPUBs and `opds.json` published like every other output: to a real nginx WebDAV
 /// endpoint, verified through the served feed, replaced and pruned; and a feed that lies is
 /// refused before anything is sent.
-@Suite(.serialized) struct ChannelPublishTests {
+@Suite(.serialized, .tags(.needsServer)) struct ChannelPublishTests {
     /// The sample, its BaseURL on `nginx`, built with both channels into `output`.
     struct Site {
         let nginx: Nginx

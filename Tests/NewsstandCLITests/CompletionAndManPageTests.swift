@@ -6,7 +6,7 @@ import Testing
 
 /// The completions and the man page come from the command declarations: checked by the shells
 /// and troff themselves, and for every option of every command.
-@Suite struct CompletionAndManPageTests {
+@Suite(.tags(.needsTools)) struct CompletionAndManPageTests {
     /// The generated script for `shell`, written to a file.
     private func script(_ shell: String, named name: String) async throws -> URL {
         let result = await InProcess.newsstand(["completions", shell])

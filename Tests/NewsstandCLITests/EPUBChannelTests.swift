@@ -5,7 +5,7 @@ import Testing
 
 /// `build --feed epub`: a fixed-layout EPUB 3 per issue, checked by EPUBCheck (no error, no
 /// warning) and read back with Python's zipfile and xml.etree, not our code.
-@Suite struct EPUBChannelTests {
+@Suite(.tags(.needsTools)) struct EPUBChannelTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
     let epoch = ["SOURCE_DATE_EPOCH": "1790000000"]
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The sample's feeds and Baker books, checked with tools we did not write: Python's
 /// xml.etree, json, zipfile and html.parser, unzip, bsdtar and Java's ZipInputStream.
-@Suite struct FeedOutputTests {
+@Suite(.tags(.needsTools)) struct FeedOutputTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
     /// 2026-09-21T14:13:20Z: the time entries are given (the build's SOURCE_DATE_EPOCH).
     let epoch = ["SOURCE_DATE_EPOCH": "1790000000"]

@@ -5,7 +5,7 @@ import Testing
 /// Magazines that lie: links out of the magazine, special files, plists the readers cannot
 /// parse, plists too big to hold, names that are not UTF-8, images with impossible sizes.
 /// Each is reported with its own code and nothing it points to reaches a bundle or the preview.
-@Suite struct HostileMagazineTests {
+@Suite(.tags(.needsTools)) struct HostileMagazineTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
 
     /// A copy of the sample whose first page of a-1 also has a `file` property,

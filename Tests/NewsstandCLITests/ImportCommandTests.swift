@@ -6,7 +6,7 @@ import Testing
 
 /// `newsstand import`, in process, on PDFs and folders the tests make; outputs checked with the
 /// vips tool, Python's plistlib, and the tool's own validate and build.
-@Suite struct ImportCommandTests {
+@Suite(.tags(.needsTools)) struct ImportCommandTests {
     let environment = ["NEWSSTAND_TEMPLATES": Shell.repositoryRoot.appendingPathComponent("templates").path, "NO_COLOR": "1"]
 
     private func importing(_ source: URL, _ magazine: URL, issue: String = "im-1", _ extra: [String] = []) async -> Shell.Result {

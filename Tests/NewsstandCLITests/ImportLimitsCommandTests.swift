@@ -8,7 +8,7 @@ import Testing
 /// `newsstand import` on hostile PDFs, as a user sees it: the one line that names the page and
 /// the option to change, nothing a library printed, the magazine as it was; `--page-memory` and
 /// `--page-timeout` taken from the command line.
-@Suite struct ImportLimitsCommandTests {
+@Suite(.tags(.needsTools)) struct ImportLimitsCommandTests {
     let environment = ["NEWSSTAND_TEMPLATES": Shell.repositoryRoot.appendingPathComponent("templates").path, "NO_COLOR": "1"]
 
     private func importing(_ source: URL, _ magazine: URL, _ extra: [String] = []) async -> Shell.Result {

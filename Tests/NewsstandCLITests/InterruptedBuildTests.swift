@@ -7,7 +7,7 @@ import Testing
 /// `.newsstand/images/`. Stopped with SIGKILL: `build` has no handler of its own, so Ctrl-C's
 /// SIGINT ends it the same way (and a child that Foundation's `Process` starts may have SIGINT
 /// blocked, which is why the test does not rely on it).
-@Suite struct InterruptedBuildTests {
+@Suite(.tags(.needsTools)) struct InterruptedBuildTests {
     @Test func anInterruptedOptimisationKeepsWhatItFinishedAndLeavesNoTemporaryFiles() throws {
         let work = try Shell.temporaryFolder("interrupted")
         let magazine = work.appendingPathComponent("aurora")

@@ -5,7 +5,7 @@ import Testing
 
 /// `newsstand library`: the reader library in a terminal, against the sample served by nginx; in
 /// process, but for two processes sharing a folder and a process on a full disk.
-@Suite struct LibraryCommandTests {
+@Suite(.tags(.needsServer)) struct LibraryCommandTests {
     @Test func refreshListDownloadRemove() async throws {
         let nginx = try Nginx()
         defer { nginx.stop() }
@@ -247,7 +247,7 @@ import Testing
 /// `newsstand library list` shows what an update will cost, and `update` fetches only what
 /// changed (issue 14), end to end: the sample built by `newsstand build` (which writes each
 /// bundle's index and lists it in the catalog), then built again with a page image changed.
-@Suite struct LibraryUpdateCommandTests {
+@Suite(.tags(.needsServer)) struct LibraryUpdateCommandTests {
     @Test func listShowsTheUpdatesCostAndUpdateFetchesOnlyTheChangedPage() async throws {
         let nginx = try Nginx()
         defer { nginx.stop() }

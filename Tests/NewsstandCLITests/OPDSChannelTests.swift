@@ -4,7 +4,7 @@ import Testing
 
 /// `build --feed opds`: `opds.json`, validated against the OPDS 2.0 JSON Schema's rules (with
 /// Readium's schemas under it) and read back with Python's json, not our code.
-@Suite struct OPDSChannelTests {
+@Suite(.tags(.needsTools)) struct OPDSChannelTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
     /// 2026-09-21T14:13:20Z: when the entries' metadata is first seen (the build's clock).
     let epoch = ["SOURCE_DATE_EPOCH": "1790000000"]

@@ -5,7 +5,7 @@ import Testing
 /// The output folder belongs to the user: `build`, `catalog` and `preview` refuse one that
 /// overlaps the magazine, and `build` removes only files an earlier build recorded as its own.
 /// Every test lists the folders before and after and compares them.
-@Suite struct OutputFolderTests {
+@Suite(.tags(.needsTools)) struct OutputFolderTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
 
     /// `<work>/shelf/aurora`: a copy of the sample one level down, so that an output folder can

@@ -6,7 +6,7 @@ import Testing
 /// A paid issue's EPUB is content like its bundles: built and published under `paid/<name>/`,
 /// served by nginx's `secure_link` only signed, linked there by `opds.json` (relation `buy`,
 /// covers public in `<name>/`), and checked by `publish --verify` signed and refused unsigned.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PaidChannelTests {
+@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.needsTools)) struct PaidChannelTests {
     typealias PaidSite = PaidIssueTests.PaidSite
 
     /// One publication of `opds.json`: its links (href, relation, type) and its images' hrefs.

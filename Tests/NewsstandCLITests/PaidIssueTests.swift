@@ -9,7 +9,7 @@ import Testing
 /// tests' entitlement service make links nginx accepts; `publish --verify` signs its own
 /// requests with `--secret-file` and fails clearly without it; covers and catalogs stay
 /// public; the secret never appears in any output or request.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PaidIssueTests {
+@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.needsServer)) struct PaidIssueTests {
     static let secret = "dGhlLWhvc3RzLXNlY3VyZS1saW5rLXNlY3JldC0x"
 
     /// The sample magazine with a-3 paid (its ProductID given), built with `feeds` (`--feed

@@ -7,7 +7,7 @@ import Testing
 /// release tarball as the pipeline installs it.
 /// Serialized: each case runs a whole pipeline (builds, an nginx, a Python runner); one at a
 /// time keeps two cores free for the rest of the suite.
-@Suite(.serialized) struct PipelineTests {
+@Suite(.serialized, .tags(.needsServer)) struct PipelineTests {
     static let kinds = [("github", ".github/workflows/newsstand.yml"), ("gitlab", ".gitlab-ci.yml")]
     static let someDigest = String(repeating: "ab", count: 32)
 

@@ -5,7 +5,7 @@ import NewsstandTestSupport
 import Testing
 
 /// `newsstand publish` to a real nginx WebDAV endpoint, as a publisher would run it (in process).
-@Suite(.serialized) struct PublishCommandTests {
+@Suite(.serialized, .tags(.needsServer)) struct PublishCommandTests {
     /// A copy of the sample whose BaseURL points at `nginx`, built into `output`.
     struct Site {
         let nginx: Nginx

@@ -8,7 +8,7 @@ import Testing
 /// alone, as a service manager or CI runner sends it) while `publish` runs rclone: newsstand
 /// stops rclone (SIGTERM, then SIGKILL after a grace period), waits for it and ends by the
 /// signal; nothing is left under a final name that is not whole; the next publish finishes.
-@Suite(.serialized) struct PublishInterruptionTests {
+@Suite(.serialized, .tags(.needsTools)) struct PublishInterruptionTests {
     /// The ids of the running processes whose parent is `parent` and whose name is `name`.
     static func children(of parent: pid_t, named name: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

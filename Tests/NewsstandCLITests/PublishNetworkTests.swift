@@ -8,7 +8,7 @@ import Testing
 /// server that never answers or drips is cut by the timeouts), and credentials are never shown
 /// or sent anywhere but in the `Authorization` header. The time limit fails a test that hangs;
 /// no test measures time.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct PublishNetworkTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .tags(.needsServer)) struct PublishNetworkTests {
     typealias Site = PublishCommandTests.Site
 
     private let credentials = ["NEWSSTAND_USER": Nginx.davUser, "NEWSSTAND_PASSWORD": Nginx.davPassword]

@@ -4,7 +4,7 @@ import Testing
 
 /// `make dist`'s tarball, unpacked into an empty folder, runs where Swift is not installed:
 /// `env -i`, no Swift on PATH, LD_LIBRARY_PATH empty, and no Swift library it links.
-@Suite struct ReleaseTarballTests {
+@Suite(.tags(.needsTools)) struct ReleaseTarballTests {
     /// The system libraries the binary names (`readelf -d`), as the README lists them (and the
     /// dynamic loader, `ld-linux-<arch>`, also from libc6).
     static let neededLibraries: Set<String> = [

@@ -5,7 +5,7 @@ import Testing
 
 /// A bundle index is read from a server: every field is checked, and the canonical encoding
 /// round-trips and is what Python's json module reads.
-@Suite("Bundle index")
+@Suite("Bundle index", .tags(.needsTools))
 struct BundleIndexTests {
     static let hash = String(repeating: "ab", count: 32)
 

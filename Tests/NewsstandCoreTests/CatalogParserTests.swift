@@ -5,7 +5,7 @@ import Testing
 
 /// The streaming catalog parser reads what Foundation reads, the same way, whatever the chunks
 /// the network cuts the body into; and refuses what is not an XML property list.
-@Suite("Catalog parser")
+@Suite("Catalog parser", .tags(.needsTools))
 struct CatalogParserTests {
     static func parse(_ data: Data, chunk: Int) throws(CatalogError) -> (entries: [CatalogEntry], problems: [CatalogError]) {
         var parser = CatalogStreamParser()

@@ -8,7 +8,7 @@ import Testing
 /// its own, output within limits, and stopped (SIGTERM, then SIGKILL) by a deadline, too much
 /// output or a cancelled task, its whole group with it. (What SIGINT does to newsstand and its
 /// child is tested through the executable: `PublishInterruptionTests`.)
-@Suite struct ChildProcessTests {
+@Suite(.tags(.needsTools)) struct ChildProcessTests {
     private func run(_ program: String, _ arguments: [String], _ options: ChildOptions = ChildOptions()) throws -> ChildOutcome {
         try ChildProcess.run(program, arguments, options: options).get()
     }

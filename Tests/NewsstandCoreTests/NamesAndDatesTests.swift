@@ -8,6 +8,10 @@ import Testing
         ("http://fo-nt.net/f/f2.png", "http://fo-nt.net/f/f2@2x.png"),
         ("https://cdn.example.com/a.b/c?x=1.2", "https://cdn.example.com/a.b/c@2x?x=1.2"),
         ("https://example.com/v1.2/cover.png#top", "https://example.com/v1.2/cover@2x.png#top"),
+        // Names with more than one dot: content-named bundles and indexes, versioned assets.
+        ("a-1.4acee772.zip", "a-1.4acee772@2x.zip"), ("cover.v2.png", "cover.v2@2x.png"),
+        ("a-1.4acee772.index.json", "a-1.4acee772.index@2x.json"),
+        ("https://cdn.example.com/a-1/a-1.4acee772.zip?sig=a.b", "https://cdn.example.com/a-1/a-1.4acee772@2x.zip?sig=a.b"),
     ])
     func insertsBeforeTheExtension(name: String, retina: String) {
         #expect(RetinaName.of(name) == retina)
@@ -20,6 +24,19 @@ import Testing
         // "@2x" alone is no image's @2x variant: there is no normal name to pair it with.
         #expect(RetinaName.normalName(of: "@2x.png") == nil)
         #expect(!RetinaName.isRetina("@2x"))
+    }
+
+    /// The `@2x` is looked for before the last extension, not the first: a content-named
+    /// bundle or a versioned asset has dots before it.
+    @Test(arguments: [
+        ("a-1.4acee772@2x.zip", "a-1.4acee772.zip"), ("cover.v2@2x.png", "cover.v2.png"),
+        ("a-1.4acee772.index@2x.json", "a-1.4acee772.index.json"),
+    ])
+    func recognisesRetinaNamesWithMoreThanOneDot(retina: String, normal: String) {
+        #expect(RetinaName.normalName(of: retina) == normal)
+        #expect(RetinaName.isRetina(retina))
+        #expect(RetinaName.of(normal) == retina)
+        #expect(!RetinaName.isRetina(normal))
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 /// "$secure_link_expires$uri <secret>"` checks, computed here and by Python's hashlib on its
 /// own; URLs the host would check against another path are refused; the secret is read only
 /// from a file others cannot read, and never shows.
-@Suite struct SignedURLTests {
+@Suite(.tags(.needsTools)) struct SignedURLTests {
     let text = "c2VjcmV0LWZvci10aGUtdGVzdHMtMTIzNDU2Nzg="
 
     private func secretFile(_ contents: String, mode: Int = 0o600) throws -> URL {

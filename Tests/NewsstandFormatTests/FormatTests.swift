@@ -1,43 +1,45 @@
 import Foundation
 import NewsstandCore
 import NewsstandFormat
+import NewsstandTestSupport
 import Testing
 
 @Suite struct PlistReaderTests {
     @Test func keepsLinesOfEveryNode() throws {
-        let xml = """
+        let xml = MarkedText(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0">
-            <dict>
-                <key>name</key>
-                <string>лето &amp; осень</string>
+            <dict>⟦root⟧
+                <key>name</key>⟦name-key⟧
+                <string>лето &amp; осень</string>⟦name⟧
                 <key>list</key>
                 <array>
-                    <integer>-0x10</integer>
-                    <real>1.5</real>
-                    <true/>
-                    <data>aGk=</data>
+                    <integer>-0x10</integer>⟦0⟧
+                    <real>1.5</real>⟦1⟧
+                    <true/>⟦2⟧
+                    <data>aGk=</data>⟦3⟧
                 </array>
             </dict>
             </plist>
-            """
-        let root = try PlistReader.read(data: Data(xml.utf8), displayPath: "x.plist")
-        #expect(root.line == 3)
+            """)
+        let root = try PlistReader.read(data: Data(xml.text.utf8), displayPath: "x.plist")
+        #expect(root.line == xml.line(of: "root"))
         #expect(root["name"]?.string == "лето & осень")
-        #expect(root.entry("name")?.keyLine == 4)
-        #expect(root["name"]?.line == 5)
+        #expect(root.entry("name")?.keyLine == xml.line(of: "name-key"))
+        #expect(root["name"]?.line == xml.line(of: "name"))
         let list = try #require(root["list"]?.array)
-        #expect(list.map(\.line) == [8, 9, 10, 11])
+        #expect(list.map(\.line) == ["0", "1", "2", "3"].map(xml.line(of:)))
         #expect(list.map(\.value) == [.integer(-16), .real(1.5), .boolean(true), .data(Data("hi".utf8))])
     }
 
     @Test func malformedXMLReportsLibxml2sMessageLineAndColumn() {
-        let xml = "<plist>\n<dict>\n<key>a</key>\n<string>b</strin>\n</dict>\n</plist>\n"
+        let xml = MarkedText("<plist>\n<dict>\n<key>a</key>\n<string>b</strin>⟦mismatch⟧\n</dict>\n</plist>\n")
         #expect {
-            _ = try PlistReader.read(data: Data(xml.utf8), displayPath: "x.plist")
+            _ = try PlistReader.read(data: Data(xml.text.utf8), displayPath: "x.plist")
         } throws: { error in
             guard let failure = error as? PlistReadFailure, let d = failure.diagnostics.first else { return false }
-            return d.code == .malformedXML && d.location?.line == 4 && d.location?.column != nil && d.message.contains("mismatch")
+            return d.code == .malformedXML && d.location?.line == xml.line(of: "mismatch") && d.location?.column != nil && d.message.contains("mismatch")
         }
     }
 

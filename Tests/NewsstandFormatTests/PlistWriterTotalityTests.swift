@@ -9,7 +9,7 @@ import Testing
 /// (the reader library's, Apple's) and Python's plistlib. What it cannot write that way it
 /// refuses. Found by FuzzPlist: a signalling NaN was written `snan(0x1000000000000)`, which no
 /// reader parses, and a bundle went out that readers could not open.
-@Suite struct PlistWriterTotalityTests {
+@Suite(.tags(.needsTools)) struct PlistWriterTotalityTests {
     /// Every NaN (quiet, signalling, negative, with a payload) and both infinities, as Apple's
     /// writer spells them: `nan`, `+infinity`, `-infinity`.
     static let nonFinite: [(Double, String)] = [

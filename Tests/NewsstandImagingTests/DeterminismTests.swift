@@ -5,7 +5,7 @@ import Testing
 
 /// The same master gives the same bytes in another process, with libvips' vector code switched
 /// off (as on a machine whose CPU lacks the instructions) and with another thread count.
-@Suite struct DeterminismTests {
+@Suite(.tags(.needsTools)) struct DeterminismTests {
     /// ImagingBench, built beside the tests (`swift build` runs before `swift test`).
     static var imagingBench: String {
         let candidates = [
@@ -39,7 +39,7 @@ import Testing
     }
 }
 
-@Suite struct ImagingEngineTests {
+@Suite(.tags(.needsTools)) struct ImagingEngineTests {
     @Test func namesTheLibraryVersionForCacheKeys() throws {
         let version = try Fixtures.run("vips", ["--version"]).trimmingCharacters(in: .whitespacesAndNewlines)  // "vips-8.14.1"
         #expect(ImagingEngine.libraryVersion == "libvips " + version.replacingOccurrences(of: "vips-", with: ""))

@@ -5,7 +5,7 @@ import Testing
 
 /// Inputs and outputs that lie: links, FIFOs, a format under another's name, damaged files,
 /// headers claiming billions of pixels, an output that is already there.
-@Suite struct HostileInputTests {
+@Suite(.tags(.needsTools)) struct HostileInputTests {
     let deriver = NormalSizeDeriver()
 
     @Test func aSymbolicLinkIsNotFollowed() throws {

@@ -3,7 +3,7 @@ import NewsstandImaging
 import NewsstandTestSupport
 import Testing
 
-@Suite struct LosslessOptimizerTests {
+@Suite(.tags(.needsTools)) struct LosslessOptimizerTests {
     let optimizer = LosslessOptimizer()
     static let adobeRGB = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
     static let sRGB = "/usr/share/color/icc/colord/sRGB.icc"
@@ -210,7 +210,7 @@ import Testing
     }
 }
 
-@Suite struct GreyReductionTests {
+@Suite(.tags(.needsTools)) struct GreyReductionTests {
     /// A page of black text saved as RGB: stored as grey it takes a third of the samples, and
     /// shows the same (our zlib-only decoder expands grey to RGB as the PNG specification says).
     @Test(arguments: [("rgb", 2, 8), ("rgba", 6, 8), ("rgb16", 2, 16)])
@@ -252,7 +252,7 @@ import Testing
     }
 }
 
-@Suite struct JPEGColourSpaceTests {
+@Suite(.tags(.needsTools)) struct JPEGColourSpaceTests {
     /// CMYK JPEGs (print workflows make them) carry an Adobe marker that says how to read their
     /// channels; the rewritten file must decode to the same four channels.
     @Test func aCMYKJPEGKeepsItsPixels() throws {

@@ -3,7 +3,7 @@ import NewsstandImaging
 import NewsstandTestSupport
 import Testing
 
-@Suite struct NormalSizeDeriverTests {
+@Suite(.tags(.needsTools)) struct NormalSizeDeriverTests {
     let deriver = NormalSizeDeriver()
 
     @Test func halvesAPNGExactlyAndKeepsItsFormat() throws {

@@ -3,7 +3,7 @@ import NewsstandImaging
 import NewsstandTestSupport
 import Testing
 
-@Suite struct PDFDocumentTests {
+@Suite(.tags(.needsTools)) struct PDFDocumentTests {
     static let a4 = (595.276, 841.89)
 
     @Test func countsAndRendersPagesOfTextIncludingALandscapeOne() throws {

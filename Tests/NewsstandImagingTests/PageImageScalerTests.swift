@@ -3,7 +3,7 @@ import NewsstandImaging
 import NewsstandTestSupport
 import Testing
 
-@Suite struct PageImageScalerTests {
+@Suite(.tags(.needsTools)) struct PageImageScalerTests {
     let scaler = PageImageScaler()
 
     /// A folder as a designer hands it over: PNG, JPEG, WebP and HEIF pages of different sizes,

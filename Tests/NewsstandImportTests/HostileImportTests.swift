@@ -11,7 +11,7 @@ import Testing
 /// a page tree naming a page that is not there, syntax errors, names that are not UTF-8. Each
 /// fails with the page named and leaves the magazine as it was, or imports with the libraries'
 /// complaints as warnings; no renderer outlives its import.
-@Suite struct HostileImportTests {
+@Suite(.tags(.needsTools)) struct HostileImportTests {
     struct Setup {
         let magazine: URL
         let work: URL

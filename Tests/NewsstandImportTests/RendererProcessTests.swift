@@ -8,7 +8,7 @@ import Testing
 /// The child processes the import renders in, run with programs we did not write: what they
 /// inherit (descriptors, signal mask and dispositions), their deadline, a stop, and a pipe
 /// that never ends.
-@Suite struct RendererProcessTests {
+@Suite(.tags(.needsTools)) struct RendererProcessTests {
     private struct Run: Sendable {
         var ending: RendererProcess.Ending
         var output: Data

@@ -8,7 +8,7 @@ import Testing
 ///
 /// Set `NEWSSTAND_PREVIEW_SCREENSHOTS=<folder>` to also save `preview-index.png` and
 /// `preview-issue.png` there (as in `docs/`).
-@Suite struct BrowserTests {
+@Suite(.tags(.needsTools)) struct BrowserTests {
     /// Debian's Python, which python3-selenium installs for (not a `python3` earlier on PATH).
     static let python = "/usr/bin/python3"
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("browser_check.py")

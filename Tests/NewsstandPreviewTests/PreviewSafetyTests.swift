@@ -9,7 +9,7 @@ import Testing
 /// The preview writes only into real folders and copies only what it opened without following
 /// links: an issue folder of the preview that is a link, an image swapped for a link after
 /// validation.
-@Suite struct PreviewSafetyTests {
+@Suite(.tags(.needsTools)) struct PreviewSafetyTests {
     /// A file outside the magazine that must never reach an output.
     private func secret() throws -> URL {
         let url = try Shell.temporaryFolder("secret").appendingPathComponent("secret.png")

@@ -13,7 +13,7 @@ import Testing
 /// moved on), was answered `304 Not Modified` to readers holding the old one (an `If-Modified-
 /// Since` is true only for a later time). Each destination gives the new catalog a time in a
 /// later second than the served one's, and `publish --verify` checks it.
-@Suite(.serialized) struct CatalogValidatorTests {
+@Suite(.serialized, .tags(.needsServer)) struct CatalogValidatorTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case folder, webDAV, rclone
         var testDescription: String { rawValue }

@@ -7,7 +7,7 @@ import Testing
 
 /// `publish --verify` checks the bundle indexes (issue 14) as a reader would trust them: each
 /// `ContentIndex` URL, both sizes, fetched from nginx, must have the catalog's size and SHA-256.
-@Suite struct IndexVerifyTests {
+@Suite(.tags(.needsServer)) struct IndexVerifyTests {
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
         case none, editedSameSize, truncated, missing
         var testDescription: String { rawValue }

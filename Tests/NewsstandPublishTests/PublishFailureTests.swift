@@ -13,7 +13,7 @@ import Testing
 /// time from version 1 again; what readers are served is fetched over HTTP from nginx and
 /// checked with Python after every failure and after every rerun: bundles, covers and bundle
 /// indexes (issue 14), each against the catalog's size and SHA-256.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PublishFailureTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.needsServer)) struct PublishFailureTests {
     enum Naming: String, CaseIterable, CustomTestStringConvertible {
         case versioned, fixed
         var testDescription: String { rawValue }

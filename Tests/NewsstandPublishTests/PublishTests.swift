@@ -8,7 +8,7 @@ import Testing
 
 /// Publishing to a local folder and to an rclone remote; WebDAV is tested against nginx in
 /// `PublishFailureTests` and the CLI tests, hostile inputs in `PublishHostileInputTests`.
-@Suite struct PublishTests {
+@Suite(.tags(.needsTools)) struct PublishTests {
     private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false) throws {
         let (magazine, plans) = try fixture.plans()
         _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, versioned: versioned))

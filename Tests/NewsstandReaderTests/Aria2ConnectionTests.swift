@@ -6,7 +6,7 @@ import Testing
 
 /// A daemon that does not answer, drips, floods or speaks another protocol is an error within
 /// the call's deadline and size cap, never a hang; and no error carries the secret.
-@Suite("aria2 connection", .timeLimit(.minutes(1)))
+@Suite("aria2 connection", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct Aria2ConnectionTests {
     /// A server on a loopback port that reads a request and then misbehaves as `argv[1]` says.
     static let script = PythonServer.script("aria2_connection_server.py")

@@ -9,7 +9,7 @@ import Testing
 /// in the middle: every issue is handed over exactly once, equal to its bundle, and nothing is
 /// left behind. What the library does with a transfer the engine lost (it starts the next
 /// generation) the test does too.
-@Suite("aria2 endurance", .timeLimit(.minutes(3)))
+@Suite("aria2 endurance", .timeLimit(.minutes(3)), .tags(.needsServer))
 struct Aria2EnduranceTests {
     static let count = 50
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The aria2 engine against a real aria2c and a real nginx: hand-over, failures, cancelling,
 /// the size cap, and the daemon's lifetime.
-@Suite("aria2 engine", .timeLimit(.minutes(2)))
+@Suite("aria2 engine", .timeLimit(.minutes(2)), .tags(.needsServer))
 struct Aria2EngineTests {
     static func job(_ name: String, _ generation: Int = 1, _ url: URL, size: Int? = nil) -> TransferJob {
         TransferJob(

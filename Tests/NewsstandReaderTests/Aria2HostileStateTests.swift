@@ -9,7 +9,7 @@ import Testing
 /// readable by others, names a port another program holds or a secret the daemon refuses, and
 /// downloads the engine did not make. None of it may leak the secret, signal a stranger's
 /// process, start a second daemon, or be handed over.
-@Suite("aria2 hostile state", .timeLimit(.minutes(2)))
+@Suite("aria2 hostile state", .timeLimit(.minutes(2)), .tags(.needsServer))
 struct Aria2HostileStateTests {
     static func job(_ name: String, _ url: URL) -> TransferJob {
         TransferJob(id: TransferID(name: name, generation: 1), url: url, expectedSize: nil, intent: .user)

@@ -7,7 +7,7 @@ import Testing
 
 /// What outlives what: the daemon outlives the engine object and the process that started
 /// it, and a daemon killed itself comes back from its session file and continues with `Range`.
-@Suite("aria2 recovery", .timeLimit(.minutes(2)))
+@Suite("aria2 recovery", .timeLimit(.minutes(2)), .tags(.needsServer))
 struct Aria2RecoveryTests {
     /// The probe executable built beside the tests.
     static var probe: String {

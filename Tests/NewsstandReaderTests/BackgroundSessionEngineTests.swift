@@ -12,7 +12,7 @@ import Testing
 /// The background session engine against a real nginx on loopback. On Linux FoundationNetworking
 /// runs these sessions in process (it has no background sessions): what runs here is every line
 /// of the engine but the configuration of `BackgroundSessionPlatform`'s Apple branch.
-@Suite("Background session engine")
+@Suite("Background session engine", .tags(.needsServer))
 struct BackgroundSessionEngineTests {
     /// One test's server, folders and engine; `close()` cancels the sessions and removes it all.
     final class World: Sendable {

@@ -12,7 +12,7 @@ import Testing
 /// A foreground download handed to the background session (#22 item 6): the in-process engine's
 /// part file is continued with `Range` + `If-Range`, against a real nginx. A 206 brings the rest,
 /// appended to the part; a 200 (the file changed) brings the whole of the new one.
-@Suite("Background session hand-over of a part file")
+@Suite("Background session hand-over of a part file", .tags(.needsServer))
 struct BackgroundSessionHandOverTests {
     typealias World = BackgroundSessionEngineTests.World
 

@@ -8,7 +8,7 @@ import Testing
 /// Background downloads through the lifecycle: handed to an engine, persisted, and adopted by a
 /// library that remembers nothing else (a relaunch), against a real aria2 daemon and against an
 /// engine scripted to misbehave as an OS transfer service may.
-@Suite("Background transfers", .timeLimit(.minutes(3)))
+@Suite("Background transfers", .timeLimit(.minutes(3)), .tags(.needsServer))
 struct BackgroundTransferTests {
     /// Counts every install the library reports (analytics), across library instances.
     final class Installs: AnalyticsSink {

@@ -7,7 +7,7 @@ import Testing
 /// Issue 23, items 7 and 8: a bundle is only installed when every entry has the CRC-32 its
 /// records state (a catalog in the seed's five-key form has no SHA-256, so the CRC is all there
 /// is), and a bundle may not bring the library's own records into the content folder.
-@Suite("Bundle integrity", .timeLimit(.minutes(1)))
+@Suite("Bundle integrity", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct BundleIntegrityTests {
     /// Publishes `f-1` without checksums (the seed's five keys) with `bundle`, then lets `edit`
     /// change the served bytes.

@@ -5,7 +5,7 @@ import Testing
 
 /// Failures nginx cannot produce: a proxy in front of it cuts every response after a few
 /// hundred KB, the way a flaky mobile connection does.
-@Suite("Cut connections", .timeLimit(.minutes(1)))
+@Suite("Cut connections", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct ConnectionCutTests {
     /// A TCP proxy to nginx that closes each connection after `cut` bytes of response.
     static func cuttingProxy(upstream: Int, cut: Int) throws -> PythonServer {

@@ -6,7 +6,7 @@ import Testing
 
 /// Covers on demand (issue 12): refresh fetches only the newest issues' covers; the rest come
 /// through `cover(of:)`, cached, a few requests at a time. Requests are counted in nginx's log.
-@Suite("Covers on demand", .timeLimit(.minutes(1)))
+@Suite("Covers on demand", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct CoversOnDemandTests {
     /// A transport that counts the requests in flight at once (the real one does the work).
     final class CountingTransport: HTTPTransport, @unchecked Sendable {

@@ -6,7 +6,7 @@ import Testing
 
 /// `kill -9` at random moments (issue 12): a child `newsstand library` process refreshing or
 /// downloading is killed, the folder reopened, and the invariants checked each time.
-@Suite("Crash survival", .timeLimit(.minutes(1)))
+@Suite("Crash survival", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct CrashSurvivalTests {
     /// Waits a random moment up to `seconds`, then kills the child with SIGKILL and reaps it.
     static func kill(_ child: BackgroundProcess, within seconds: Double) async throws {

@@ -8,7 +8,7 @@ import Testing
 /// What the library does with the device's storage: data protection classes (enforced on iOS;
 /// accepted and ignored here), what backups skip, free space as the platform counts it, and the
 /// byte budget of downloaded issues.
-@Suite("Device storage", .timeLimit(.minutes(1)))
+@Suite("Device storage", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct DeviceStorageTests {
     /// Linux has no protection classes: every class is accepted, the library works the same, and
     /// nothing is set on its folders or files (no extended attribute, no SQLite open flag).

@@ -14,7 +14,7 @@ final class ProgressLog: @unchecked Sendable {
 
 /// The download suite, run on both transports: libcurl's (the Linux default) and URLSession's
 /// (the Apple default), so the Apple path is exercised on every run.
-@Suite("Downloads", .timeLimit(.minutes(1)))
+@Suite("Downloads", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct DownloadTests {
     /// A bundle big enough to be cut mid-way at 100 KB/s (15 s in all, far beyond any delay a busy
     /// machine adds before the cancel): 1.5 MB of incompressible image.

@@ -7,7 +7,7 @@ import Testing
 /// Servers that lie about sizes, send without end, or drip: every answer ends in a typed error
 /// within the configured limits, and leaves nothing behind. Each test runs on both transports
 /// (libcurl, the Linux default, and URLSession, the Apple one).
-@Suite("Hostile servers", .timeLimit(.minutes(1)))
+@Suite("Hostile servers", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct HostileServerTests {
     /// A testbed plus a lying server serving the same files as its nginx.
     static func with(_ body: (Testbed, LyingServer) async throws -> Void) async throws {

@@ -9,7 +9,7 @@ import Testing
 /// the bundle the record says is installed, and it never decides which version is.
 /// Here a forged one claims the update's bundle (its index as served, word for word) while the
 /// old files stay: neither an open nor an update takes it at its word.
-@Suite("Installed index trust", .timeLimit(.minutes(1)))
+@Suite("Installed index trust", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct InstalledIndexTrustTests {
     static let twelve = (1...12).map { (page: $0, seed: $0) }
 

@@ -4,7 +4,7 @@ import NewsstandTestSupport
 import Testing
 
 /// Reading an issue: pages decoded by class, assets resolved for the scale, the cursor at every edge.
-@Suite struct IssueContentTests {
+@Suite(.tags(.needsTools)) struct IssueContentTests {
     /// The sample's issue a-1, built by `newsstand build` and unpacked from both bundles.
     static func sampleIssue() throws -> (normal: URL, retina: URL) {
         let work = try Shell.temporaryFolder("content")

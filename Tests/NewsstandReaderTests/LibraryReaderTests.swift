@@ -6,7 +6,7 @@ import Testing
 
 /// `LibraryReader`, the read-only handle of an app extension: it reads what the writer commits,
 /// while the writer is open and writing (in this process and in another), and never writes.
-@Suite("Library reader", .timeLimit(.minutes(1)))
+@Suite("Library reader", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct LibraryReaderTests {
     @Test func aReaderSeesWhatTheWriterCommitsWhileItIsOpen() async throws {
         try await Testbed.with { bed in

@@ -4,7 +4,7 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-@Suite("Library lifecycle", .timeLimit(.minutes(1)))
+@Suite("Library lifecycle", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct LifecycleTests {
     @Test func reopeningAfterAnInterruptedDownloadResumesIt() async throws {
         try await Testbed.with { bed in

@@ -6,7 +6,7 @@ import Testing
 
 /// The library's log as an app ships it: levels, and never a URL's query, fragment or user
 /// information (signed CDN URLs carry their secret in the query).
-@Suite("Logging", .timeLimit(.minutes(1)))
+@Suite("Logging", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct LoggingTests {
     final class Lines: @unchecked Sendable {  // `lines` is Locked
         let lines = Locked<[(level: LibraryLog.Level, text: String)]>([])

@@ -8,7 +8,7 @@ import Testing
 /// same files nginx serves: a multipart body with another boundary than announced, a 206 for
 /// another range than asked, a 206 body longer than its range. Each answer is refused; the update
 /// goes one range per request or downloads the whole bundle, and the issue is never a mix.
-@Suite("Lying range servers", .timeLimit(.minutes(1)))
+@Suite("Lying range servers", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct LyingRangeServerTests {
     static let script = PythonServer.script("lying_range_server.py")
 

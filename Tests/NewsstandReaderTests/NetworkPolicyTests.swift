@@ -8,7 +8,7 @@ import Testing
 /// The network policy of each request, and the failures no retry can help: no network the
 /// request may use (offline, or only networks its policy refuses) and a connection refused as
 /// insecure (App Transport Security, an untrusted certificate).
-@Suite("Network policy", .timeLimit(.minutes(1)))
+@Suite("Network policy", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct NetworkPolicyTests {
     /// Runs every request on libcurl, noting each one's URL and policy first.
     final class RecordingTransport: HTTPTransport, @unchecked Sendable {  // `requests` is Locked

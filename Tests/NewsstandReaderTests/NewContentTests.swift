@@ -1,9 +1,10 @@
 import Foundation
 import NewsstandCore
 import NewsstandReader
+import NewsstandTestSupport
 import Testing
 
-@Suite("Push and background fetch", .timeLimit(.minutes(1)))
+@Suite("Push and background fetch", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct NewContentTests {
     @Test func parsesRemoteNotificationPayloads() {
         let push = RemoteNotification(userInfo: ["aps": ["content-available": 1], "content-name": "f-2"])

@@ -8,7 +8,7 @@ import Testing
 /// entry, or holds the same files packed another way, costs no bundle byte and completes (kept
 /// files, removed entries, the new index), on the first try. And a ranges path that fails on
 /// this side (the spool cannot be written) falls back to a whole download instead of failing.
-@Suite("Nothing to fetch", .timeLimit(.minutes(1)))
+@Suite("Nothing to fetch", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct NothingToFetchTests {
     static let twelve = (1...12).map { (page: $0, seed: $0) }
 

@@ -7,7 +7,7 @@ import Testing
 /// Catalogs and bundles that other tools made (issue 11, section 3): a catalog in the seed's
 /// minimal form written by Python's plistlib, bundles zipped by Debian's `zip -r` with and
 /// without their enclosing folder, served by nginx, refreshed, downloaded and read at both scales.
-@Suite("Catalogs and bundles from other tools", .timeLimit(.minutes(1)))
+@Suite("Catalogs and bundles from other tools", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct OtherToolCatalogTests {
     /// A page config with one SimplePage over `1-0.png`.
     static let pages = """

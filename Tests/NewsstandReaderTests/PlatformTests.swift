@@ -8,7 +8,7 @@ import Testing
 /// (one `#if` each), and its public API speaks only its own and the core's types. None of this
 /// compiles anything for Apple platforms (there is no SDK here): it keeps what a Mac would refuse
 /// from coming back unseen.
-@Suite("Apple platforms")
+@Suite("Apple platforms", .tags(.needsTools))
 struct PlatformTests {
     /// The modules an app embeds.
     static let roots = ["NewsstandReader", "NewsstandReaderObservation"]

@@ -8,7 +8,7 @@ import Testing
 
 /// What an app's UI binds to: a `Foundation.Progress` per download under one over all of them,
 /// and the shelf's updates (`followShelf()`, `ShelfModel`), each in step with the events.
-@Suite("Progress and observation", .timeLimit(.minutes(1)))
+@Suite("Progress and observation", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct ProgressAndObservationTests {
     /// Progress values as a download reports them, kept from the transfer's thread.
     final class Values: @unchecked Sendable {  // `values` is Locked

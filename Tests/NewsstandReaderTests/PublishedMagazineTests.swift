@@ -5,7 +5,7 @@ import Testing
 
 /// End to end: the sample built and published by the `newsstand` program to a real nginx
 /// (WebDAV), then refreshed, downloaded, verified and unpacked by the reader library.
-@Suite struct PublishedMagazineTests {
+@Suite(.tags(.needsServer)) struct PublishedMagazineTests {
     @Test(arguments: [LibraryScale.normal, .retina])
     func readerDownloadsWhatWasPublished(scale: LibraryScale) async throws {
         let nginx = try Nginx()

@@ -8,7 +8,7 @@ import Testing
 /// its header is refused, even when the index's SHA-256 for the entry matches those bytes (a
 /// publisher's tool that indexed what it served). libarchive reported the mismatch as a warning,
 /// which the range update took for success.
-@Suite("CRC-32 of fetched records", .timeLimit(.minutes(1)))
+@Suite("CRC-32 of fetched records", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct RangeRecordCRCTests {
     @Test func aFetchedRecordWithAWrongCRCIsRefused() async throws {
         try await Testbed.with { bed in

@@ -7,7 +7,7 @@ import Testing
 /// Issue 14: a downloaded issue whose bundle changed is updated by fetching only the entries
 /// that differ, with `Range` requests into the new bundle on a real nginx (bytes counted in its
 /// access log), checked against the index; anything doubtful falls back to the whole bundle.
-@Suite("Update by ranges", .timeLimit(.minutes(1)))
+@Suite("Update by ranges", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct RangeUpdateTests {
     static let twelve = (1...12).map { (page: $0, seed: $0) }
 

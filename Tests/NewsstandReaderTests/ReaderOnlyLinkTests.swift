@@ -7,7 +7,7 @@ import Testing
 /// SDK has libarchive; the reader reads zips with its own code over zlib, which every SDK has.
 /// The program's own `NEEDED` entries are what the reader brings; `ldd` must not find libarchive
 /// or libxml2 through them either.
-@Suite struct ReaderOnlyLinkTests {
+@Suite(.tags(.needsTools)) struct ReaderOnlyLinkTests {
     static var program: String {
         URL(fileURLWithPath: Shell.newsstand).deletingLastPathComponent().appendingPathComponent("ReaderBench").path
     }

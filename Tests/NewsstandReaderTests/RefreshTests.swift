@@ -4,7 +4,7 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-@Suite("Refresh", .timeLimit(.minutes(1)))
+@Suite("Refresh", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct RefreshTests {
     @Test func refreshAddsIssuesNewestFirstAndAnUnchangedCatalogCostsA304() async throws {
         try await Testbed.with { bed in

@@ -8,7 +8,7 @@ import Testing
 /// an app supplies are used, and blocking work (hashing, unpacking, reading an issue's pages,
 /// deleting its content) runs on threads of its own, never on the library's actor or the
 /// cooperative pool. Progress reaches the app in the order it happened.
-@Suite("Seams and threads", .timeLimit(.minutes(1)))
+@Suite("Seams and threads", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct SeamTests {
     /// What ran, and whether on a `BlockingWork` thread.
     final class ThreadLog: @unchecked Sendable {

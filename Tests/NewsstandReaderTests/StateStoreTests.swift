@@ -6,7 +6,7 @@ import Testing
 
 /// The library's state in SQLite: the migration from `library.json`, and the database as a file
 /// from outside (damaged, another program's, newer, linked, holding values we never write).
-@Suite("Library state", .timeLimit(.minutes(1)))
+@Suite("Library state", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct StateStoreTests {
     /// The folder's path as SQLite is given it (links resolved).
     static func databasePath(_ bed: Testbed) -> String {

@@ -8,7 +8,7 @@ import Testing
 /// cancelled, resumed and removed at random from several tasks for a bounded time, then the
 /// invariants; and the same shelf after a `kill -9` of a child process at a random moment.
 /// `NEWSSTAND_STRESS_SECONDS` sets the time (default 12 s, so that `make test` stays short).
-@Suite("Reader stress", .timeLimit(.minutes(1)))
+@Suite("Reader stress", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct StressTests {
     static var seconds: Double {
         ProcessInfo.processInfo.environment["NEWSSTAND_STRESS_SECONDS"].flatMap(Double.init) ?? 12

@@ -10,7 +10,7 @@ import Testing
 /// syscall does not run): no hook in the library, and nothing of it (no `defer`, no clean-up on
 /// an error) runs after the kill, as in a crash. Reopened, the issue is exactly one complete
 /// version, the one its saved record names, and an update then finishes.
-@Suite("Swap crashes", .timeLimit(.minutes(2)))
+@Suite("Swap crashes", .timeLimit(.minutes(2)), .tags(.needsServer))
 struct SwapCrashTests {
     static let pages = (1...12).map { (page: $0, seed: $0) }
 

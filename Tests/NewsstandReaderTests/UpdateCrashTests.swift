@@ -7,7 +7,7 @@ import Testing
 /// An update by ranges cut by a crash (issue 14): a swap left by an earlier version, and by
 /// `kill -9` of a `newsstand library update` at random moments. Reopened, the issue is always the whole
 /// old version or the whole new one, available, and an update then finishes.
-@Suite("Update crashes", .timeLimit(.minutes(1)))
+@Suite("Update crashes", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct UpdateCrashTests {
     static let pages = (1...12).map { (page: $0, seed: $0) }
     static let changed = pages.map { $0.page % 3 == 0 ? (page: $0.page, seed: $0.seed + 100) : $0 }

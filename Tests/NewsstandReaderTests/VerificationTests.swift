@@ -7,7 +7,7 @@ import Testing
 /// The catalog's sizes and checksums are checked whole, whatever the lie: a checksum wrong only
 /// in its last digit, a bundle shorter than stated, a cover whose bytes do not match. Each was a
 /// rule no test aimed at (`make mutants`).
-@Suite("Verification against the catalog", .timeLimit(.minutes(1)))
+@Suite("Verification against the catalog", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct VerificationTests {
     /// The real SHA-256 with its last hex digit changed.
     private static func nearMiss(_ sha256: String) -> String {

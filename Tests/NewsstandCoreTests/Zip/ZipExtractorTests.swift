@@ -3,7 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
-@Suite("Safe unpacking", .timeLimit(.minutes(1)))
+@Suite("Safe unpacking", .timeLimit(.minutes(1)), .tags(.needsTools))
 struct ZipExtractorTests {
     /// Runs `body` with a temporary folder that is removed afterwards.
     private func withFolder(_ body: (URL) throws -> Void) throws {

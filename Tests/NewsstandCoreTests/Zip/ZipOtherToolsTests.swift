@@ -11,7 +11,7 @@ import Testing
 /// (empty folders, Unix modes), a streamed zip with data descriptors (bit 3), a Finder-style zip
 /// with `__MACOSX/` and one top folder, Zip64 records; and names in every encoding zip has:
 /// UTF-8 flagged (bit 11), Info-ZIP's Unicode path field, CP437, whatever the process's locale.
-@Suite("Zips from other tools", .timeLimit(.minutes(1)))
+@Suite("Zips from other tools", .timeLimit(.minutes(1)), .tags(.needsTools))
 struct ZipOtherToolsTests {
     private func withFolder(_ body: (URL) throws -> Void) throws {
         let folder = try Shell.temporaryFolder("zip-tools")

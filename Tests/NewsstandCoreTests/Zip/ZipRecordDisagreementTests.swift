@@ -8,7 +8,7 @@ import Testing
 /// directory, a directory that runs past the end or claims more entries than fit, a comment that
 /// fakes an end record, and data that fails its CRC-32. Each archive is made by Python's
 /// `zipfile` and then edited byte by byte (`ZipSurgery`); each is refused with nothing left.
-@Suite("Zip records that disagree", .timeLimit(.minutes(1)))
+@Suite("Zip records that disagree", .timeLimit(.minutes(1)), .tags(.needsTools))
 struct ZipRecordDisagreementTests {
     enum Lie: String, CaseIterable {
         case overlappingRecords, manyHeadersOneRecord, localName, localMethod, localSize, localCRC

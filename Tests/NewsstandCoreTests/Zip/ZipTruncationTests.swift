@@ -7,7 +7,7 @@ import Testing
 /// of a small bundle (stored images, a deflated config, a folder, a Zip64 entry, a data
 /// descriptor), and at 350 points of a larger one, the archive is refused each time,
 /// cleanly (a `ZipExtractionError`, never a crash or a hang) with nothing left behind.
-@Suite("Truncated archives", .timeLimit(.minutes(3)))
+@Suite("Truncated archives", .timeLimit(.minutes(3)), .tags(.needsTools))
 struct ZipTruncationTests {
     static func bundle(at url: URL, imageBytes: Int) throws {
         let made = try Shell.python(
