@@ -258,7 +258,12 @@ extension IssueLibrary {
             case .success(let name): return .finished(file: name)
             case .failure(.status(let status)):
                 return .failed(.downloadHTTPStatus(name: row.name, url: row.url.absoluteString, status: status), resumable: false)
-            case .failure(.file(let error)): return .failed(.fileSystem(path: error.path, reason: error.reason), resumable: true)
+            case .failure(.file(let error)):
+                // The engine's own poll may have handed the same file over a moment ago (its
+                // event is on its way): then it is here already.
+                let name = TransferHandOff.receivedName(of: row.id)
+                if (try? OpenFolder.open(layout.downloads).kind(of: name)) == .regularFile { return .finished(file: name) }
+                return .failed(.fileSystem(path: error.path, reason: error.reason), resumable: true)
             }
         }
     }

@@ -7,7 +7,7 @@ import Testing
 /// (`findMaximumOpenFromProcSelfFD`, swift-corelibs-foundation#5472) and crashes with SIGSEGV
 /// about one run in five of a suite that starts many children: it killed a whole CI run. Every
 /// child starts through NewsstandProcess's `ChildProcess` (in tests, `TestChild`).
-@Suite struct NoFoundationProcessTests {
+@Suite(.tags(.needsTools)) struct NoFoundationProcessTests {
     /// The lines of `text` (1-based) whose code names the type `Process`: comments and the
     /// contents of string literals are left out, and so are names that only contain the word
     /// (`ChildProcess`, `ProcessInfo`, `inProcess`).

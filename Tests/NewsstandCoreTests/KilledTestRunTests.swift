@@ -5,7 +5,7 @@ import Testing
 /// Nothing a test starts outlives it: a test process killed with SIGKILL (it cannot clean up)
 /// takes its nginx and Python servers with it (`TestChild`: the parent-death signal), and its
 /// folder of temporary folders is removed when the next test process starts (`TestRunFolders`).
-@Suite struct KilledTestRunTests {
+@Suite(.tags(.needsServer)) struct KilledTestRunTests {
     private static var probe: String {
         URL(fileURLWithPath: Shell.newsstand).deletingLastPathComponent().appendingPathComponent("TestRunProbe").path
     }

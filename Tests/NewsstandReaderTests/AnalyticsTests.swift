@@ -6,7 +6,7 @@ import Testing
 
 /// What the app's analytics sink is told, and nothing more (seed 003: a notification received
 /// and one opened are different events, in different places).
-@Suite("Analytics events", .timeLimit(.minutes(1)))
+@Suite("Analytics events", .timeLimit(.minutes(1)), .tags(.needsServer))
 struct AnalyticsTests {
     final class Recorder: AnalyticsSink {
         let events = Locked<[AnalyticsEvent]>([])

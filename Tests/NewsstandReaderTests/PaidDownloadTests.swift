@@ -9,7 +9,7 @@ import Testing
 /// ones never ask it; no provider or a refusal is `notEntitled` with the library unchanged; an
 /// expired link is renewed once and the download continues with `Range`; an update by ranges
 /// signs its index and ranges; no signature reaches a log line, an event or an error.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PaidDownloadTests {
+@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.needsServer)) struct PaidDownloadTests {
     static let secret = "dGhlLXJlYWRlcnMtc2VjdXJlLWxpbmstc2VjcmV0"
 
     /// Signs with the host's secret (Core's `SignedURL`, which `PaidIssueTests` checks against

@@ -8,7 +8,7 @@ import Testing
 /// script asks the tests' entitlement service (`entitlement_service.py`) for a link with its
 /// token, as a publisher's app would; nginx serves the paid bundle only signed. No signature
 /// and no token reach the command's output.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PaidLibraryCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.needsServer)) struct PaidLibraryCommandTests {
     static let token = "reader-token-3f9a2c"
 
     /// A script that asks `service` for a link with `token`; on a refusal it says so on
