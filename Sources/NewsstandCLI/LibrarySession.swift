@@ -67,6 +67,12 @@ struct LibrarySession: Sendable {
             for name in names {
                 do throws(LibraryError) {
                     try await library.startBackgroundDownload(name)
+                    // The engine may refuse the job at once (no aria2c on the PATH, say).
+                    let handed = await library.backgroundTransfers.contains { $0.name == name }
+                    if !handed, await library.issue(named: name)?.status != .available {
+                        let reason = await library.lastTransferError(of: name) ?? "the background engine did not take it"
+                        throw LibraryError.downloadFailed(name: name, url: "-", reason: reason)
+                    }
                     outcomes.append((name, .success(())))
                 } catch {
                     outcomes.append((name, .failure(error)))
