@@ -246,12 +246,13 @@ public actor IssueLibrary {
         isClosed = true
         await suspendDownloads()
         // Jobs handed over reach the engine before the library goes (a command exits right after);
-        // then the engine's events stop coming here: a closed library records nothing, and what
-        // the engine hands over meanwhile stays in Downloads/ for the next open.
+        // then a closed library records nothing more (`take` drops the engine's events, and what
+        // the engine hands over meanwhile stays in Downloads/ for the next open). The events'
+        // consumer keeps running: a relaunch's "delivered all events" still gets its answer
+        // instead of holding the engine's queue for `LibraryTransferSink.recordDeadline`.
         await settleEngineCalls()
         await waitForInstalls()
         if let aria2 = backgroundEngine as? Aria2Engine { await aria2.detach() }
-        engineEventsTask?.cancel()
         await commits.drain()
         isStoreClosed = true
         store.close()
