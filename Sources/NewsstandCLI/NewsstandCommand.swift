@@ -11,7 +11,7 @@ public enum NewsstandCommand {
         [
             InitCommand.self, ValidateCommand.self, BuildCommand.self, CatalogCommand.self, PublishCommand.self,
             SignCommand.self, ImportCommand.self, LibraryCommand.self, PreviewCommand.self, CompletionsCommand.self,
-            ManPageCommand.self,
+            ManPageCommand.self, ReferenceCommand.self,
         ]
     }
 

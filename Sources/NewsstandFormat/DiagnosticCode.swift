@@ -88,18 +88,21 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         switch self {
         case .fileMissing: return "a required file is missing"
         case .fileUnreadable: return "a file cannot be read"
-        case .malformedXML: return "a property list is not well-formed XML"
-        case .malformedPlist: return "a property list has an invalid element or value"
-        case .plistDoctypeSubset: return "a property list's DOCTYPE declares entities or other markup (readers refuse it)"
-        case .plistTooLarge: return "a property list is over a size, value-count or nesting limit"
-        case .tooManyProblems: return "a file has more problems than are listed (a warning when the unlisted ones are all warnings)"
+        case .malformedXML: return "a property list is not well-formed XML (libxml2's message and line)"
+        case .malformedPlist:
+            return "a property list has an invalid element or value (bad integer, date, key without value…)"
+        case .plistDoctypeSubset:
+            return "a property list's DOCTYPE declares entities or other markup (an internal subset), which Foundation and plistlib refuse"
+        case .plistTooLarge: return "a property list is over a limit: 8 MiB, 250,000 values or 64 levels of nesting"
+        case .tooManyProblems:
+            return "a file has more problems than are listed: the first 1,000 are, the rest counted (a warning when those are all warnings)"
         case .magazineNotDict: return "magazine.plist is not a dictionary"
         case .magazineTitle: return "magazine.plist Title is missing or not a string"
         case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
         case .noIssues: return "the magazine has no issues folder or no issues"
-        case .magazinePublisher: return "magazine.plist Publisher is not a non-empty string"
-        case .magazinePreviewURL: return "magazine.plist PreviewURL is not an absolute http(s) URL"
-        case .magazineDeriveNormalSize: return "magazine.plist DeriveNormalSize is not a boolean"
+        case .magazinePublisher: return "magazine.plist Publisher is given but is not a non-empty string"
+        case .magazinePreviewURL: return "magazine.plist PreviewURL is given but is not an absolute http(s) URL"
+        case .magazineDeriveNormalSize: return "magazine.plist DeriveNormalSize is given but is not a boolean"
         case .unknownPageClass: return "a page names a class that no schema defines"
         case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
         case .articleNotArray: return "an article is not an array of pages"
@@ -113,18 +116,24 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .arrayCount: return "an array property has too few or too many items"
         case .unknownPageKey: return "a page has a key other than class and properties"
         case .assetMissing: return "a referenced asset is not in assets/"
-        case .assetCaseMismatch: return "a referenced asset exists only with different letter case"
-        case .retinaMissing: return "an image has no @2x variant"
-        case .retinaWrongSize: return "a @2x image is not exactly twice the normal image's size"
+        case .assetCaseMismatch:
+            return "a referenced asset exists only with different letter case (works on a Mac, fails on a device)"
+        case .retinaMissing: return "an image has no @2x variant (the @2x bundle would be incomplete)"
+        case .retinaWrongSize:
+            return "a @2x image is not exactly twice the normal image's size (PNG, JPEG and GIF headers are read)"
         case .contentMismatch: return "a file's content does not match its extension"
-        case .assetUnreferenced: return "an asset is never referenced"
+        case .assetUnreferenced: return "an asset is never referenced (it is left out of the bundles)"
         case .assetNameUnportable: return "an asset's name has spaces or non-ASCII characters"
-        case .assetNameInvalid: return "an asset reference is not a plain file name"
-        case .imageUnreadable: return "an image's header is corrupt (a warning when its format is not PNG, JPEG or GIF)"
-        case .assetNotRegularFile: return "an asset, or assets/ itself, is a symbolic link or not a regular file (folder)"
-        case .masterOddSize: return "an @2x master whose normal size is derived has an odd width or height (it cannot be halved exactly)"
+        case .assetNameInvalid:
+            return "an asset reference is not a plain file name (folders, .., hidden names, \\, :, control characters)"
+        case .imageUnreadable:
+            return "an image's header is corrupt or gives an impossible size: 0 wide or high, or a PNG side above 2³¹−1 (a warning when its format is not PNG, JPEG or GIF)"
+        case .assetNotRegularFile:
+            return "a file in assets/ (or assets/ itself) is a symbolic link, FIFO, socket or device, or a referenced name is a folder"
+        case .masterOddSize:
+            return "an @2x master whose normal size is derived (DeriveNormalSize) has an odd width or height: it cannot be halved exactly (the message gives its size and the next even one)"
         case .assetNameNormalization:
-            return "two asset names, or a reference and an asset's name, are the same text in different Unicode normalisation forms (one file on Apple devices)"
+            return "two names in assets/, or a reference and the file it names, are the same text in different Unicode normalisation forms (é composed, NFC c3 a9, and decomposed, NFD 65 cc 81): Linux keeps two files, Apple devices one, so a bundle would hold only one of them (the message spells each form with \\u{…} escapes)"
         case .schemaInvalid: return "a page-class schema is invalid"
         case .schemaUnknownParent: return "a page class inherits from an unknown class"
         case .schemaCycle: return "page classes inherit from each other in a cycle"
@@ -132,20 +141,27 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueNotDict: return "issue.plist is not a dictionary"
         case .issueTitle: return "issue.plist Title is missing or not a string"
         case .issueDate: return "issue.plist Date is missing or not a date"
-        case .issueCover: return "issue.plist Cover is missing or not a string (a missing cover image is NS-301 or NS-303)"
+        case .issueCover:
+            return "issue.plist Cover is missing or not a string (a missing cover image is NS-301 or NS-303)"
         case .issueNameMismatch: return "issue.plist Name differs from the issue's folder name"
-        case .issueNameUnsafe: return "an issue name is not safe as a file and URL name"
-        case .issueNameDuplicate: return "two issues have the same name (ignoring case and Unicode normalisation)"
-        case .issueKeyWrongType: return "an optional issue.plist key (Name, Summary, ProductID, Access) has the wrong type"
+        case .issueNameUnsafe:
+            return "an issue name is not safe as a file and URL name (or not valid UTF-8, or is paid, the folder of paid issues' content)"
+        case .issueNameDuplicate:
+            return "two issues have the same name ignoring case or Unicode normalisation (they collide on Mac disks)"
+        case .issueKeyWrongType:
+            return "an optional issue.plist key (Name, Summary, ProductID, Access) has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
-        case .issueNotFound: return "an issue named on the command line does not exist"
-        case .issueNotAFolder: return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
+        case .issueNotFound: return "an issue named with --issue does not exist"
+        case .issueNotAFolder:
+            return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
         case .issueAccess:
-            return "issue.plist Access is not 'free' or 'paid', or ProductID is not a store product identifier (1 to 100 letters, digits, '-', '.', '_')"
+            return "issue.plist Access is not free or paid, or ProductID is not a store product identifier (1 to 100 letters, digits, -, ., _)"
         case .freeIssueProductID:
             return "a free issue has a ProductID: its content is public, and shelf.json leaves the product out (Baker would sell it)"
-        case .feedSummary: return "an issue's Summary is missing or not 10 to 2,000 bytes of UTF-8 (Newsstand Atom feed)"
-        case .feedCover: return "an issue's @2x cover is not a PNG with an aspect between 1:2 and 2:1 and a long side of at least 1,024 px (Newsstand Atom feed)"
+        case .feedSummary:
+            return "an issue's Summary is missing, or not 10 to 2,000 bytes of UTF-8 (with --feed atom only; reported on the Summary, or on the dict when there is none)"
+        case .feedCover:
+            return "an issue's @2x cover (the feed's SOURCE icon) is not a PNG with an aspect ratio between 1:2 and 2:1 and a long side of at least 1,024 px (with --feed atom only; reported on the Cover)"
         }
     }
 }
