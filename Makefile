@@ -27,7 +27,7 @@ VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
 RELEASE_BIN = .build/release/newsstand
 
-.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated format bench mutants clean fuzz check-sanitizers
+.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated reference docs format bench mutants clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -107,6 +107,19 @@ generated: release
 	$(RELEASE_BIN) completions bash > .build/generated/newsstand.bash
 	$(RELEASE_BIN) completions zsh > .build/generated/_newsstand
 	$(RELEASE_BIN) completions fish > .build/generated/newsstand.fish
+
+# docs/reference/: the Markdown reference, written by newsstand from its command declarations and
+# format types (ReferenceTests fails when a committed page is not what this writes now).
+reference: build-deps
+	$(SWIFT) build --product newsstand
+	rm -rf docs/reference
+	.build/debug/newsstand reference docs/reference
+
+# The DocC site of NewsstandReader and NewsstandCore, offline: symbol graphs from the debug build's
+# modules, then the toolchain's docc, into .build/docs/ (scripts/build-docs.sh; fails on a warning).
+docs: build-deps
+	$(SWIFT) build --target NewsstandReader
+	scripts/build-docs.sh .build/docs
 
 # Lays out bin/newsstand, its templates (where Templates.directory() finds them from the
 # binary), the man page and the completions in their standard places under $(DESTDIR)$(PREFIX).

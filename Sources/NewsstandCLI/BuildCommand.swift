@@ -27,7 +27,7 @@ enum BuildCommand: Command {
                 .flag(\.force, "--force", help: "rebuild issues even when their output is up to date"),
                 .flag(
                     \.versioned, "--fixed-names", setting: false,
-                    help: "name bundles and covers without a content hash (a-1.zip, cover.png): a changed issue then reuses its URLs, so publish must replace served files in place (see the README); the default names a changed file anew"),
+                    help: "name bundles and covers without a content hash (a-1.zip, cover.png): a changed issue then reuses its URLs, so publish must replace served files in place (see docs/publishing.md); the default names a changed file anew"),
                 .flag(\.versioned, "--versioned", setting: true, help: "content-hash names (the default; kept for scripts that pass it)"),
                 .flag(
                     \.optimize, "--optimize",

@@ -99,7 +99,7 @@ public struct PublishVerifier: Sendable {
         switch await BlockingWork.run({ HTTPExchange.perform(request, timeouts: timeouts) }) {
         case .success(let response) where (200..<300).contains(response.status):
             return [
-                "\(text): answers \(response.status) without a signature: the host gives this paid issue to anyone; protect \(IssueAccess.paidFolder)/ with secure_link (README: Hosting paid issues)"
+                "\(text): answers \(response.status) without a signature: the host gives this paid issue to anyone; protect \(IssueAccess.paidFolder)/ with secure_link (docs/publishing.md: Hosting paid issues)"
             ]
         case .success, .failure:
             return []  // refused (403 from secure_link), or unreachable, which the signed check reports

@@ -4,7 +4,7 @@ import NewsstandTestSupport
 import Testing
 
 /// What `validate`, `build` and `preview` print with `--format json` is exactly the Codable
-/// type the README names (`ValidationJSON` with its `records`, `build` or `preview`).
+/// type the guides name (`ValidationJSON` with its `records`, `build` or `preview`).
 @Suite struct JSONDocumentTests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
 

@@ -3,7 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
-/// Issue 24, items 1 and 2 against a real nginx with `secure_link`, configured as README's
+/// Issue 24, items 1 and 2 against a real nginx with `secure_link`, configured as docs/publishing.md's
 /// "Hosting paid issues" says: a paid issue's content is built and published under
 /// `paid/<name>/` and served only with a valid, unexpired signature; `newsstand sign` and the
 /// tests' entitlement service make links nginx accepts; `publish --verify` signs its own
@@ -297,9 +297,9 @@ import Testing
         }
     }
 
-    /// The hosting configuration README gives is the one these tests run nginx with.
-    @Test func theReadmeGivesTheConfigurationTheseTestsRun() throws {
-        let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The hosting configuration docs/publishing.md gives is the one these tests run nginx with.
+    @Test func thePublishingGuideGivesTheConfigurationTheseTestsRun() throws {
+        let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/publishing.md"), encoding: .utf8)
         #expect(readme.contains(Nginx.paidLocation(prefix: "/magazine/", secret: "<secret>")))
         #expect(readme.contains("openssl rand -base64 32 > signing.secret && chmod 600 signing.secret"))
     }

@@ -70,8 +70,8 @@ import Testing
         #expect(try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) == text,
                 "Samples/aurora/\(path) drifted from templates/ci/\(kind).yml: regenerate it (see Samples/README.md)")
         if kind == "github" {
-            let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-            #expect(readme.contains("```yaml\n" + text + "```\n"), "the README does not show the sample's workflow as it is")
+            let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+            #expect(readme.contains("```yaml\n" + text + "```\n"), "docs/ci.md does not show the sample's workflow as it is")
         }
     }
 

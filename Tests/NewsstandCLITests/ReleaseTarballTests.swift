@@ -5,7 +5,7 @@ import Testing
 /// `make dist`'s tarball, unpacked into an empty folder, runs where Swift is not installed:
 /// `env -i`, no Swift on PATH, LD_LIBRARY_PATH empty, and no Swift library it links.
 @Suite(.tags(.needsTools)) struct ReleaseTarballTests {
-    /// The system libraries the binary names (`readelf -d`), as the README lists them (and the
+    /// The system libraries the binary names (`readelf -d`), as docs/installing.md lists them (and the
     /// dynamic loader, `ld-linux-<arch>`, also from libc6).
     static let neededLibraries: Set<String> = [
         "libarchive.so.13", "libxml2.so.2", "libcurl.so.4", "libcrypto.so.3", "libstdc++.so.6", "libm.so.6",
@@ -44,9 +44,9 @@ import Testing
             return String(line[line.index(after: open)..<close])
         })
         #expect(needed.filter { !$0.hasPrefix("ld-linux") } == Self.neededLibraries, "NEEDED: \(needed.sorted())")
-        let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/installing.md"), encoding: .utf8)
         for library in Self.neededLibraries {
-            #expect(readme.contains("`\(library)`"), "the README does not list \(library)")
+            #expect(readme.contains("`\(library)`"), "docs/installing.md does not list \(library)")
         }
     }
 

@@ -7,8 +7,8 @@ import Testing
 /// script, aria2, Java, Chromium, bsdtar, the release binary…) must tag every top-level suite
 /// it declares, or the fast tier would start that process (or fail where it is not installed).
 /// Whether the fast tier starts nothing is also checked from outside: `strace -f -e
-/// trace=execve make test-fast` shows only the test binary and swift-build (see README,
-/// Development).
+/// trace=execve make test-fast` shows only the test binary and swift-build (see
+/// CONTRIBUTING.md).
 @Suite struct TestTierTests {
     /// What a test source says when it starts a process, through our helpers or directly.
     static let processStarters = [

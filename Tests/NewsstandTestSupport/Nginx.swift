@@ -18,7 +18,7 @@ import Foundation
 /// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
 ///   that authentication (a server that lets anyone read and only its publisher write).
 /// - with a `secureLinkSecret`, `/paid/` (a paid issue's content, `<BaseURL>paid/<name>/` for a
-///   magazine served at `/`) answers only signed, unexpired URLs, configured as README's
+///   magazine served at `/`) answers only signed, unexpired URLs, configured as docs/publishing.md's
 ///   "Hosting paid issues" says; anything else there is 403; `/slowpaid/` is the same, slow
 ///   like `/slow/` (100 KB/s without `Range`), so that a link can expire mid-download.
 public final class Nginx: Sendable {
@@ -105,7 +105,7 @@ public final class Nginx: Sendable {
         }
     }
 
-    /// The `location` README's "Hosting paid issues" gives, for a magazine served at `prefix`
+    /// The `location` docs/publishing.md's "Hosting paid issues" gives, for a magazine served at `prefix`
     /// (`/`), with the secret in place of `<secret>`.
     public static func paidLocation(prefix: String = "/", secret: String) -> String {
         """
@@ -133,7 +133,7 @@ public final class Nginx: Sendable {
         """
     }
 
-    /// README's cache-header locations ("Cache-safe names and cache headers"), which are
+    /// docs/publishing.md's cache-header locations ("Cache-safe names and cache headers"), which are
     /// regular expressions: a request matching one would be served without the paid
     /// location's check, were it not `^~`. (A regular expression with `{` is quoted, or nginx
     /// reads it as a block.)

@@ -23,7 +23,7 @@ enum ReferencePages {
         return [
             Markdown.generatedNotice(from: "the commands' declarations and the format types"),
             "# Reference",
-            "Made by `newsstand reference` from the code itself: each command's page from the declaration that also makes its `--help`, the man page and the shell completions; the formats from the types that read and write them. The [guides](../README.md) say how to use them.",
+            "Made by `newsstand reference` from the code itself: each command's page from the declaration that also makes its `--help`, the man page and the shell completions; the formats from the types that read and write them. The [guides](../../README.md#documentation) say how to use them.",
             "## Commands",
             Markdown.table(["command", "what it does"], rows),
             "## Formats",

@@ -27,7 +27,7 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
         public var description: String { rawValue }
     }
 
-    /// The limits, documented in the README.
+    /// The limits, documented in docs/publishing.md ("What it trusts").
     public static let maxComponentBytes = 255
     public static let maxBytes = 1024
     public static let maxComponents = 16

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A `--format json` document read as the type the README names for it, and written again:
+/// A `--format json` document read as the type the guides name for it, and written again:
 /// the same text means the type is the document's whole shape (no member missing or extra,
 /// nulls where they are promised, keys in the same order).
 enum JSONDocument {
