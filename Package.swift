@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "NewsstandReaderTests",
             dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"],
-            exclude: ["Scripts"]
+            exclude: ["Scripts", "docc_check.py"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),

@@ -19,6 +19,7 @@ public protocol ContentDigest: AnyObject {
 
 /// SHA-256 (`NewsstandCore.SHA256`: CryptoKit on Apple platforms, libcrypto on Linux).
 public struct SHA256Hasher: ContentHasher {
+    /// A SHA-256 hasher.
     public init() {}
     public func start() -> any ContentDigest { SHA256() }
 }

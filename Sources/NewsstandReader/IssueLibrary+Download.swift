@@ -9,6 +9,7 @@ extension IssueLibrary {
     /// (by ranges when it can, see `update(_:)`) and stays available, its installed version
     /// readable, until the new one is in place.
     /// - Parameters:
+    ///   - name: the issue's name in the catalog.
     ///   - policy: the networks this download may use (`configuration.networkPolicy` by default);
     ///     a download already running keeps its own.
     ///   - progress: called as bytes arrive (bytes on disk, bytes expected).

@@ -81,6 +81,7 @@ public actor IssueLibrary {
     /// the folder is new or needed repair after a crash, so it works on a full disk. It blocks
     /// the calling thread while it reads the state (and while another process commits).
     /// - Parameters:
+    ///   - folder: the library's folder (in an app, inside its App Group container).
     ///   - scale: used only when the folder is new; an existing library keeps its own scale.
     ///   - configuration: download, unpack and storage settings.
     /// - Throws: `LibraryError.libraryInUse` when another writer holds the folder's lock for

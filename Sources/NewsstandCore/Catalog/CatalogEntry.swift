@@ -21,23 +21,28 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     /// Whether anyone may download the issue (`free`, the default: absent from the catalog) or
     /// only readers the publisher vouches for (`paid`: written as `Access` = `paid`).
     public var access: IssueAccess = .free
-    /// Size in bytes and SHA-256 (lowercase hex) of the normal bundle.
+    /// Size in bytes of the normal bundle.
     public var contentSize: Int?
+    /// SHA-256 of the normal bundle, lowercase hex.
     public var contentSHA256: String?
-    /// Size in bytes and SHA-256 (lowercase hex) of the `@2x` bundle.
+    /// Size in bytes of the `@2x` bundle.
     public var retinaContentSize: Int?
+    /// SHA-256 of the `@2x` bundle, lowercase hex.
     public var retinaContentSHA256: String?
-    /// SHA-256 of the normal and `@2x` covers, so a reader knows when to fetch a cover again.
+    /// SHA-256 of the normal cover, lowercase hex, so a reader knows when to fetch it again.
     public var coverSHA256: String?
+    /// SHA-256 of the `@2x` cover, lowercase hex.
     public var retinaCoverSHA256: String?
     /// The URL of the normal bundle's index (`BundleIndex`), for updates by ranges; the `@2x`
     /// bundle's index URL follows by the `@2x` rule.
     public var contentIndex: String?
-    /// Size in bytes and SHA-256 (lowercase hex) of the normal bundle's index.
+    /// Size in bytes of the normal bundle's index.
     public var contentIndexSize: Int?
+    /// SHA-256 of the normal bundle's index, lowercase hex.
     public var contentIndexSHA256: String?
-    /// Size in bytes and SHA-256 (lowercase hex) of the `@2x` bundle's index.
+    /// Size in bytes of the `@2x` bundle's index.
     public var retinaContentIndexSize: Int?
+    /// SHA-256 of the `@2x` bundle's index, lowercase hex.
     public var retinaContentIndexSHA256: String?
 
     /// Creates an entry with the five required keys; the optional ones can be set afterwards.
@@ -51,24 +56,43 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
 
     /// The catalog keys, in the spelling `issues.plist` uses.
     public enum Key {
+        /// `Name`: the issue's permanent key.
         public static let name = "Name"
+        /// `Title`.
         public static let title = "Title"
+        /// `Date`: orders the shelf.
         public static let date = "Date"
+        /// `Cover`: the normal cover's URL.
         public static let cover = "Cover"
+        /// `Content`: the normal bundle's URL.
         public static let content = "Content"
+        /// `Summary`.
         public static let summary = "Summary"
+        /// `ProductID`: the store product that sells the issue.
         public static let productID = "ProductID"
+        /// `Access`: `paid`, or absent for a free issue.
         public static let access = "Access"
+        /// `ContentSize`: the normal bundle's size in bytes.
         public static let contentSize = "ContentSize"
+        /// `ContentSHA256`: the normal bundle's SHA-256.
         public static let contentSHA256 = "ContentSHA256"
+        /// `RetinaContentSize`: the `@2x` bundle's size in bytes.
         public static let retinaContentSize = "RetinaContentSize"
+        /// `RetinaContentSHA256`: the `@2x` bundle's SHA-256.
         public static let retinaContentSHA256 = "RetinaContentSHA256"
+        /// `CoverSHA256`: the normal cover's SHA-256.
         public static let coverSHA256 = "CoverSHA256"
+        /// `RetinaCoverSHA256`: the `@2x` cover's SHA-256.
         public static let retinaCoverSHA256 = "RetinaCoverSHA256"
+        /// `ContentIndex`: the normal bundle's index URL.
         public static let contentIndex = "ContentIndex"
+        /// `ContentIndexSize`: the normal bundle's index size in bytes.
         public static let contentIndexSize = "ContentIndexSize"
+        /// `ContentIndexSHA256`: the normal bundle's index SHA-256.
         public static let contentIndexSHA256 = "ContentIndexSHA256"
+        /// `RetinaContentIndexSize`: the `@2x` bundle's index size in bytes.
         public static let retinaContentIndexSize = "RetinaContentIndexSize"
+        /// `RetinaContentIndexSHA256`: the `@2x` bundle's index SHA-256.
         public static let retinaContentIndexSHA256 = "RetinaContentIndexSHA256"
     }
 

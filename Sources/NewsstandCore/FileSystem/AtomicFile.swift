@@ -25,7 +25,9 @@ public final class AtomicFile: @unchecked Sendable {  // used by one owner at a 
     public let file: WritableFile
     /// The folder, the real name and the temporary name.
     public let folder: OpenFolder
+    /// The name the file gets when it is committed.
     public let name: String
+    /// The hidden name it is written under until then.
     public let temporaryName: String
     private var isDone = false
 

@@ -2,12 +2,19 @@ import Foundation
 
 /// What a folder entry is, as `lstat` says (links are not followed).
 public enum EntryKind: Equatable, Sendable, CustomStringConvertible {
+    /// A regular file.
     case regularFile
+    /// A folder (directory).
     case folder
+    /// A symbolic link (never followed).
     case symbolicLink
+    /// A named pipe.
     case fifo
+    /// A Unix domain socket.
     case socket
+    /// A character or block device.
     case device
+    /// Anything else `lstat` reports.
     case unknown
 
     /// The kind a `stat` mode gives.

@@ -6,14 +6,22 @@ import Foundation
 /// that: see `isSettled(at:)`). A file replaced by another (`cp`, a restored cache, a rename)
 /// has another inode or `ctime`, which nobody can set back.
 public struct FileIdentity: Equatable, Hashable, Sendable {
+    /// The device the file is on.
     public var device: UInt64
+    /// Its inode number on that device.
     public var inode: UInt64
+    /// Its size in bytes.
     public var size: Int64
+    /// Modification time: whole seconds since 1970.
     public var modifiedSeconds: Int64
+    /// Modification time: the nanoseconds past that second.
     public var modifiedNanoseconds: Int64
+    /// Status-change time (ctime): whole seconds since 1970.
     public var changedSeconds: Int64
+    /// Status-change time: the nanoseconds past that second.
     public var changedNanoseconds: Int64
 
+    /// An identity from the fields of one `stat`.
     public init(
         device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, changedSeconds: Int64,
         changedNanoseconds: Int64

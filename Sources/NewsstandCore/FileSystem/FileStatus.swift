@@ -2,6 +2,7 @@ import Foundation
 
 /// What one `stat` says about an entry: its kind, size, modification and status-change times.
 public struct FileStatus: Equatable, Sendable {
+    /// What the entry is (links are not followed).
     public var kind: EntryKind
     /// Size in bytes.
     public var size: Int64

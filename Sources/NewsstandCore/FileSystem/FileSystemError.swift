@@ -48,6 +48,7 @@ public enum FileSystemError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The path and what went wrong with it, for messages.
     public var description: String { "\(path): \(reason)" }
 
     /// Whether the file system is out of space for us: full (ENOSPC), over a quota (EDQUOT),

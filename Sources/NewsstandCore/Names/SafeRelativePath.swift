@@ -13,23 +13,36 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Why a name is not a safe relative path.
     public enum Problem: String, Sendable, Equatable, CustomStringConvertible {
+        /// The name is empty.
         case empty = "is empty"
+        /// It starts with `/`.
         case absolute = "is an absolute path"
+        /// A component is `..`.
         case parent = "has a '..' component"
+        /// A component is empty.
         case emptyComponent = "has an empty component ('//' or a '/' at the end)"
+        /// A component starts with `.`.
         case hidden = "has a component starting with '.' (hidden names and '.' are reserved)"
+        /// It has a `/` where one component was expected.
         case separator = "has a '/' where one name was expected"
+        /// It has a `\`.
         case backslash = "has a backslash"
+        /// It has a `:`.
         case colon = "has a ':' (a URL scheme or drive letter)"
+        /// It has a control or invisible formatting character.
         case control = "has a control or invisible formatting character"
+        /// It is over a length limit.
         case tooLong = "is too long (at most 255 bytes per component, 1,024 in all, 16 components)"
 
+        /// What is wrong, as a phrase for messages ("has a backslash").
         public var description: String { rawValue }
     }
 
     /// The limits, documented in docs/publishing.md ("What it trusts").
     public static let maxComponentBytes = 255
+    /// The most bytes of the whole path.
     public static let maxBytes = 1024
+    /// The most components.
     public static let maxComponents = 16
 
     /// Checks `text`; nil when it is not safe (see `problem(in:)` for why).
@@ -40,6 +53,7 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
 
     /// The path as text, components joined by `/`.
     public var string: String { components.joined(separator: "/") }
+    /// The path as text (`string`).
     public var description: String { string }
 
     /// Why `text` is not a safe relative path, or nil when it is one.

@@ -3,10 +3,14 @@ import Foundation
 /// A number from a Foundation-decoded property list, by its real kind. Bridging cannot tell
 /// them apart on Linux (`1 as? Bool` succeeds), so the number's own type is asked.
 public enum PlistNumber: Equatable, Sendable {
+    /// `<true/>` or `<false/>`.
     case boolean(Bool)
+    /// An `<integer>`.
     case integer(Int)
+    /// A `<real>`.
     case real(Double)
 
+    /// The number by the type it was stored with (`objCType`), not by what it bridges to.
     public init(_ number: NSNumber) {
         switch String(cString: number.objCType) {
         case "c", "B": self = .boolean(number.boolValue)

@@ -3,13 +3,21 @@ import Foundation
 /// A property-list value: the one model of plist values the reader and the build share (page
 /// properties, catalog entries), and the one conversion from Foundation's objects into it.
 public indirect enum PlistValue: Sendable, Equatable {
+    /// A `<string>`.
     case string(String)
+    /// An `<integer>`.
     case integer(Int)
+    /// A `<real>`.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case boolean(Bool)
+    /// A `<date>`.
     case date(Date)
+    /// A `<data>` block.
     case data(Data)
+    /// An `<array>`.
     case array([PlistValue])
+    /// A `<dict>`, by key.
     case dictionary([String: PlistValue])
 
     /// Converts a Foundation property-list object (`PropertyListSerialization`'s output); nil

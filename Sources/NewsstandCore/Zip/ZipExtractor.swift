@@ -8,8 +8,12 @@ import Foundation
 /// On any error the destination is removed, so a caller never sees a half-unpacked folder.
 public enum ZipExtractor {
     /// Unpacks `archive` into `destination`, which must not exist yet (it is created).
-    /// - Parameter reservedPrefixes: names the caller keeps for its own records; an entry with a
-    ///   path component that starts with one of them is refused (`.reservedName`).
+    /// - Parameters:
+    ///   - archive: the zip file to read.
+    ///   - destination: the folder to create and fill; its parent must exist.
+    ///   - limits: the most entries, bytes and compression ratio accepted.
+    ///   - reservedPrefixes: names the caller keeps for its own records; an entry with a
+    ///     path component that starts with one of them is refused (`.reservedName`).
     /// - Returns: what was written.
     /// - Throws: `ZipExtractionError`; the destination is gone when it is thrown. Blocking.
     @discardableResult

@@ -67,8 +67,11 @@ public struct BackgroundAssetsPlan: Sendable, Equatable {
 
     /// The plan for `entries` (the catalog as `Catalog.decode` gives it).
     /// - Parameters:
+    ///   - entries: the catalog's entries.
     ///   - catalogURL: where the catalog lives, to resolve relative bundle URLs.
+    ///   - scale: the library's scale: which bundle of each issue is planned.
     ///   - installed: issues already on the device (a `LibraryReader`'s shelf tells).
+    ///   - nonEssentialCount: how many issues after the newest to plan as non-essential.
     ///   - essentialAllowance: `restrictedEssentialDownloadSizeRemaining` (nil: no limit).
     ///   - allowance: `restrictedDownloadSizeRemaining` (nil: no limit), for the non-essential ones.
     public static func make(

@@ -11,6 +11,7 @@ public enum ContentError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A page lacks a property its class needs, or has it with the wrong type.
     case badProperty(name: String, reason: String)
 
+    /// What is wrong with the issue's content, for messages.
     public var description: String {
         switch self {
         case .notAvailable(let issue): "issue '\(issue)' is not downloaded"

@@ -1,9 +1,12 @@
 /// A place in an issue: an article and a page within it. Persisted per issue by the library so a
 /// reader reopens where they left off.
 public struct ReadingPosition: Sendable, Codable, Equatable, Hashable {
+    /// The article, from 0.
     public var article: Int
+    /// The page within the article, from 0.
     public var page: Int
 
+    /// A position at `page` of `article`.
     public init(article: Int, page: Int) {
         self.article = article
         self.page = page
@@ -17,7 +20,9 @@ public struct ReadingPosition: Sendable, Codable, Equatable, Hashable {
 /// left and right between articles (landing on an article's first page), up and down between
 /// the pages of one article. Moves past an edge do nothing and return false.
 public struct IssueCursor: Sendable {
+    /// The issue the cursor moves through.
     public let content: IssueContent
+    /// Where it is: always a page the issue has.
     public private(set) var position: ReadingPosition
 
     /// A cursor at `position`, clamped into the issue (a stored position may outlive a

@@ -27,11 +27,15 @@ public struct PhotoPage: IssuePage, Equatable {
 
     /// One photo of the gallery.
     public struct Photo: Sendable, Equatable {
+        /// The full-size photo.
         public var photo: URL
+        /// Its thumbnail, for the gallery.
         public var thumbnail: URL
     }
 
+    /// The page's image, for the library's scale.
     public var baseImage: URL
+    /// The gallery, in order (at least one).
     public var photos: [Photo]
 
     public init(properties: PageProperties) throws(ContentError) {
@@ -49,6 +53,8 @@ public struct PhotoPage: IssuePage, Equatable {
 /// A page of a class the app has no type for: kept with its raw properties rather than failing
 /// the issue, so an app can show a placeholder or skip it.
 public struct GenericPage: Sendable, Equatable {
+    /// The `class` value from `pages.plist`.
     public var className: String
+    /// The page's properties, as they are.
     public var properties: PageProperties
 }

@@ -15,6 +15,7 @@ public struct PageContent: Sendable {
     public var className: String
     /// The page's properties.
     public var properties: PageProperties
+    /// What the page is: a type the registry knows, or generic.
     public var kind: Kind
 
     /// The decoded page, when it is of type `T`.

@@ -14,6 +14,7 @@ public struct PageProperties: Sendable, Equatable {
     /// Whether `@2x` files are preferred.
     public var isRetina: Bool
 
+    /// Properties with their values, resolved against `folder`.
     public init(values: [String: PropertyValue], folder: URL, isRetina: Bool) {
         self.values = values
         self.folder = folder

@@ -7,9 +7,9 @@ public struct Aria2Configuration: Sendable, Equatable {
     public var executable = "aria2c"
     /// Downloads aria2 runs at once; the rest wait in its queue.
     public var maxConcurrentDownloads = 3
-    /// aria2's own attempts per download before it reports a failure (`--max-tries`), and the
-    /// seconds between them (`--retry-wait`).
+    /// aria2's own attempts per download before it reports a failure (`--max-tries`).
     public var maxTries = 5
+    /// Seconds between those attempts (`--retry-wait`).
     public var retryWait = 5
     /// Seconds without data (or without a connection) before aria2 gives up an attempt
     /// (`--timeout`, `--connect-timeout`).

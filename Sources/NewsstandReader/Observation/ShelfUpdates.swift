@@ -5,6 +5,7 @@ import NewsstandCore
 /// (`ShelfUpdate.merge`), so memory holds at most one update, whatever the download rate. One
 /// follower iterates it; it ends when the library closes or the iterating task is cancelled.
 public final class ShelfUpdates: AsyncSequence, Sendable {
+    /// Each value is one `ShelfUpdate`.
     public typealias Element = ShelfUpdate
 
     private struct Box {

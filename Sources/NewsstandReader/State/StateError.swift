@@ -31,6 +31,7 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// or not the JSON an older library wrote.
     case legacyUnreadable(path: String, reason: String)
 
+    /// Why the state file cannot be used, for messages.
     public var description: String {
         switch self {
         case .notARegularFile(let path, let kind): "'\(path)' is \(kind), not a regular file"
