@@ -171,3 +171,8 @@ struct Aria2EngineTests {
 func fileSize(_ bed: Aria2Bed, _ name: String) -> Int64? {
     FileStatus.size(of: bed.folder.appendingPathComponent("files").appendingPathComponent(name))
 }
+
+/// The path of aria2's control file for the download `name` (its `<file>.aria2`).
+func controlFile(_ bed: Aria2Bed, _ name: String) -> String {
+    bed.folder.appendingPathComponent("files").appendingPathComponent(name + ".aria2").path
+}
