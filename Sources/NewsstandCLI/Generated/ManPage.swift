@@ -103,10 +103,21 @@ enum ManPage {
         return lines
     }
 
-    /// `raw` as troff text: backslashes and hyphens escaped, and no line starting with a
-    /// control character (a `.` or `'` that troff would take for a request).
+    /// `raw` as troff text: backslashes and hyphens escaped, every character outside ASCII as
+    /// its Unicode escape (`\[u00E9]`: troff reads its input as Latin-1 and warns on UTF-8's
+    /// bytes), and no line starting with a control character (a `.` or `'` that troff would
+    /// take for a request).
     static func text(_ raw: String) -> String {
-        raw.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var escaped = ""
+        for scalar in raw.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-").unicodeScalars {
+            if scalar.isASCII {
+                escaped.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
+        return escaped
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }
             .joined(separator: "\n")

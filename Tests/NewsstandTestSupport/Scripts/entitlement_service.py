@@ -62,6 +62,10 @@ def main():
             pass
 
         def answer(self, status, body, issue="-", token=None):
+            # Logged before the answer is sent: a client that has its answer may stop the
+            # service at once, and the line must be out by then (under load it was not).
+            with lock:
+                print(status, issue, labels.get(token, "unknown") if token else "none", flush=True)
             data = (body + "\n").encode()
             self.send_response(status)
             self.send_header("Content-Type", "text/plain; charset=utf-8")
@@ -69,8 +73,6 @@ def main():
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
             self.wfile.write(data)
-            with lock:
-                print(status, issue, labels.get(token, "unknown") if token else "none", flush=True)
 
         def do_GET(self):
             request = urllib.parse.urlsplit(self.path)
