@@ -23,6 +23,14 @@ extension IssueLibrary {
         if let record = state.issues[name], record.status == .available, !record.hasUpdate {
             return record.issue(in: layout)
         }
+        return try await join(name, policy: policy, progress: progress).issue
+    }
+
+    /// Starts `name`'s download, or joins the one running, and waits for it (cancelling the
+    /// caller cancels it): what it did.
+    func join(
+        _ name: String, policy: NetworkPolicy? = nil, progress: (@Sendable (DownloadProgress) -> Void)? = nil
+    ) async throws(LibraryError) -> DownloadOutcome {
         let task = try startTask(name, policy: policy)
         if let progress { progressHandlers[name, default: []].append(progress) }
         let result = await withTaskCancellationHandler {
@@ -86,7 +94,7 @@ extension IssueLibrary {
 
     /// The running download of `name`, or a new one.
     private func startTask(_ name: String, policy: NetworkPolicy?) throws(LibraryError) -> Task<
-        Result<Issue, LibraryError>, Never
+        Result<DownloadOutcome, LibraryError>, Never
     > {
         if let task = running[name] { return task }
         try checkOpen()
@@ -124,8 +132,8 @@ extension IssueLibrary {
         }
     }
 
-    private func runDownload(_ name: String) async -> Result<Issue, LibraryError> {
-        let result: Result<Issue, LibraryError>
+    private func runDownload(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
+        let result: Result<DownloadOutcome, LibraryError>
         if await slots.acquire() {
             result = await claimAndDownload(name)
             await slots.release()
@@ -139,8 +147,8 @@ extension IssueLibrary {
         progressTree.finish(name)
         let suspended = suspending.remove(name) != nil
         switch result {
-        case .success(let issue):
-            emit(.statusChanged(name: name, issue.status))
+        case .success(let outcome):
+            emit(.statusChanged(name: name, outcome.issue.status))
         case .failure(let error):
             log(.error, "download of \(name) ended: \(error)")
             if suspended, error == .cancelled(name: name) {
@@ -166,7 +174,7 @@ extension IssueLibrary {
 
     /// Takes the issue's claim (waiting while another process or library works on it), then
     /// downloads it, unless that other one left it available.
-    private func claimAndDownload(_ name: String) async -> Result<Issue, LibraryError> {
+    private func claimAndDownload(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
         countClaimant(name, 1)
         defer { countClaimant(name, -1) }
         let claim: ClaimLock?
@@ -180,7 +188,7 @@ extension IssueLibrary {
         // Another process may have downloaded the issue (or removed it) while we waited.
         await synchronize()
         guard var record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
-        if record.status == .available, !record.hasUpdate { return .success(record.issue(in: layout)) }
+        if record.status == .available, !record.hasUpdate { return .success(DownloadOutcome(issue: record.issue(in: layout))) }
         // An update leaves the issue available: its installed version stays readable until the
         // new one is swapped in whole, and a crash leaves it as it was (the update is asked again).
         if record.status != .available {

@@ -2,7 +2,8 @@ import Foundation
 import NewsstandCore
 
 extension IssueLibrary {
-    func transferAndInstall(_ name: String) async -> Result<Issue, LibraryError> {
+    /// Downloads (or updates by ranges) and installs `name`, under its claim: what it did.
+    func transferAndInstall(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
         guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
         let part = layout.part(of: name, scale: state.scale)
         // Progress comes from the transfer's thread; one stream carries it to the actor in the
@@ -16,10 +17,9 @@ extension IssueLibrary {
             case .done(let issue, let result):
                 reporter.finish()
                 await forwarding.value
-                updateResults[name] = result
                 emit(.updated(name: name, result))
                 configuration.analytics?.record(.issueUpdated(name: name, byRanges: true))
-                return .success(issue)
+                return .success(DownloadOutcome(issue: issue, update: result))
             case .failed(let error):
                 reporter.finish()
                 await forwarding.value
@@ -39,18 +39,17 @@ extension IssueLibrary {
             // An index that lied about an entry is not kept: a later update would trust its hashes.
             var distrusted = false
             if case .indexMismatch = fullReason { distrusted = true }
-            let installed = await install(name, from: part, source: source, keepIndex: !distrusted)
-            if case .success = installed {
-                if record.hasUpdate {
-                    updateResults[name] = .full(fullReason)
-                    emit(.updated(name: name, .full(fullReason)))
-                    configuration.analytics?.record(.issueUpdated(name: name, byRanges: false))
-                } else {
-                    configuration.analytics?.record(
-                        .issueDownloaded(name: name, automatically: policy(of: name) == .automatic))
-                }
+            switch await install(name, from: part, source: source, keepIndex: !distrusted) {
+            case .failure(let error):
+                return .failure(error)
+            case .success(let issue) where record.hasUpdate:
+                emit(.updated(name: name, .full(fullReason)))
+                configuration.analytics?.record(.issueUpdated(name: name, byRanges: false))
+                return .success(DownloadOutcome(issue: issue, update: .full(fullReason)))
+            case .success(let issue):
+                configuration.analytics?.record(.issueDownloaded(name: name, automatically: policy(of: name) == .automatic))
+                return .success(DownloadOutcome(issue: issue))
             }
-            return installed
         }
     }
 

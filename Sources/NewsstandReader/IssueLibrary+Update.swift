@@ -13,9 +13,9 @@ extension IssueLibrary {
     public func update(_ name: String) async throws(LibraryError) -> UpdateResult {
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
         if record.status == .available, !record.hasUpdate { return .upToDate }
-        updateResults[name] = nil
-        try await download(name)
-        return updateResults[name] ?? .full(.notInstalled)
+        // Another process may have updated it while this one waited for the claim: then how is
+        // not known here, only that the issue is whole (a full download, as far as this one saw).
+        return try await join(name).update ?? .full(.notInstalled)
     }
 
     /// Outcome of trying an update by ranges.

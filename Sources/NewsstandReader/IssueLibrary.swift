@@ -47,15 +47,14 @@ public actor IssueLibrary {
     let coverSlots: DownloadSlots
     /// Covers being fetched for `cover(of:)`: a second caller joins the first fetch.
     var coverFetches: [String: Task<Result<URL, LibraryError>, Never>] = [:]
-    var running: [String: Task<Result<Issue, LibraryError>, Never>] = [:]
+    /// The in-process download of each issue: joined by `download(_:)` and `update(_:)`.
+    var running: [String: Task<Result<DownloadOutcome, LibraryError>, Never>] = [:]
     var progressHandlers: [String: [@Sendable (DownloadProgress) -> Void]] = [:]
     /// The network policy each running download was started with.
     var policies: [String: NetworkPolicy] = [:]
     /// Downloads asked for whose status is not committed yet, with the bytes already on disk.
     var starting: [String: DownloadProgress] = [:]
     var suspending: Set<String> = []
-    /// How the last update of each issue went (`update(_:)` returns it).
-    var updateResults: [String: UpdateResult] = [:]
     var observers: [UUID: AsyncStream<LibraryEvent>.Continuation] = [:]
     /// Followers of the shelf (`shelfUpdates()`).
     var shelfFollowers: [ShelfUpdates] = []
