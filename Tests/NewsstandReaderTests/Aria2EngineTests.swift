@@ -133,6 +133,8 @@ struct Aria2EngineTests {
             #expect(resumed.status == 206)
             #expect(start > 0 && start <= Int(kept))
             #expect(resumed.bytesSent == bundle.size - start)
+            // The engine forgets a job after its hand-over returns, in the same poll.
+            try await eventually("the idle daemon exits") { bed.daemons().isEmpty }
             #expect(bed.files().isEmpty)
         }
     }
@@ -170,4 +172,9 @@ struct Aria2EngineTests {
 /// The size of a file in the bed's download folder.
 func fileSize(_ bed: Aria2Bed, _ name: String) -> Int64? {
     FileStatus.size(of: bed.folder.appendingPathComponent("files").appendingPathComponent(name))
+}
+
+/// The path of aria2's control file for the download `name` (its `<file>.aria2`).
+func controlFile(_ bed: Aria2Bed, _ name: String) -> String {
+    bed.folder.appendingPathComponent("files").appendingPathComponent(name + ".aria2").path
 }

@@ -80,6 +80,13 @@ struct Aria2RecoveryTests {
             let daemon = try await bed.onlyDaemon()
             // Past two control-file saves, so that the session and the control file hold it.
             try await eventually("bytes arrive") { (fileSize(bed, "r-3#2") ?? 0) > 250_000 }
+            // aria2 saves its control file every second by writing a new one and renaming it: a
+            // file saved after this moment records at least the bytes on disk now. (Killing on the
+            // byte count alone made the check below depend on how late the save ran under load.)
+            let seen = Date().timeIntervalSince1970 + 0.05
+            try await eventually("aria2 saved its control file since") {
+                ((try? FileStatus.of(controlFile(bed, "r-3#2")))?.modified ?? 0) > seen
+            }
             Aria2Bed.killAndReap(daemon)
             let kept = try #require(fileSize(bed, "r-3#2"))
 
