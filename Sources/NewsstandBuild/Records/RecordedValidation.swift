@@ -135,11 +135,10 @@ public enum RecordedValidation {
         }
         var reused = plan
         reused.recorded = RecordedBuild(
-            isVersioned: manifest.isVersioned, hasBook: manifest.hpub != nil,
+            settings: OutputSettings(of: manifest),
             isCurrent: !touched
                 && BuildCache.outputsPresent(
-                    manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records)),
-            isOptimized: manifest.optimized ?? false, epubKey: manifest.epubKey)
+                    manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records)))
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 
