@@ -153,18 +153,14 @@ struct BackgroundEnduranceTests {
                         withArgument: "--conf-path=" + bed.libraryFolder.appendingPathComponent("Engines/aria2/\(Aria2Settings.fileName)").path
                     ).isEmpty
                 }, "the idle daemon was stopped")
-            // For the note: how often a bundle came whole more than once (a daemon killed before
-            // its session held a download fetches it again; the library installs it once).
+            // Counted, not asserted: 200 answers for bundles. About a third of the bundles are
+            // answered twice in a run (why is not known yet: ARCHITECTURE.md, "Background
+            // transfers", known gap); each is installed once, which is asserted above.
             let whole = bed.nginx.requests().filter { $0.status == 200 && $0.uri.hasSuffix(".zip") }
-            let again = Dictionary(grouping: whole, by: \.uri).filter { $0.value.count > 1 }.keys.sorted()
-            for uri in again.prefix(6) {
-                print("  \(uri): \(bed.nginx.requests().filter { $0.uri == uri }.map { "\($0.status) \($0.bytesSent) \($0.range ?? "-")" })")
-            }
-            print(transcript.joined(separator: "\n"))
             let restarts = transcript.filter { $0.hasSuffix("background download started again") }.count
             print(
-                "background endurance: \(killedCommands) commands killed, \(restarts) restarts reported, \(whole.count) whole bundle"
-                    + " responses for \(Self.count) issues; more than once: \(again)")
+                "background endurance: \(killedCommands) commands killed, \(restarts) restarts reported,"
+                    + " \(whole.count) whole-body responses for \(Self.count) issues")
         }
     }
 }
