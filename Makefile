@@ -27,7 +27,7 @@ VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
 RELEASE_BIN = .build/release/newsstand
 
-.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated reference docs format bench mutants clean fuzz check-sanitizers
+.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated reference docs format lint bench mutants clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -65,7 +65,7 @@ release: build-deps
 # 257 pass in the same wall time.
 # The suite also unpacks the release tarball (make dist) and runs it without Swift.
 TEST_WIDTH ?= 4
-test: deps dist
+test: deps dist lint
 	$(SWIFT) build
 	NEWSSTAND_DIST=$(CURDIR)/dist/$(DIST_NAME).tar.gz TZ=Pacific/Auckland $(SWIFT) test --parallel \
 	  --experimental-maximum-parallelization-width $(TEST_WIDTH)
@@ -149,8 +149,14 @@ dist: build-deps
 	cd dist && sha256sum $(DIST_NAME).tar.gz > SHA256SUMS
 	@cat dist/SHA256SUMS
 
+# The project's style (.swift-format): `make format` applies it, `make lint` (a step of `make
+# test`) fails on any finding.
+LINT_PATHS = Package.swift Sources Tests bench/ReaderBench bench/ImagingBench Fuzz
 format:
-	swift-format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(LINT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(LINT_PATHS)
 
 bench: deps bench-deps release
 	bench/validate

@@ -2,6 +2,7 @@
 import os
 import resource
 import shutil
+import statistics
 import struct
 import subprocess
 import sys
@@ -32,6 +33,38 @@ def run(argv, prepare=None, repeat=REPEAT, **kwargs):
             sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         best = seconds if best is None else min(best, seconds)
     return best
+
+
+def timed(argv, prepare=None, **kwargs):
+    """One run of a command, its output removed first and dirty pages written out: seconds."""
+    if prepare:
+        prepare()
+    os.sync()
+    start = time.perf_counter()
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+    return seconds
+
+
+def paired(ours, theirs, rounds):
+    """Interleaved paired runs: each round times `ours` then `theirs` (each a dict of timed's
+    arguments), so both meet the same load on a shared machine. Returns (median of our
+    seconds, median of theirs, median of the rounds' ratios ours / theirs)."""
+    mine, peer, ratios = [], [], []
+    for _ in range(rounds):
+        a = timed(**ours)
+        b = timed(**theirs)
+        mine.append(a)
+        peer.append(b)
+        ratios.append(a / b)
+    return statistics.median(mine), statistics.median(peer), statistics.median(ratios)
+
+
+def load():
+    """The load average over the last minute, as uptime prints it."""
+    return os.getloadavg()[0]
 
 
 def remover(*paths):

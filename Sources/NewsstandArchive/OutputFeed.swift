@@ -1,54 +1,58 @@
 import Foundation
 
 /// Shows an observer a file's bytes in file order, as they become final, read back from the
-/// file (where they are still in the page cache).
+/// file (where they are still in the page cache) on a thread of the feed's own, while the
+/// writer goes on.
 ///
 /// `ZipOutput` completes each local header after its entry's data, so bytes cannot be shown as
-/// they are written. They are read back a little behind instead, about as much per write as
-/// the write itself, so the observer (a hash on a thread of its own) keeps pace with the
-/// writing rather than receiving each entry at once when it ends; what is left is shown at
-/// the end.
-///
-/// Bytes are shown in whole blocks of one size, as libarchive's 256 KB blocks were before its
-/// output was unblocked: the observer copies each piece, and pieces of varying sizes made the
-/// allocator hand out fresh pages (measured on bench/build: 60% more page faults, about 10%
-/// more CPU).
-struct OutputFeed {
+/// they are written. The writer only says how far the file is final (`advance(to:)`, a few
+/// bytes of message per write); the feed's serial queue reads what is final in blocks of
+/// `blockSize` into its one buffer and hands each to the observer there. Reading back and
+/// hashing were on the writing thread, the build's critical path (the `@2x` bundle holds most
+/// of an issue's bytes): they now take the second core. Memory is the one buffer whatever the
+/// file's size: the feed lags behind the writer in the file, never in memory.
+final class OutputFeed: @unchecked Sendable {  // safe: `observer`, `buffer`, `shown` and `failure` are used on `queue` only
     static let blockSize = 1 << 18
     private let observer: (UnsafeRawBufferPointer) -> Void
-    private var buffer = [UInt8](repeating: 0, count: Self.blockSize)
+    private let queue = DispatchQueue(label: "newsstand.archive-feed")
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputFeed.blockSize, alignment: 16)
     /// Bytes shown so far: the file from 0 up to here.
-    private(set) var shown: Int64 = 0
-    /// Bytes that will not change any more (everything before the entry being written).
-    var finalEnd: Int64 = 0
+    private var shown: Int64 = 0
+    /// The first failure to read back: the system's reason.
+    private var failure: String?
 
     init(observer: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.observer = observer
     }
 
-    /// Shows the whole blocks among the next `limit` final bytes of the file `fd` (at least
-    /// one block when one is ready), or with `all` every final byte; the system's reason on
-    /// failure.
-    mutating func catchUp(from fd: Int32, atMost limit: Int64 = .max, all: Bool = false) -> String? {
-        let ready = finalEnd - shown
-        let block = Int64(Self.blockSize)
-        var budget = all ? ready : min(ready / block, max(1, limit / block)) * block
-        let observer = self.observer
-        var offset = shown
-        let failure = buffer.withUnsafeMutableBytes { scratch -> String? in
-            guard let base = scratch.baseAddress else { return nil }
-            while budget > 0 {
-                let got = pread(fd, base, Int(min(Int64(scratch.count), budget)), off_t(offset))
-                if got < 0, errno == EINTR { continue }
-                guard got >= 0 else { return String(cString: strerror(errno)) }
-                guard got > 0 else { return "the archive shrank while it was being written" }
-                observer(UnsafeRawBufferPointer(start: base, count: got))
-                offset += Int64(got)
-                budget -= Int64(got)
+    deinit { buffer.deallocate() }
+
+    /// Bytes of `fd` before `end` will not change any more: they are shown, in order, on the
+    /// feed's queue. `fd` must stay open until `finish()` returns.
+    func advance(to end: Int64, in fd: Int32) {
+        queue.async { self.show(upTo: end, from: fd) }
+    }
+
+    /// Waits until everything advanced to has been shown; the system's reason on failure.
+    func finish() -> String? {
+        queue.sync { failure }
+    }
+
+    private func show(upTo end: Int64, from fd: Int32) {
+        guard failure == nil, let base = buffer.baseAddress else { return }
+        while shown < end {
+            let got = pread(fd, base, Int(min(Int64(buffer.count), end - shown)), off_t(shown))
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else {
+                failure = String(cString: strerror(errno))
+                return
             }
-            return nil
+            guard got > 0 else {
+                failure = "the archive shrank while it was being written"
+                return
+            }
+            observer(UnsafeRawBufferPointer(start: base, count: got))
+            shown += Int64(got)
         }
-        shown = offset
-        return failure
     }
 }

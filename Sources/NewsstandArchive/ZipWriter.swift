@@ -68,8 +68,10 @@ public final class ZipWriter {
     /// Size of the chunks files are read in.
     static let chunkSize = 1 << 18
 
-    /// Creates (or truncates) the archive at `url`. `onOutput` sees every byte of the archive
-    /// as it will be on disk, in order (to hash it as it is written).
+    /// Creates (or empties) the archive at `url`. `onOutput` sees every byte of the archive
+    /// as it will be on disk, in order (to hash it as it is written), read back on a thread of
+    /// the writer's own (`OutputFeed`) while the writer goes on; `close()` returns after its
+    /// last call, so what it computed may be read then.
     public convenience init(url: URL, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
         try self.init(url: url, forcingZip64: false, onOutput: onOutput)
     }

@@ -105,11 +105,13 @@ enum BuildCommand: Command {
         do {
             let format = session.format
             report = try MagazineBuilder(magazine: outcome.magazine, options: build)
-                .build(outcome.plans, progress: { done, total in progress.update(done, of: total) }) { warning in
-                    warnings.lines.append(warning)
-                    progress.clear()
-                    if format != .json { console.err("newsstand build: warning: \(warning)") }
-                }
+                .build(
+                    outcome.plans, progress: { done, total in progress.update(done, of: total) },
+                    warning: { warning in
+                        warnings.lines.append(warning)
+                        progress.clear()
+                        if format != .json { console.err("newsstand build: warning: \(warning)") }
+                    })
             progress.clear()
         } catch {
             progress.clear()

@@ -31,7 +31,8 @@ enum ReferenceCommand: Command {
                 try Data(page.text.utf8).write(to: file, options: .atomic)
             }
         } catch {
-            context.console.err("newsstand reference: error: cannot write the reference into \(options.folder): \(error.localizedDescription)")
+            context.console.err(
+                "newsstand reference: error: cannot write the reference into \(options.folder): \(error.localizedDescription)")
             return ExitStatus.failure
         }
         context.console.out("wrote \(pages.count) page(s) into \(options.folder)")

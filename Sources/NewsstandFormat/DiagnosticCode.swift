@@ -92,10 +92,12 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .malformedPlist:
             return "a property list has an invalid element or value (bad integer, date, key without value…)"
         case .plistDoctypeSubset:
-            return "a property list's DOCTYPE declares entities or other markup (an internal subset), which Foundation and plistlib refuse"
+            return "a property list's DOCTYPE declares entities or other markup (an internal subset), which Foundation and "
+                + "plistlib refuse"
         case .plistTooLarge: return "a property list is over a limit: 8 MiB, 250,000 values or 64 levels of nesting"
         case .tooManyProblems:
-            return "a file has more problems than are listed: the first 1,000 are, the rest counted (a warning when those are all warnings)"
+            return "a file has more problems than are listed: the first 1,000 are, the rest counted (a warning when those "
+                + "are all warnings)"
         case .magazineNotDict: return "magazine.plist is not a dictionary"
         case .magazineTitle: return "magazine.plist Title is missing or not a string"
         case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
@@ -127,13 +129,18 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .assetNameInvalid:
             return "an asset reference is not a plain file name (folders, .., hidden names, \\, :, control characters)"
         case .imageUnreadable:
-            return "an image's header is corrupt or gives an impossible size: 0 wide or high, or a PNG side above 2³¹−1 (a warning when its format is not PNG, JPEG or GIF)"
+            return "an image's header is corrupt or gives an impossible size: 0 wide or high, or a PNG side above 2³¹−1 (a "
+                + "warning when its format is not PNG, JPEG or GIF)"
         case .assetNotRegularFile:
-            return "a file in assets/ (or assets/ itself) is a symbolic link, FIFO, socket or device, or a referenced name is a folder"
+            return "a file in assets/ (or assets/ itself) is a symbolic link, FIFO, socket or device, or a referenced name "
+                + "is a folder"
         case .masterOddSize:
-            return "an @2x master whose normal size is derived (DeriveNormalSize) has an odd width or height: it cannot be halved exactly (the message gives its size and the next even one)"
+            return "an @2x master whose normal size is derived (DeriveNormalSize) has an odd width or height: it cannot be "
+                + "halved exactly (the message gives its size and the next even one)"
         case .assetNameNormalization:
-            return "two names in assets/, or a reference and the file it names, are the same text in different Unicode normalisation forms (é composed, NFC c3 a9, and decomposed, NFD 65 cc 81): Linux keeps two files, Apple devices one, so a bundle would hold only one of them (the message spells each form with \\u{…} escapes)"
+            return "two names in assets/, or a reference and the file it names, are the same text in different Unicode "
+                + "normalisation forms (é composed, NFC c3 a9, and decomposed, NFD 65 cc 81): Linux keeps two files, Apple "
+                + "devices one, so a bundle would hold only one of them (the message spells each form with \\u{…} escapes)"
         case .schemaInvalid: return "a page-class schema is invalid"
         case .schemaUnknownParent: return "a page class inherits from an unknown class"
         case .schemaCycle: return "page classes inherit from each other in a cycle"
@@ -145,7 +152,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
             return "issue.plist Cover is missing or not a string (a missing cover image is NS-301 or NS-303)"
         case .issueNameMismatch: return "issue.plist Name differs from the issue's folder name"
         case .issueNameUnsafe:
-            return "an issue name is not safe as a file and URL name (or not valid UTF-8, or is paid, the folder of paid issues' content)"
+            return "an issue name is not safe as a file and URL name (or not valid UTF-8, or is paid, the folder of paid "
+                + "issues' content)"
         case .issueNameDuplicate:
             return "two issues have the same name ignoring case or Unicode normalisation (they collide on Mac disks)"
         case .issueKeyWrongType:
@@ -155,13 +163,17 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueNotAFolder:
             return "issues/, an issue folder, issue.plist or pages.plist is a symbolic link or of the wrong kind"
         case .issueAccess:
-            return "issue.plist Access is not free or paid, or ProductID is not a store product identifier (1 to 100 letters, digits, -, ., _)"
+            return "issue.plist Access is not free or paid, or ProductID is not a store product identifier (1 to 100 "
+                + "letters, digits, -, ., _)"
         case .freeIssueProductID:
-            return "a free issue has a ProductID: its content is public, and shelf.json leaves the product out (Baker would sell it)"
+            return "a free issue has a ProductID: its content is public, and shelf.json leaves the product out (Baker would "
+                + "sell it)"
         case .feedSummary:
-            return "an issue's Summary is missing, or not 10 to 2,000 bytes of UTF-8 (with --feed atom only; reported on the Summary, or on the dict when there is none)"
+            return "an issue's Summary is missing, or not 10 to 2,000 bytes of UTF-8 (with --feed atom only; reported on "
+                + "the Summary, or on the dict when there is none)"
         case .feedCover:
-            return "an issue's @2x cover (the feed's SOURCE icon) is not a PNG with an aspect ratio between 1:2 and 2:1 and a long side of at least 1,024 px (with --feed atom only; reported on the Cover)"
+            return "an issue's @2x cover (the feed's SOURCE icon) is not a PNG with an aspect ratio between 1:2 and 2:1 and "
+                + "a long side of at least 1,024 px (with --feed atom only; reported on the Cover)"
         }
     }
 }

@@ -101,7 +101,10 @@ public enum PlistWriter {
         _ child: (Child, inout String) throws(Failure) -> Void
     ) throws(Failure) {
         let tabs = String(repeating: "\t", count: indent)
-        guard !children.isEmpty else { return out += "\(tabs)<\(name)/>\n" }
+        guard !children.isEmpty else {
+            out += "\(tabs)<\(name)/>\n"
+            return
+        }
         out += "\(tabs)<\(name)>\n"
         for item in children { try child(item, &out) }
         out += "\(tabs)</\(name)>\n"

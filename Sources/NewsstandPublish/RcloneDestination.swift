@@ -52,8 +52,8 @@ public struct RcloneDestination: PublishDestination {
 
     /// One entry of `rclone lsjson`.
     private struct ListedFile: Decodable {
-        // rclone's field name.
-        // swiftlint:disable:next identifier_name
+        // rclone's field name, spelled as its JSON has it.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         var ModTime: String
     }
 

@@ -25,6 +25,7 @@ extension IssueLibrary {
     public func useBackgroundEngine(_ choice: BackgroundEngine) async -> ReconcileResult {
         // The engine's first events may finish a transfer before the reconcile looks at it.
         let watched = activeTransferNames()
+        let since = backgroundInstalls
         if backgroundEngine == nil {
             let engine = choice.make(for: layout, maxUnstatedBytes: configuration.maxUnstatedBundleBytes, log: configuration.log)
             let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
@@ -33,7 +34,7 @@ extension IssueLibrary {
             engineEventsTask = Task { for await event in events { await self.take(event) } }
             engine.attach(LibraryTransferSink(handOff: TransferHandOff(downloads: layout.downloads), events: continuation))
         }
-        return await reconcile(watching: watched)
+        return await reconcile(watching: watched, since: since)
     }
 
     /// The issues with a background transfer under way.
@@ -64,9 +65,17 @@ extension IssueLibrary {
         try checkOpen()
         guard backgroundEngine != nil else { throw .backgroundEngineMissing(path: folder.path) }
         await synchronize()
+        guard state.issues[name] != nil else { throw .unknownIssue(name: name) }
+        if running[name] != nil { throw .issueBusy(name: name) }
+        // From the saved row to the engine's having the job, the issue's claim: another
+        // process's reconcile would otherwise find the row and no job, and start it again.
+        countClaimant(name, 1)
+        defer { countClaimant(name, -1) }
+        guard let claim = try await claims.wait(for: name, within: configuration.lockTimeout) else { throw .issueBusy(name: name) }
+        defer { claim.release() }
+        await synchronize()
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
         if record.status == .available, !record.hasUpdate { return }
-        if running[name] != nil { throw .issueBusy(name: name) }
         if state.transfers[name]?.isActive != true {
             let part = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
             try checkSpace(for: record, alreadyDownloaded: part)
@@ -166,12 +175,15 @@ extension IssueLibrary {
     /// When the engine cannot be asked, only received files are installed.
     @discardableResult
     public func reconcileTransfers() async -> ReconcileResult {
-        await reconcile(watching: activeTransferNames())
+        await reconcile(watching: activeTransferNames(), since: backgroundInstalls)
     }
 
-    /// `reconcileTransfers()`, counting as installed every issue of `watched` that is installed
-    /// at the end, by the reconcile or by the engine's events meanwhile.
-    private func reconcile(watching watched: Set<String>) async -> ReconcileResult {
+    /// `reconcileTransfers()`, counting as installed every issue of `watched` that this library
+    /// installed since `since` (its `backgroundInstalls` then), by the reconcile or by the
+    /// engine's events meanwhile; what another process installed meanwhile is theirs to say.
+    /// A transfer whose claim another owner holds (a process handing it over or installing
+    /// it) is left to it.
+    private func reconcile(watching watched: Set<String>, since: [String: Int]) async -> ReconcileResult {
         guard let engine = backgroundEngine else { return ReconcileResult() }
         await synchronize()
         // An install under way changes the content and the row: the facts are read after it.
@@ -185,24 +197,30 @@ extension IssueLibrary {
             reports = nil
         }
         let handOff = TransferHandOff(downloads: layout.downloads)
-        let received = Set(((try? OpenFolder.open(layout.downloads).entries()) ?? []).compactMap(\.name))
         let issues = try? OpenFolder.open(layout.issues)
         var active: [TransferRecord] = []
         for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { active.append(row) }
         for row in active {
             // One the engine's events started meanwhile is theirs to finish.
+            guard installTasks[row.name] == nil else { continue }
+            countClaimant(row.name, 1)
+            defer { countClaimant(row.name, -1) }
+            guard let claim = await claimNow(row.name) else { continue }
+            defer { claim.release() }
+            // Under the claim, the row as the last owner left it.
+            await synchronize()
             guard installTasks[row.name] == nil, let now = state.transfers[row.name], now.isActive,
                 now.generation == row.generation, now.stage == row.stage
             else { continue }
-            let file = TransferHandOff.receivedName(of: row.id)
-            let hasFile = received.contains(file)
-            guard hasFile || reports != nil else { continue }
+            let file = handOff.alreadyTaken(row.id)
+            guard file != nil || reports != nil else { continue }
             var report: EngineReport = .unknown
             if let found = reports?[row.id] { report = take(found, of: row, handOff: handOff) }
-            let facts = RecoveryFacts(
-                hasContent: issues?.kind(of: row.name) == .folder, receivedFile: hasFile ? file : nil,
-                engine: hasFile ? nil : report)
+            let facts = RecoveryFacts(hasContent: issues?.kind(of: row.name) == .folder, receivedFile: file, engine: file == nil ? report : nil)
             await handle(.recovered(facts), of: row.name)
+            // A restart's job reaches the engine before the claim is given up.
+            await settleEngineCalls()
+            let hasFile = file != nil
             switch report {
             case .finished: result.received.append(row.name)
             case .unknown where !hasFile: result.restarted.append(row.name)
@@ -221,7 +239,7 @@ extension IssueLibrary {
         // Also what the engine's events finished meanwhile (a report of "running" can be a
         // moment old).
         for name in watched.union(active.map(\.name)).sorted()
-        where state.issues[name]?.status == .available && state.transfers[name]?.isActive != true {
+        where (backgroundInstalls[name] ?? 0) > (since[name] ?? 0) && state.issues[name]?.status == .available {
             result.installed.append(name)
             if !result.received.contains(name) { result.received.append(name) }
             result.running.removeAll { $0 == name }
@@ -238,6 +256,13 @@ extension IssueLibrary {
         guard let engine = backgroundEngine as? Aria2Engine else { return true }
         guard state.transfers.values.allSatisfy({ !$0.isActive }) else { return false }
         return (try? await engine.stopIfIdle()) ?? false
+    }
+
+    /// `name`'s claim if no one holds it now (another process handing the issue over or
+    /// installing it does), else nil.
+    private func claimNow(_ name: String) async -> ClaimLock? {
+        let claims = claims
+        return await BlockingWork.run { try? claims.take(name) } ?? nil
     }
 
     /// Waits until every install of a received file under way has ended.
@@ -259,10 +284,6 @@ extension IssueLibrary {
             case .failure(.status(let status)):
                 return .failed(.downloadHTTPStatus(name: row.name, url: row.url.absoluteString, status: status), resumable: false)
             case .failure(.file(let error)):
-                // The engine's own poll may have handed the same file over a moment ago (its
-                // event is on its way): then it is here already.
-                let name = TransferHandOff.receivedName(of: row.id)
-                if (try? OpenFolder.open(layout.downloads).kind(of: name)) == .regularFile { return .finished(file: name) }
                 return .failed(.fileSystem(path: error.path, reason: error.reason), resumable: true)
             }
         }

@@ -116,6 +116,7 @@ extension IssueLibrary {
             case .applyStoragePolicy:
                 _ = try? await applyStoragePolicy(protecting: [name])
             case .recordInstall(let update):
+                backgroundInstalls[name, default: 0] += 1
                 let automatic = state.transfers[name]?.intent == .automatic
                 configuration.analytics?.record(
                     update ? .issueUpdated(name: name, byRanges: false) : .issueDownloaded(name: name, automatically: automatic))

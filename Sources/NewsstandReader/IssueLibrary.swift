@@ -66,6 +66,9 @@ public actor IssueLibrary {
     nonisolated let backgroundEngineForSystem = Locked<(any TransferEngine)?>(nil)
     /// Installs of received files under way, by issue.
     var installTasks: [String: Task<Void, Never>] = [:]
+    /// How many times this library installed each issue from a background transfer (what a
+    /// reconcile reports as installed by it).
+    var backgroundInstalls: [String: Int] = [:]
     /// Carries the engine's events to the actor in order (`LibraryTransferSink`).
     var engineEventsTask: Task<Void, Never>?
     /// Calls to the engine under way (a start, a cancel), by a counter.

@@ -286,6 +286,32 @@ struct ZipWriterTests {
         #expect(java.result.status == 0 && java.entries.map(\.name) == ["mimetype", "META-INF/container.xml"], "\(java.result.stderr)")
     }
 
+    /// A file already at the archive's path, longer than the archive, is emptied first (by path
+    /// and through a descriptor): the writer truncates only a file that holds something, since
+    /// truncating a new, empty one made ext4 write it all back on close.
+    @Test(arguments: [false, true])
+    func anArchiveOverALongerFileHoldsOnlyTheArchive(throughDescriptor: Bool) throws {
+        let folder = try Shell.temporaryFolder("zipwriter")
+        let archive = folder.appendingPathComponent("out.zip")
+        try Self.noise(3 << 20, seed: 9).write(to: archive)
+        let writer: ZipWriter
+        if throughDescriptor {
+            let fd = open(archive.path, O_RDWR | O_CLOEXEC)
+            try #require(fd >= 0)
+            writer = try ZipWriter(descriptor: fd, path: archive.path)
+        } else {
+            writer = try ZipWriter(url: archive)
+        }
+        try writer.addData(Data("hello".utf8), as: "a.txt", modified: Date(timeIntervalSince1970: 1_788_249_600), compression: .store)
+        let size = try writer.close()
+        let data = try Data(contentsOf: archive)
+        #expect(Int64(data.count) == size && size < 1000)
+        let python = try Shell.python(
+            "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(z.read('a.txt').decode())",
+            [archive.path])
+        #expect(python.status == 0 && python.stdout == "hello\n", "\(python.stderr)")
+    }
+
     @Test func anArchiveWithoutEntriesIsValid() throws {
         let folder = try Shell.temporaryFolder("zipwriter")
         let (archive, _, size) = try write([], in: folder, zip64: false)

@@ -72,8 +72,8 @@ import Testing
     /// `ReferenceTests`) documents its synopsis and every option.
     @Test func theReferenceDocumentsEveryOption() throws {
         for command in NewsstandCommand.declarations {
-            let page = try String(
-                contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/reference/commands/\(command.name).md"), encoding: .utf8)
+            let file = Shell.repositoryRoot.appendingPathComponent("docs/reference/commands/\(command.name).md")
+            let page = try String(contentsOf: file, encoding: .utf8)
             #expect(page.contains("\nnewsstand \(command.name) "), "the reference has no synopsis of \(command.name)")
             for option in command.options {
                 #expect(page.contains("| `\(option.name)`"), "the reference does not document \(command.name) \(option.name)")

@@ -49,6 +49,11 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
     case manifestMismatch(issue: String, path: String)
     /// The magazine has no valid BaseURL, so no catalog can be written.
     case noBaseURL
+    /// The build made no `output` (`"@2x bundle"`, `"EPUB"`, …) for an issue it built: its
+    /// manifest is not written. `path`: the file that output writes.
+    case outputMissing(issue: String, path: String, output: String)
+    /// The build made an issue's `output` twice: its manifest is not written.
+    case outputMadeTwice(issue: String, path: String, output: String)
 
     /// The issue concerned, when the failure concerns one.
     public var issue: String? {
@@ -59,7 +64,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
             .inputFile(let issue, _),
             .configChanged(let issue, _), .configUnreadable(let issue, _, _), .configUnwritable(let issue, _, _),
             .archive(let issue, _), .untrustedRecord(let issue, _, _), .manifestMismatch(let issue, _),
-            .bookPage(let issue, _, _), .image(let issue, _, _), .epubPage(let issue, _, _, _, _), .epubImage(let issue, _, _):
+            .bookPage(let issue, _, _), .image(let issue, _, _), .epubPage(let issue, _, _, _, _), .epubImage(let issue, _, _),
+            .outputMissing(let issue, _, _), .outputMadeTwice(let issue, _, _):
             issue
         }
     }
@@ -71,7 +77,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputIsAFile(let path), .issueOutputIsALink(_, let path), .issueOutputVanished(_, let path),
             .configChanged(_, let path), .configUnreadable(_, let path, _), .configUnwritable(_, let path, _),
             .manifestMismatch(_, let path), .bookPage(_, let path, _), .image(_, let path, _), .epubPage(_, let path, _, _, _),
-            .epubImage(_, let path, _):
+            .epubImage(_, let path, _), .outputMissing(_, let path, _), .outputMadeTwice(_, let path, _):
             path
         case .outputFolder(_, let error), .inputFolder(_, let error), .inputFile(_, let error), .output(_, let error):
             error.path
@@ -106,6 +112,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
                 : "\(error.reason); rebuild the issue"
         case .manifestMismatch: "the build manifest is for another issue; rebuild the issue"
         case .noBaseURL: "BaseURL is missing or invalid"
+        case .outputMissing(_, _, let output): "the build made no \(output) for the issue, so it records none of its outputs"
+        case .outputMadeTwice(_, _, let output): "the build made the issue's \(output) twice, so it records none of its outputs"
         }
     }
 

@@ -85,7 +85,7 @@ struct BundleBuilder {
             let opened = try images.open(file, source: source, assets: assets, outputFolder: outputFolder)
             files.append((opened.file, opened.recorded ? "assets/\(file)" : nil, file))
         }
-        let hasher = BackgroundHasher()
+        let hasher = SHA256()  // updated on the zip writer's feed thread, read after `close()`
         // Each entry's SHA-256 for the index, from the bytes as they are packed (no second read).
         let entryHasher = EntryHasher()
         let pending = try create(name, in: contentFolder)

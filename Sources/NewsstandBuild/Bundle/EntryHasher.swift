@@ -2,7 +2,7 @@ import Foundation
 import NewsstandCore
 
 /// The SHA-256 of each entry of a bundle, from the bytes as they are packed, on a thread of its
-/// own (like `BackgroundHasher` for the whole archive): the packing thread copies each chunk and
+/// own (the archive's is on the zip writer's feed thread): the packing thread copies each chunk and
 /// goes on. Entries are hashed one after another on one serial queue, so a bundle of many
 /// entries costs one extra thread, and at most `depth` chunks wait at once (memory stays
 /// bounded whatever the bundle's size).

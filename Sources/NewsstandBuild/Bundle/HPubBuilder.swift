@@ -52,7 +52,7 @@ struct HPubBuilder {
         } catch {
             throw .output(issue: plan.name, error)
         }
-        let hasher = BackgroundHasher()
+        let hasher = SHA256()  // updated on the zip writer's feed thread, read after `close()`
         let size: Int64
         do {
             let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }

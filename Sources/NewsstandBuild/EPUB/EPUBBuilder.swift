@@ -67,7 +67,7 @@ struct EPUBBuilder {
         } catch {
             throw .output(issue: plan.name, error)
         }
-        let hasher = BackgroundHasher()
+        let hasher = SHA256()  // updated on the zip writer's feed thread, read after `close()`
         let size: Int64
         do throws(BuildError) {
             let writer: ZipWriter

@@ -60,8 +60,9 @@ struct ImagePreparer {
         XXH3.hex(of: Data("newsstand image cache\n\(operation.rawValue)\n\(xxh3)\n\(fingerprint)\n".utf8))
     }
 
-    /// Prepares every plan's images; `warnings` gets what was left alone in the caches.
-    func prepare(warnings: inout [String]) throws(BuildError) -> [PreparedImages] {
+    /// Prepares every plan's images, by issue name; `warnings` gets what was left alone in the
+    /// caches.
+    func prepare(warnings: inout [String]) throws(BuildError) -> [String: PreparedImages] {
         var prepared = Array(repeating: PreparedImages(), count: plans.count)
         var caches: [Int: ImageCache] = [:]
         var used: [Int: Set<String>] = [:]
@@ -77,7 +78,7 @@ struct ImagePreparer {
             caches[index] = try ImageCache.open(in: output.folder, issue: plan.name, warnings: &warnings)
             used[index] = []
         }
-        guard !caches.isEmpty else { return prepared }
+        guard !caches.isEmpty else { return byIssue(prepared) }
         let fingerprint = Self.fingerprint
         let derivations = plans.enumerated().flatMap { index, plan in
             plan.derived.sorted().map { Task(issue: index, operation: .derive, source: .asset(RetinaName.of($0)), target: $0) }
@@ -101,7 +102,12 @@ struct ImagePreparer {
             warnings += cache.removeAll(besides: used[index] ?? [])
             try cache.save(issue: plans[index].name)
         }
-        return prepared
+        return byIssue(prepared)
+    }
+
+    /// Each issue's images under its name (`prepared` is made in the order of `plans`).
+    private func byIssue(_ prepared: [PreparedImages]) -> [String: PreparedImages] {
+        Dictionary(zip(plans.map(\.name), prepared), uniquingKeysWith: { first, _ in first })
     }
 
     /// One stage: reads every input (in parallel) and takes what the cache has; lists what is

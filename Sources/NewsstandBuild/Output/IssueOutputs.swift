@@ -29,9 +29,11 @@ struct IssueOutputs {
     /// interrupted rebuild is never taken as done).
     static func prepare(
         _ plan: IssuePlan, in root: OpenFolder, contentNames: [String], warn: (String) -> Void
-    ) throws(BuildError) -> IssueOutputs? {
+    ) throws(BuildError) -> IssueOutputs {
         let access = plan.metadata.access
-        guard let issue = try IssueOutputFolder.open(plan.name, in: root, create: true) else { return nil }
+        guard let issue = try IssueOutputFolder.open(plan.name, in: root, create: true) else {
+            throw .issueOutputVanished(issue: plan.name, path: root.path(of: plan.name))
+        }
         let paid = try IssueOutputFolder.openPaidContent(plan.name, in: root, create: access == .paid)
         var outputs = IssueOutputs(
             access: access, issue: issue, paid: paid, issueOwn: Self.recorded(issue, warn: warn),

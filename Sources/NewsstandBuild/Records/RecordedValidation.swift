@@ -60,9 +60,10 @@ public enum RecordedValidation {
             if let records {
                 // Nothing here throws: Never is the queue's failure type.
                 let queue = WorkQueue<String, Attempt, Never>(slice)
-                attempts = queue.run(width: width, perform: { name in
-                    reuse(issue: name, in: magazine, feeds: feeds, records: records, index: index)
-                }) { _ in }
+                attempts = queue.run(
+                    width: width,
+                    perform: { name in reuse(issue: name, in: magazine, feeds: feeds, records: records, index: index) },
+                    finished: { _ in })
             } else {
                 attempts = slice.map { _ in .refused(.noRecord) }
             }
@@ -135,11 +136,10 @@ public enum RecordedValidation {
         }
         var reused = plan
         reused.recorded = RecordedBuild(
-            isVersioned: manifest.isVersioned, hasBook: manifest.hpub != nil,
+            settings: OutputSettings(of: manifest),
             isCurrent: !touched
                 && BuildCache.outputsPresent(
-                    manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records)),
-            isOptimized: manifest.optimized ?? false, epubKey: manifest.epubKey)
+                    manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records)))
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 

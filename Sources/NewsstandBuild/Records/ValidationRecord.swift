@@ -78,18 +78,12 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
 
 /// What a magazine-wide build record says about an issue whose validation was reused from it.
 public struct RecordedBuild: Sendable, Equatable {
-    /// Whether the outputs were named by content (`build --versioned`).
-    public var isVersioned: Bool
-    /// Whether the outputs include a Baker book (`--feed shelf`).
-    public var hasBook: Bool
+    /// The settings the recorded outputs were made with.
+    public var settings: OutputSettings
     /// Every input had its recorded size and times (none needed hashing) and every output is
-    /// present with its recorded size: the build may take the issue as up to date at once.
+    /// present with its recorded size: the build may take the issue as up to date at once
+    /// when it would use the same settings (`UpToDateRule`).
     public var isCurrent: Bool
-    /// Whether the bundles' images went through `--optimize`.
-    public var isOptimized = false
-    /// The key of the magazine settings the EPUB was made with (`EPUBSettings.key`); nil
-    /// when there is no EPUB.
-    public var epubKey: String?
 }
 
 /// The listing of an issue's `assets/` as validation sees it, reduced to a digest: every entry

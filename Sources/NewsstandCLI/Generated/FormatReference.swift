@@ -103,7 +103,8 @@ enum FormatReference {
             meaning:
                 "the bundle's size in bytes and SHA-256 (lowercase hex): the catalog's `ContentSize`/`ContentSHA256` (or the `Retina…` pair)"
         ),
-        IndexField(names: ["entries"], meaning: "one object per file of the bundle, in the order of their local headers in the zip"),
+        IndexField(
+            names: ["entries"], meaning: "one object per file of the bundle, in the order of their local headers in the zip"),
         IndexField(names: ["name"], meaning: "the entry's path in the bundle"),
         IndexField(
             names: ["size", "sha256"],

@@ -37,7 +37,7 @@ struct RendererProcess {
     /// Starts the child and waits for it.
     func run(deadline: ContinuousClock.Instant, shouldStop: () -> Bool) throws(RendererProcessError) -> Ending {
         var readEnds: [Int32] = []
-        defer { readEnds.forEach { close($0) } }
+        defer { for end in readEnds { close(end) } }
         let pid = try spawn(readEnds: &readEnds)
         if let ending = read(readEnds, deadline: deadline, shouldStop: shouldStop, pid: pid) {
             return ending
@@ -51,7 +51,7 @@ struct RendererProcess {
         // (close-on-exec, so no other child inherits it), so that putting one in its place
         // never overwrites another still to be moved.
         var copies: [Int32] = []
-        defer { copies.forEach { close($0) } }
+        defer { for copy in copies { close(copy) } }
         var moves: [(from: Int32, to: Int32)] = []
         for (number, descriptor) in files {
             let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 64)
@@ -92,7 +92,7 @@ struct RendererProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard status == 0 else { throw .cannotStart(path: executable, reason: String(cString: strerror(status))) }

@@ -61,22 +61,46 @@ final class Aria2Daemon: Sendable {
     func client(_ policy: StartPolicy) throws(Aria2Error) -> Aria2Client? {
         if let record = current.current, isOurs(record.pid) { return client(for: record) }
         let engineFolder = try openFolder()
-        return try locked(engineFolder) { () throws(Aria2Error) -> Aria2Client? in
-            if let record = Aria2DaemonRecord.read(in: engineFolder), let client = try? reconnect(record) { return client }
-            // A daemon of this folder that cannot be talked to (its record lost, damaged, readable
-            // by others, its secret refused) is replaced: stopped (aria2 saves its session on
-            // SIGTERM) and started again with a new secret, so its downloads go on; never two
-            // at once. Looked for only when there are signs of one, not on every idle poll.
-            let hadRecord = engineFolder.kind(of: Aria2DaemonRecord.fileName).map { $0 != .folder } ?? false
-            let strays =
-                hadRecord || sessionHasWork(in: engineFolder)
-                ? Aria2Platform.processes(withArgument: "--conf-path=" + settingsPath).filter(isOurs) : []
-            strays.forEach(terminate)
-            if hadRecord { try? engineFolder.removeFile(Aria2DaemonRecord.fileName) }
-            let wanted = policy == .always || policy == .whenSessionHasWork && sessionHasWork(in: engineFolder)
-            guard wanted || !strays.isEmpty else { return nil }
-            return try launch(in: engineFolder)
+        return try locked(engineFolder) { () throws(Aria2Error) -> Aria2Client? in try unlockedClient(policy, engineFolder) }
+    }
+
+    /// Runs `body` with a client of the daemon (started as `policy` says; nil when it says not
+    /// to), holding the folder's lock throughout: what another process does with the daemon
+    /// (stopping it as idle, say) waits until `body` is done, so a job handed over in `body`
+    /// is never sent to a daemon that is on its way out.
+    func withClient<T>(_ policy: StartPolicy, _ body: (Aria2Client?) throws(Aria2Error) -> T) throws(Aria2Error) -> T {
+        let engineFolder = try openFolder()
+        return try locked(engineFolder) { () throws(Aria2Error) -> T in try body(try unlockedClient(policy, engineFolder)) }
+    }
+
+    /// Stops the daemon when `isIdle` (asked under the folder's lock, of the running daemon)
+    /// says it runs nothing; whether it was stopped.
+    func stop(ifIdle isIdle: (Aria2Client) throws(Aria2Error) -> Bool) throws(Aria2Error) -> Bool {
+        let engineFolder = try openFolder()
+        return try locked(engineFolder) { () throws(Aria2Error) -> Bool in
+            guard let client = try unlockedClient(.never, engineFolder) else { return runningProcess() == nil }
+            guard try isIdle(client) else { return false }
+            unlockedStop(engineFolder)
+            return true
         }
+    }
+
+    /// `client(_:)`'s work, the folder's lock held by the caller.
+    private func unlockedClient(_ policy: StartPolicy, _ engineFolder: OpenFolder) throws(Aria2Error) -> Aria2Client? {
+        if let record = Aria2DaemonRecord.read(in: engineFolder), let client = try? reconnect(record) { return client }
+        // A daemon of this folder that cannot be talked to (its record lost, damaged, readable
+        // by others, its secret refused) is replaced: stopped (aria2 saves its session on
+        // SIGTERM) and started again with a new secret, so its downloads go on; never two
+        // at once. Looked for only when there are signs of one, not on every idle poll.
+        let hadRecord = engineFolder.kind(of: Aria2DaemonRecord.fileName).map { $0 != .folder } ?? false
+        let strays =
+            hadRecord || sessionHasWork(in: engineFolder)
+            ? Aria2Platform.processes(withArgument: "--conf-path=" + settingsPath).filter(isOurs) : []
+        strays.forEach(terminate)
+        if hadRecord { try? engineFolder.removeFile(Aria2DaemonRecord.fileName) }
+        let wanted = policy == .always || policy == .whenSessionHasWork && sessionHasWork(in: engineFolder)
+        guard wanted || !strays.isEmpty else { return nil }
+        return try launch(in: engineFolder)
     }
 
     /// Stops the daemon: SIGTERM, on which aria2 saves its session and exits (in about a
@@ -84,13 +108,16 @@ final class Aria2Daemon: Sendable {
     /// its settings and record (the secret is spent).
     func stop() throws(Aria2Error) {
         let engineFolder = try openFolder()
-        try locked(engineFolder) { () throws(Aria2Error) in
-            if let record = Aria2DaemonRecord.read(in: engineFolder) { terminate(record.pid) }
-            Aria2Platform.processes(withArgument: "--conf-path=" + settingsPath).filter(isOurs).forEach(terminate)
-            current.exchange(nil)
-            try? engineFolder.removeRegularFile(Aria2DaemonRecord.fileName)
-            try? engineFolder.removeRegularFile(Aria2Settings.fileName)
-        }
+        try locked(engineFolder) { () throws(Aria2Error) in unlockedStop(engineFolder) }
+    }
+
+    /// `stop()`'s work, the folder's lock held by the caller.
+    private func unlockedStop(_ engineFolder: OpenFolder) {
+        if let record = Aria2DaemonRecord.read(in: engineFolder) { terminate(record.pid) }
+        Aria2Platform.processes(withArgument: "--conf-path=" + settingsPath).filter(isOurs).forEach(terminate)
+        current.exchange(nil)
+        try? engineFolder.removeRegularFile(Aria2DaemonRecord.fileName)
+        try? engineFolder.removeRegularFile(Aria2Settings.fileName)
     }
 
     /// The pid of the daemon running for this folder, if one does.

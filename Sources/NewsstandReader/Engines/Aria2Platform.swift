@@ -39,7 +39,7 @@ import NewsstandCore
             posix_spawnattr_setsigdefault(&attributes, &all)
             posix_spawnattr_setflags(&attributes, Int16(setSession | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
+            defer { for pointer in argv { free(pointer) } }
             var pid: pid_t = 0
             let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
             guard code == 0 else { throw .cannotStart(executable: executable, code: code) }

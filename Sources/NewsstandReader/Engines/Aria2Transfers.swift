@@ -37,7 +37,15 @@ final class Aria2Transfers: Sendable {
     /// URL carried over, so aria2 continues them with `Range`.
     func start(_ job: TransferJob) throws(Aria2Error) {
         let url = try Aria2Key.checkedURL(job.url)
-        guard let client = try daemon.client(.always) else { throw .didNotStart(seconds: daemon.configuration.startTimeout) }
+        // Under the daemon's lock: another process's engine finding it idle cannot stop it
+        // between this look and the job's reaching it.
+        try daemon.withClient(.always) { client throws(Aria2Error) in
+            guard let client else { throw .didNotStart(seconds: daemon.configuration.startTimeout) }
+            try start(job, url: url, client)
+        }
+    }
+
+    private func start(_ job: TransferJob, url: String, _ client: Aria2Client) throws(Aria2Error) {
         let files = try openFiles()
         let id = job.id
         let gid = Aria2Key.gid(of: id)
@@ -100,10 +108,7 @@ final class Aria2Transfers: Sendable {
 
     /// Stops the daemon when it runs nothing; whether none runs now.
     func stopIfIdle() throws(Aria2Error) -> Bool {
-        guard let client = try daemon.client(.never) else { return daemon.runningProcess() == nil }
-        guard try !Aria2Survey.take(client, openFiles()).hasRunning else { return false }
-        try daemon.stop()
-        return true
+        try daemon.stop { client throws(Aria2Error) in try !Aria2Survey.take(client, openFiles()).hasRunning }
     }
 
     // MARK: Polling
@@ -141,7 +146,8 @@ final class Aria2Transfers: Sendable {
             return !state.deliveredAll
         }
         if first { sink.deliveredAllEvents() }
-        if client != nil, !survey.hasRunning { try? daemon.stop() }
+        // Asked again under the daemon's lock: a job another process hands over meanwhile keeps it.
+        if client != nil, !survey.hasRunning { _ = try? stopIfIdle() }
     }
 
     // MARK: Helpers

@@ -34,7 +34,9 @@ struct TransferHandOff: Sendable {
 
     /// Takes `file`, the whole body of `id`'s response with `status` (nil: the engine cannot
     /// say, and completes only on success): moved, or copied across file systems, into
-    /// `Downloads/`, flushed with its folder. Returns the received file's name.
+    /// `Downloads/`, flushed with its folder. Returns the received file's name; also when the
+    /// move fails because another engine attached to the same transfers (another process's, or
+    /// this one's poll a moment before) took the file first: it is in `Downloads/` under the name.
     func take(_ file: URL, of id: TransferID, status: Int?) -> Result<String, Refusal> {
         if let status, status != 200 { return .failure(.status(status)) }
         let name = Self.receivedName(of: id)
@@ -51,8 +53,15 @@ struct TransferHandOff: Sendable {
             try target.synchronize()
             return .success(name)
         } catch {
+            if let taken = alreadyTaken(id) { return .success(taken) }
             return .failure(.file(error))
         }
+    }
+
+    /// The received file of `id`, when it is in `Downloads/`.
+    func alreadyTaken(_ id: TransferID) -> String? {
+        let name = Self.receivedName(of: id)
+        return (try? OpenFolder.open(downloads).kind(of: name)) == .regularFile ? name : nil
     }
 
     /// A copy for a file on another file system (the system's temporary folder may be one).

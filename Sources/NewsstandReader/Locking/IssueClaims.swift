@@ -30,12 +30,14 @@ struct IssueClaims: Sendable {
     }
 
     /// Waits until `name`'s claim is free and takes it (checking every tenth of a second, on a
-    /// thread of its own); nil when the calling task is cancelled first.
-    func wait(for name: String) async throws(LibraryError) -> ClaimLock? {
+    /// thread of its own); nil when the calling task is cancelled first, or when `seconds`
+    /// (if given) have passed.
+    func wait(for name: String, within seconds: TimeInterval? = nil) async throws(LibraryError) -> ClaimLock? {
         let cancelled = Locked(false)
+        let deadline = seconds.map { Date().addingTimeInterval($0) }
         let outcome: Result<ClaimLock?, LibraryError> = await withTaskCancellationHandler {
             await BlockingWork.run {
-                while !cancelled.current {
+                while !cancelled.current, deadline.map({ Date() < $0 }) ?? true {
                     do throws(LibraryError) {
                         if let claim = try take(name) { return .success(claim) }
                     } catch {
