@@ -60,7 +60,9 @@ extension IssueLibrary {
     /// is saved as queued: it goes on while the app is suspended or killed, and a relaunched
     /// library adopts it (`reconcileTransfers()`). Joins a background download already asked.
     /// - Throws: `backgroundEngineMissing` before `useBackgroundEngine(_:)`, `unknownIssue`,
-    ///   `insufficientSpace`, `issueBusy` while this library downloads it in process.
+    ///   `insufficientSpace`, `issueBusy` while this library downloads it in process, or while
+    ///   another owner (a process downloading or installing it) holds its claim for longer than
+    ///   `LibraryConfiguration.lockTimeout`.
     public func startBackgroundDownload(_ name: String, intent: TransferIntent = .user) async throws(LibraryError) {
         try checkOpen()
         guard backgroundEngine != nil else { throw .backgroundEngineMissing(path: folder.path) }
@@ -229,7 +231,10 @@ extension IssueLibrary {
             default: if hasFile { result.received.append(row.name) }
             }
         }
-        // What the engine holds that is not a current transfer is an orphan.
+        // What the engine holds that is not a current transfer is an orphan, by the rows as
+        // committed after the report: a job another process handed over since this reconcile
+        // began had its row saved before the engine had it, and is no orphan.
+        await synchronize()
         for (id, _) in reports ?? [:] where state.transfers[id.name].map({ !$0.isActive || $0.generation != id.generation }) ?? true {
             log(.notice, "\(id): not a transfer of this library's now; cancelled on the engine")
             await engine.cancel(id, keepingData: false)

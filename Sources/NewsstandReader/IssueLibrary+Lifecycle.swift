@@ -126,7 +126,10 @@ extension IssueLibrary {
 
     /// Hands the current generation's job to the engine; a refusal comes back as its failure.
     private func launch(_ name: String, generation: Int) {
-        guard let engine = backgroundEngine, let row = state.transfers[name], row.generation == generation else { return }
+        // Closing (an event handled across `close()`): the next open's reconcile starts it.
+        guard !isClosed, let engine = backgroundEngine, let row = state.transfers[name], row.generation == generation else {
+            return
+        }
         var job = TransferJob(
             id: row.id, url: row.url, expectedSize: row.expectedSize.map(Int64.init), intent: row.intent,
             resumeData: row.resumeData)
@@ -180,7 +183,10 @@ extension IssueLibrary {
 
     /// Verifies and unpacks a received file, off the actor, under the issue's claim.
     private func startInstall(_ name: String, generation: Int, file: String) {
-        guard installTasks[name] == nil else { return }
+        // Once `close()` has begun no install starts (an event handled across it would stage a
+        // version whose commit the closed store refuses): the file waits in Downloads/ for the
+        // next open.
+        guard installTasks[name] == nil, !isClosed else { return }
         installTasks[name] = Task { await self.installReceived(name, generation: generation, file: file) }
     }
 
@@ -235,6 +241,10 @@ extension IssueLibrary {
         case .progressed(let id, let progress):
             await handle(.progressed(generation: id.generation, progress), of: id.name)
         case .received(let id, let file):
+            // The row as committed now: another process (the command that handed this job over
+            // after this library opened) may have written it since, and a file discarded on a
+            // stale view is a bundle fetched again.
+            await synchronize()
             guard state.transfers[id.name]?.isActive == true, state.transfers[id.name]?.generation == id.generation else {
                 discardReceived(file)
                 return

@@ -82,6 +82,38 @@ struct BackgroundTransferTests {
         }
     }
 
+    /// Files that arrive while the library closes (their events reach the actor during
+    /// `close()`) start no install there: after `close()` nothing runs and nothing is half done
+    /// (no staged or temporary folder: an install begun then staged a version the closed store
+    /// would not commit, and left it), and the next open installs each from `Downloads/`.
+    @Test func filesArrivingWhileTheLibraryClosesAreInstalledByTheNextOpen() async throws {
+        try await Testbed.with { bed in
+            let names = (1...8).map { "z-\($0)" }
+            try bed.publish(names.enumerated().map { Testbed.IssueSpec($1, day: $0 + 1, normal: Testbed.IssueSpec.pages(scale: "", seed: $0 + 1)) })
+            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("closing"))
+            let first = try bed.library()
+            try await first.refresh(from: bed.catalogURL)
+            await first.useBackgroundEngine(.custom(engine))
+            for name in names { try await first.startBackgroundDownload(name) }
+            let jobs = engine.jobs
+            try #require(jobs.count == names.count)
+            // The events are on their way to the actor (some taken, the rest queued) as close() begins.
+            for job in jobs { engine.finish(job.id, from: bed.nginx.root) }
+            await first.close()
+            let issues = bed.libraryFolder.appendingPathComponent("Issues").path
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: issues).filter { $0.hasPrefix(".") }
+            #expect(hidden == [], "half done after close()")
+
+            let second = try bed.library()
+            await second.useBackgroundEngine(.custom(engine))
+            await second.waitForInstalls()
+            for name in names { #expect(await second.issue(named: name)?.status == .available, "\(name)") }
+            #expect(try await LibraryInvariants.violations(of: second, in: bed, allowsDownloading: false) == [])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path) == [])
+            await second.close()
+        }
+    }
+
     @Test func adoptInstallsAFileThatMatchesTheCatalogAndRefusesOneThatDoesNot() async throws {
         try await Testbed.with { bed in
             try bed.publish([.init("c-1", day: 1), .init("c-2", day: 2, normal: Testbed.IssueSpec.pages(scale: "", seed: 2))])
