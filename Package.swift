@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
         // NewsstandImaging: normal sizes derived from @2x masters and `build --optimize`.
         .target(
-            name: "NewsstandBuild", dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash", "NewsstandImaging"]),
+            name: "NewsstandBuild",
+            dependencies: ["NewsstandFormat", "NewsstandArchive", "NewsstandCore", "CXXHash", "NewsstandImaging"]),
         // Publishing drives WebDAV with libcurl directly, on every platform (see HTTPExchange).
         .target(name: "NewsstandPublish", dependencies: ["NewsstandBuild", "NewsstandCore", "NewsstandProcess", "CCurl"]),
         // Running programs (posix_spawnp, a process group, deadlines): the build and publish side
@@ -74,7 +75,8 @@ let package = Package(
         .target(name: "CChildProcess"),
         // `newsstand import`: a print PDF or a folder of page images into a new issue.
         .target(
-            name: "NewsstandImport", dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "CChildProcess"]),
+            name: "NewsstandImport",
+            dependencies: ["NewsstandImaging", "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "CChildProcess"]),
         .target(
             name: "NewsstandCLI",
             dependencies: [
@@ -100,7 +102,8 @@ let package = Package(
         // A test process to kill (KilledTestRunTests): its servers and folder must not outlive it.
         .executableTarget(name: "TestRunProbe", dependencies: ["NewsstandTestSupport"], path: "Tests/TestRunProbe"),
         .target(
-            name: "NewsstandTestSupport", dependencies: ["NewsstandCore", "NewsstandProcess"], path: "Tests/NewsstandTestSupport", exclude: ["Scripts"]),
+            name: "NewsstandTestSupport", dependencies: ["NewsstandCore", "NewsstandProcess"], path: "Tests/NewsstandTestSupport",
+            exclude: ["Scripts"]),
         .target(
             name: "NewsstandBuildTestSupport",
             dependencies: ["NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"],
@@ -115,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "NewsstandBuildTests",
             dependencies: [
-                "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport", "NewsstandImaging",
+                "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport",
+                "NewsstandImaging",
             ]
         ),
         .testTarget(
@@ -137,13 +141,17 @@ let package = Package(
             exclude: ["Scripts", "docc_check.py"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
-        .testTarget(name: "NewsstandImportTests", dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),
+        .testTarget(
+            name: "NewsstandImportTests",
+            dependencies: ["NewsstandImport", "NewsstandImaging", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"], exclude: ["Scripts"]
         ),
         .testTarget(
             name: "NewsstandCLITests",
-            dependencies: ["NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandProcess", "NewsstandTestSupport"],
+            dependencies: [
+                "NewsstandCLI", "NewsstandCore", "NewsstandFormat", "NewsstandImport", "NewsstandProcess", "NewsstandTestSupport",
+            ],
             exclude: ["pipeline_runner.py", "zsh_completion_probe.zsh", "Channels", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]
@@ -152,7 +160,9 @@ let package = Package(
 // libFuzzer executables (`make fuzz`), declared only when NEWSSTAND_FUZZ is set: they link
 // libFuzzer's driver, which a normal build does not have (see Fuzz/README.md).
 if ProcessInfo.processInfo.environment["NEWSSTAND_FUZZ"] != nil {
-    for name in ["FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzZipRecord", "FuzzRecords"] {
+    for name in [
+        "FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzZipRecord", "FuzzRecords",
+    ] {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzChecks"], path: "Fuzz/\(name)"))
     }
 }

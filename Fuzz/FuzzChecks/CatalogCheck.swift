@@ -109,7 +109,9 @@ enum CatalogCheck {
 
     /// The byte a malformed-catalog error points at ("… (at byte 231)").
     static func failureOffset(_ error: CatalogError) -> Int? {
-        guard case .malformed(let reason) = error, let range = reason.range(of: "(at byte ", options: .backwards) else { return nil }
+        guard case .malformed(let reason) = error, let range = reason.range(of: "(at byte ", options: .backwards) else {
+            return nil
+        }
         return Int(reason[range.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -45,8 +45,10 @@ enum ImageHeaderCheck {
             guard ![.png, .gif, .jpeg].contains(signature) else { return "\(signature) called unsupported" }
         case (.failure(.corrupt), .some(let reference)):
             // Refused only for a size no decoder accepts.
-            let usable = reference.width >= 1 && reference.height >= 1
-                && (signature != .png || (reference.width <= ImageSize.pngMaximumSide && reference.height <= ImageSize.pngMaximumSide))
+            let usable =
+                reference.width >= 1 && reference.height >= 1
+                && (signature != .png
+                    || (reference.width <= ImageSize.pngMaximumSide && reference.height <= ImageSize.pngMaximumSide))
             guard !usable else { return "\(signature) of \(reference.width)×\(reference.height) refused as corrupt" }
         case (.failure(.corrupt), .none):
             break

@@ -21,7 +21,8 @@ enum PlistCheck {
             xml = try PlistWriter.xml(root)
         } catch {
             // Only a string a binary list holds may have a character XML cannot carry.
-            guard data.starts(with: Array("bplist".utf8)), error.reason.contains("cannot be written in an XML property list") else {
+            guard data.starts(with: Array("bplist".utf8)), error.reason.contains("cannot be written in an XML property list")
+            else {
                 return "PlistWriter refused what PlistReader read: \(error.reason)"
             }
             return nil

@@ -47,8 +47,9 @@ enum RecordsCheck {
             return "accepted output \(output.file)"
         }
         for input in manifest.inputs {
-            guard input.path == "issue.plist" || input.path == "pages.plist"
-                || (input.path.hasPrefix("assets/") && SafeRelativePath.isSafeComponent(String(input.path.dropFirst(7))))
+            guard
+                input.path == "issue.plist" || input.path == "pages.plist"
+                    || (input.path.hasPrefix("assets/") && SafeRelativePath.isSafeComponent(String(input.path.dropFirst(7))))
             else { return "accepted input \(input.path)" }
         }
         return roundTrip(manifest) { encoded in

@@ -7,7 +7,8 @@ import NewsstandCore
 /// after one that fails, `out` is gone and the sandbox is as it was.
 enum ZipExtractCheck {
     /// Small limits, so that one input cannot fill the disk or take long.
-    static let limits = ZipExtractionLimits(maxEntries: 256, maxTotalSize: 8 << 20, maxCompressionRatio: 100, ratioGraceSize: 1 << 20)
+    static let limits = ZipExtractionLimits(
+        maxEntries: 256, maxTotalSize: 8 << 20, maxCompressionRatio: 100, ratioGraceSize: 1 << 20)
 
     static let sandbox: URL = {
         let root = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)

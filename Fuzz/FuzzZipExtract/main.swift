@@ -1,16 +1,17 @@
 // libFuzzer on the target FuzzZipExtract: see Fuzz/README.md. Built only with NEWSSTAND_FUZZ (`make fuzz`).
-import FuzzChecks
 import Foundation
+import FuzzChecks
 
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
+func runFuzzerDriver(
     _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 ) -> Int32
 
 var argc = CommandLine.argc
 var argv = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { bytes, count in
-    FuzzTarget.zipExtract.fuzz(bytes, count)
-    return 0
-})
+exit(
+    runFuzzerDriver(&argc, &argv) { bytes, count in
+        FuzzTarget.zipExtract.fuzz(bytes, count)
+        return 0
+    })

@@ -27,19 +27,28 @@ enum BuildCommand: Command {
                 .flag(\.force, "--force", help: "rebuild issues even when their output is up to date"),
                 .flag(
                     \.versioned, "--fixed-names", setting: false,
-                    help: "name bundles and covers without a content hash (a-1.zip, cover.png): a changed issue then reuses its URLs, so publish must replace served files in place (see docs/publishing.md); the default names a changed file anew"),
-                .flag(\.versioned, "--versioned", setting: true, help: "content-hash names (the default; kept for scripts that pass it)"),
+                    help:
+                        "name bundles and covers without a content hash (a-1.zip, cover.png): a changed issue then reuses its URLs, so publish must replace served files in place (see docs/publishing.md); the default names a changed file anew"
+                ),
+                .flag(
+                    \.versioned, "--versioned", setting: true,
+                    help: "content-hash names (the default; kept for scripts that pass it)"),
                 .flag(
                     \.optimize, "--optimize",
-                    help: "make every PNG and JPEG in the bundles smaller without changing a pixel (libvips/libjpeg; cached in the output's records, so a rebuild does not redo it)"),
+                    help:
+                        "make every PNG and JPEG in the bundles smaller without changing a pixel (libvips/libjpeg; cached in the output's records, so a rebuild does not redo it)"
+                ),
                 .value(
                     \.feeds, "--feed",
-                    help: "also write shelf.json and a Baker book per issue (shelf: Baker's format, <name>.hpub), atom.xml (atom: a Newsstand Atom feed, whose summary and cover rules are checked), opds.json (opds: an OPDS 2.0 catalog) or a fixed-layout EPUB 3 per issue (epub: <name>.epub); repeat for several"),
+                    help:
+                        "also write shelf.json and a Baker book per issue (shelf: Baker's format, <name>.hpub), atom.xml (atom: a Newsstand Atom feed, whose summary and cover rules are checked), opds.json (opds: an OPDS 2.0 catalog) or a fixed-layout EPUB 3 per issue (epub: <name>.epub); repeat for several"
+                ),
             ]
                 + Argument.group(
                     \.validation,
                     ValidationOptions.arguments(
-                        issueHelp: "build only this issue; the catalog still lists every issue already built in the output folder"))
+                        issueHelp: "build only this issue; the catalog still lists every issue already built in the output folder"
+                    ))
         }
     }
 
@@ -64,7 +73,8 @@ enum BuildCommand: Command {
         let console = context.console
         var build = buildOptions(options)
         build.now = try SourceDateEpoch.now(context.environment)
-        let refused = OutputFolderCheck.refusal(declaration.name, output: options.output, magazine: options.magazine, console: console)
+        let refused = OutputFolderCheck.refusal(
+            declaration.name, output: options.output, magazine: options.magazine, console: console)
         if let refused {
             return refused
         }
@@ -154,7 +164,8 @@ enum BuildCommand: Command {
         }
         if images.optimized + images.optimizedFromCache > 0 {
             parts.append(
-                "optimised \(images.optimized) image(s), \(images.optimizedFromCache) from the cache, saving \(ByteCount.format(images.bytesSaved)) (\(images.bytesSaved) bytes)")
+                "optimised \(images.optimized) image(s), \(images.optimizedFromCache) from the cache, saving \(ByteCount.format(images.bytesSaved)) (\(images.bytesSaved) bytes)"
+            )
         }
         if report.epubsWritten > 0 {
             var epub = "wrote \(report.epubsWritten) EPUB(s)"

@@ -13,17 +13,21 @@ enum CatalogCommand: Command {
         static var arguments: [Argument<Self>] {
             [
                 .operand(\.output, "output", .folder, help: "the output folder holding the built issues"),
-                .required(\.magazine, "--magazine", .magazine, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
+                .required(
+                    \.magazine, "--magazine", .magazine, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
                 .value(
                     \.feeds, "--feed",
-                    help: "also write shelf.json (shelf), atom.xml (atom, whose summary and cover rules are checked on the built issues) or opds.json (opds, linking the EPUBs the built issues have)"),
+                    help:
+                        "also write shelf.json (shelf), atom.xml (atom, whose summary and cover rules are checked on the built issues) or opds.json (opds, linking the EPUBs the built issues have)"
+                ),
             ]
         }
 
         func validate() throws(UsageError) {
             if feeds.contains(.epub) {
                 throw UsageError(
-                    "\(Self.name(\.feeds)) epub names no catalog: 'newsstand build --feed epub' writes the EPUBs, and opds.json (\(Self.name(\.feeds)) opds) links those the built issues have")
+                    "\(Self.name(\.feeds)) epub names no catalog: 'newsstand build --feed epub' writes the EPUBs, and opds.json (\(Self.name(\.feeds)) opds) links those the built issues have"
+                )
             }
         }
     }
@@ -56,7 +60,8 @@ enum CatalogCommand: Command {
             return ExitStatus.failure
         }
         let result = try CatalogWriter(
-            magazine: magazine, output: URL(fileURLWithPath: output), feeds: feeds, now: try SourceDateEpoch.now(context.environment),
+            magazine: magazine, output: URL(fileURLWithPath: output), feeds: feeds,
+            now: try SourceDateEpoch.now(context.environment),
             checksFeedRules: true
         ).write()
         printer.print(result.diagnostics)

@@ -42,7 +42,8 @@ struct CommandAccessProvider: AccessProvider {
         let status = outcome.termination.status
         guard status == 0 else {
             let line = Self.firstLine(outcome.errorOutput).map(Redacted.withoutURLSecrets)
-            throw AccessDenial(reason: line.map { $0.isEmpty ? nil : $0 }.flatMap { $0 } ?? "the access command exited with status \(status)")
+            throw AccessDenial(
+                reason: line.map { $0.isEmpty ? nil : $0 }.flatMap { $0 } ?? "the access command exited with status \(status)")
         }
         guard let line = Self.firstLine(outcome.output), let url = URL(string: line), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host != nil

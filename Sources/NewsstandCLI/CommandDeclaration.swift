@@ -38,7 +38,8 @@ public struct CommandDeclaration: Sendable {
     static let templatesVariable = (name: "NEWSSTAND_TEMPLATES", meaning: "the templates folder (the built-in page classes)")
     static let sourceDateEpochVariable = (
         name: "SOURCE_DATE_EPOCH",
-        meaning: "seconds since 1970: the time an Atom entry whose metadata changed is given, instead of the clock (reproducible builds)"
+        meaning:
+            "seconds since 1970: the time an Atom entry whose metadata changed is given, instead of the clock (reproducible builds)"
     )
     static let noColorVariable = (name: "NO_COLOR", meaning: "no colours, even on a terminal")
     /// The usage status of a command that writes beside a magazine.

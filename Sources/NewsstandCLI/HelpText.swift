@@ -16,7 +16,8 @@ enum HelpText {
             return operand.isRequired ? word : "[\(word)]"
         }
         for option in command.options.sorted(by: { $0.isRequired && !$1.isRequired }) {
-            var word = option.name + (option.valueText.map { " " + (option.isRequired ? "<\(option.placeholderWord)>" : $0) } ?? "")
+            var word =
+                option.name + (option.valueText.map { " " + (option.isRequired ? "<\(option.placeholderWord)>" : $0) } ?? "")
             if !option.isRequired { word = "[\(word)]" }
             if option.isRepeatable { word += "..." }
             words.append(word)

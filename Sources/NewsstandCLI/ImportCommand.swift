@@ -25,29 +25,44 @@ enum ImportCommand: Command {
                 .operand(\.source, "source", .file, help: "a PDF, or a folder of page images (PNG, JPEG, WebP, HEIF)"),
                 .operand(\.magazine, "magazine", .magazine, help: "the magazine folder"),
                 .required(
-                    \.issue, "--issue", .text, placeholder: "NAME", help: "the new issue's name (a folder in issues/ that must not exist)"),
+                    \.issue, "--issue", .text, placeholder: "NAME",
+                    help: "the new issue's name (a folder in issues/ that must not exist)"),
                 .required(\.title, "--title", .text, help: "the issue's Title"),
                 .required(\.date, "--date", help: "the issue's Date (midnight UTC of that day)"),
                 .value(
                     \.width, "--width",
-                    .wholeNumber(unit: "pixels", range: Int64(ImportRequest.widthRange.lowerBound)...Int64(ImportRequest.widthRange.upperBound)),
+                    .wholeNumber(
+                        unit: "pixels",
+                        range: Int64(ImportRequest.widthRange.lowerBound)...Int64(ImportRequest.widthRange.upperBound)),
                     placeholder: "PX",
-                    help: "the width of the @2x page images, even (default \(ImportRequest.defaultWidth), the retina iPad's portrait width)"),
+                    help:
+                        "the width of the @2x page images, even (default \(ImportRequest.defaultWidth), the retina iPad's portrait width)"
+                ),
                 .value(
                     \.articles, "--articles", .text, placeholder: "LIST",
-                    help: "group pages into articles: 1,2-5,6- (pages from 1; N- runs to the last page; every page exactly once, in order); default: one article per page"),
+                    help:
+                        "group pages into articles: 1,2-5,6- (pages from 1; N- runs to the last page; every page exactly once, in order); default: one article per page"
+                ),
                 .value(
                     \.jobs, "--jobs", alias: "-j", .wholeNumber(unit: nil, range: 1...Int64(ImportRequest.maximumJobs)),
                     help: "pages rendered at once (default: the number of cores, at most \(ImportRequest.maximumJobs))"),
                 .value(
                     \.pageMemory, "--page-memory",
-                    .wholeNumber(unit: "MiB", range: Int64(ImportRequest.pageMemoryRange.lowerBound)...Int64(ImportRequest.pageMemoryRange.upperBound)),
+                    .wholeNumber(
+                        unit: "MiB",
+                        range: Int64(ImportRequest.pageMemoryRange.lowerBound)...Int64(ImportRequest.pageMemoryRange.upperBound)),
                     placeholder: "MIB",
-                    help: "memory one page's renderer may use (default \(ImportRequest.defaultPageMemoryLimit >> 20)); the import uses at most --jobs times this"),
+                    help:
+                        "memory one page's renderer may use (default \(ImportRequest.defaultPageMemoryLimit >> 20)); the import uses at most --jobs times this"
+                ),
                 .value(
                     \.pageTimeout, "--page-timeout",
-                    .wholeNumber(unit: "seconds", range: Int64(ImportRequest.pageTimeoutRange.lowerBound)...Int64(ImportRequest.pageTimeoutRange.upperBound)),
-                    placeholder: "S", help: "seconds one page, or opening the PDF, may take (default \(ImportRequest.defaultPageTimeout))"),
+                    .wholeNumber(
+                        unit: "seconds",
+                        range: Int64(ImportRequest.pageTimeoutRange.lowerBound)...Int64(ImportRequest.pageTimeoutRange.upperBound)
+                    ),
+                    placeholder: "S",
+                    help: "seconds one page, or opening the PDF, may take (default \(ImportRequest.defaultPageTimeout))"),
                 .value(\.format, "--format", help: "text (default) or json (one document on standard output)"),
             ]
         }
@@ -73,7 +88,10 @@ enum ImportCommand: Command {
         ],
         exitStatuses: [
             (0, "imported"),
-            (1, "the issue exists, the source cannot be read (a damaged or encrypted PDF, a folder without images), a page needs more memory or time than it may have, or writing failed; nothing was written"),
+            (
+                1,
+                "the issue exists, the source cannot be read (a damaged or encrypted PDF, a folder without images), a page needs more memory or time than it may have, or writing failed; nothing was written"
+            ),
             (2, "usage error (also a bad --width, --date or --articles)"),
         ],
         environment: [CommandDeclaration.templatesVariable])
@@ -127,7 +145,8 @@ enum ImportCommand: Command {
         return ImportRequest(
             source: URL(fileURLWithPath: options.source), magazine: URL(fileURLWithPath: options.magazine, isDirectory: true),
             issueName: options.issue, title: options.title, date: options.date,
-            width: options.width, articles: articles, jobs: options.jobs, builtInSchema: try Templates.builtInSchema(environment: environment),
+            width: options.width, articles: articles, jobs: options.jobs,
+            builtInSchema: try Templates.builtInSchema(environment: environment),
             pageMemoryLimit: options.pageMemory << 20, pageTimeout: options.pageTimeout)
     }
 }

@@ -14,16 +14,23 @@ enum InitCommand: Command {
         static var arguments: [Argument<Self>] {
             [
                 .operand(\.folder, "folder", .folder, help: "where to create it (missing or empty)"),
-                .value(\.ci, "--ci", help: "also write the CI pipeline: github (.github/workflows/newsstand.yml) or gitlab (.gitlab-ci.yml)"),
+                .value(
+                    \.ci, "--ci",
+                    help: "also write the CI pipeline: github (.github/workflows/newsstand.yml) or gitlab (.gitlab-ci.yml)"),
                 .flag(
                     \.fansOut, "--fan-out",
-                    help: "with --ci github: build each issue in a job of its own, then gather them and write the catalogs with 'newsstand catalog' (up to 256 issues)"),
+                    help:
+                        "with --ci github: build each issue in a job of its own, then gather them and write the catalogs with 'newsstand catalog' (up to 256 issues)"
+                ),
                 .value(
                     \.releaseURL, "--release-url", .url,
-                    help: "with --ci: where the pipeline downloads this version's release tarball (newsstand-<version>-linux-<arch>.tar.gz)"),
+                    help:
+                        "with --ci: where the pipeline downloads this version's release tarball (newsstand-<version>-linux-<arch>.tar.gz)"
+                ),
                 .value(
                     \.releaseSHA256, "--release-sha256", .sha256,
-                    help: "with --ci: that tarball's SHA-256, from the release's SHA256SUMS (the pipeline refuses any other file)"),
+                    help: "with --ci: that tarball's SHA-256, from the release's SHA256SUMS (the pipeline refuses any other file)"
+                ),
             ]
         }
 
@@ -32,26 +39,32 @@ enum InitCommand: Command {
             guard let ci else {
                 if releaseURL != nil || releaseSHA256 != nil || fansOut {
                     throw UsageError(
-                        "\(Self.name(\.releaseURL)), \(Self.name(\.releaseSHA256)) and \(Self.name(\.fansOut)) go with \(Self.name(\.ci))")
+                        "\(Self.name(\.releaseURL)), \(Self.name(\.releaseSHA256)) and \(Self.name(\.fansOut)) go with \(Self.name(\.ci))"
+                    )
                 }
                 return nil
             }
             guard let releaseURL, let releaseSHA256 else {
                 throw UsageError(
-                    "\(Self.name(\.ci)) needs \(Self.name(\.releaseURL)) and \(Self.name(\.releaseSHA256)): the pipeline installs newsstand from that release tarball, pinned by its SHA-256")
+                    "\(Self.name(\.ci)) needs \(Self.name(\.releaseURL)) and \(Self.name(\.releaseSHA256)): the pipeline installs newsstand from that release tarball, pinned by its SHA-256"
+                )
             }
             do {
                 return try PipelineTemplate(kind: ci, fansOut: fansOut, releaseURL: releaseURL, releaseSHA256: releaseSHA256)
             } catch {
                 switch error {
                 case .fanOutNeedsGitHub:
-                    throw UsageError("\(Self.name(\.fansOut)) is for \(Self.name(\.ci)) github (GitLab has no matrix built from a job's output)")
+                    throw UsageError(
+                        "\(Self.name(\.fansOut)) is for \(Self.name(\.ci)) github (GitLab has no matrix built from a job's output)"
+                    )
                 case .unsafeReleaseURL:
                     throw UsageError(
-                        "\(Self.name(\.releaseURL)) may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)")
+                        "\(Self.name(\.releaseURL)) may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"
+                    )
                 case .credentialsInReleaseURL:
                     throw UsageError(
-                        "\(Self.name(\.releaseURL)) must not hold credentials: a pipeline file is read by everyone with the repository")
+                        "\(Self.name(\.releaseURL)) must not hold credentials: a pipeline file is read by everyone with the repository"
+                    )
                 }
             }
         }
@@ -97,7 +110,8 @@ enum InitCommand: Command {
         context.console.out("created a magazine in \(path)")
         if let pipeline {
             context.console.out(
-                "created its \(pipeline.kind.rawValue) pipeline in \((path as NSString).appendingPathComponent(pipeline.kind.path)): set the secrets it names (NEWSSTAND_DESTINATION, NEWSSTAND_USER, NEWSSTAND_PASSWORD)")
+                "created its \(pipeline.kind.rawValue) pipeline in \((path as NSString).appendingPathComponent(pipeline.kind.path)): set the secrets it names (NEWSSTAND_DESTINATION, NEWSSTAND_USER, NEWSSTAND_PASSWORD)"
+            )
         }
         context.console.out(
             "next: set BaseURL in \((path as NSString).appendingPathComponent("magazine.plist")), then run 'newsstand validate \(path)'"

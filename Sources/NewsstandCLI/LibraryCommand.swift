@@ -31,20 +31,27 @@ enum LibraryCommand: Command {
                 .operand(\.folder, "folder", .folder, help: "the library's folder (created when missing)"),
                 .operand(\.action, "action", help: "what to do"),
                 .operand(
-                    \.operand, "operand", .text, help: "refresh: the catalog URL; download, update, remove, cover and cancel: an issue's name"),
+                    \.operand, "operand", .text,
+                    help: "refresh: the catalog URL; download, update, remove, cover and cancel: an issue's name"),
                 .flag(\.retina, "--retina", help: "use the @2x covers and bundles (fixed when the folder is first used)"),
                 .flag(\.latest, "--latest", help: "download the newest issue"),
-                .flag(\.all, "--all", help: "download every issue that is not downloaded yet; update: every issue with an update"),
+                .flag(
+                    \.all, "--all", help: "download every issue that is not downloaded yet; update: every issue with an update"),
                 .flag(
                     \.background, "--background",
-                    help: "download: hand the downloads to the background engine (aria2) and exit at once; they go on after newsstand exits"),
+                    help:
+                        "download: hand the downloads to the background engine (aria2) and exit at once; they go on after newsstand exits"
+                ),
                 .value(
                     \.accessCommand, "--access-command", .text, placeholder: "CMD",
-                    help: "download, update, resume: run CMD <name> <url> for a paid issue; it prints the signed URL (non-zero exit: not entitled)"),
+                    help:
+                        "download, update, resume: run CMD <name> <url> for a paid issue; it prints the signed URL (non-zero exit: not entitled)"
+                ),
                 .value(\.format, "--format", help: "text (default) or json"),
                 .value(
                     \.configuration.coversFetchedOnRefresh, "--covers", .wholeNumber(unit: "covers", range: 0...Int64(Int32.max)),
-                    placeholder: "N", help: "refresh: fetch the covers of the newest N issues only (default 20); cover fetches any other"),
+                    placeholder: "N",
+                    help: "refresh: fetch the covers of the newest N issues only (default 20); cover fetches any other"),
                 .value(
                     \.wait, "--wait", .seconds(allowsZero: true),
                     help: "how long a write waits while another process writes to the folder (default 10; 0: fail at once)"),

@@ -14,7 +14,8 @@ enum LibraryFormatting {
         var transfer = ""
         if let background {
             let expected = background.progress.bytesExpected.map { " of \(ByteCount.format($0))" } ?? ""
-            transfer = "  (background: \(background.phase.rawValue), \(ByteCount.format(background.progress.bytesReceived))\(expected))"
+            transfer =
+                "  (background: \(background.phase.rawValue), \(ByteCount.format(background.progress.bytesReceived))\(expected))"
         }
         return "\(issue.name)\t\(day(issue.date))\t\(issue.status.label)\t\(size)\(update)\(fellBack)\(transfer)"
     }

@@ -1,7 +1,7 @@
 import Foundation
+import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
-import NewsstandBuild
 
 /// The `newsstand` program: dispatches to a subcommand and turns errors into exit statuses.
 /// `run` is the whole program: the executable calls it with the process's console and

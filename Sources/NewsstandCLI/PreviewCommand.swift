@@ -1,8 +1,8 @@
 import Foundation
 import NewsstandBuild
-import NewsstandPreview
 import NewsstandCore
 import NewsstandFormat
+import NewsstandPreview
 
 /// `newsstand preview`: validates, then writes a static web preview of the magazine.
 enum PreviewCommand: Command {
@@ -21,8 +21,12 @@ enum PreviewCommand: Command {
                     help: "the output folder (created if missing; not the magazine, not inside it, not containing it)"),
                 .value(
                     \.templates, "--templates", .folder,
-                    help: "preview templates to use instead of the installed templates/preview (copy that folder to restyle the preview)"),
-            ] + Argument.group(\.validation, ValidationOptions.arguments(issueHelp: "preview only this issue; the index lists only these"))
+                    help:
+                        "preview templates to use instead of the installed templates/preview (copy that folder to restyle the preview)"
+                ),
+            ]
+                + Argument.group(
+                    \.validation, ValidationOptions.arguments(issueHelp: "preview only this issue; the index lists only these"))
         }
     }
 
@@ -44,7 +48,8 @@ enum PreviewCommand: Command {
     static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
         let console = context.console
         let outputPath = options.output
-        let refused = OutputFolderCheck.refusal(declaration.name, output: outputPath, magazine: options.magazine, console: console)
+        let refused = OutputFolderCheck.refusal(
+            declaration.name, output: outputPath, magazine: options.magazine, console: console)
         if let refused {
             return refused
         }

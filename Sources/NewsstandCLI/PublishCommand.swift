@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 import NewsstandPublish
 
 /// `newsstand publish`: puts a built magazine on static hosting, catalogs last.
@@ -25,15 +25,23 @@ enum PublishCommand: Command {
                 .flag(\.isDryRun, "--dry-run", help: "print what would be uploaded, replaced and deleted; change nothing"),
                 .flag(
                     \.prune, "--prune",
-                    help: "after the new catalogs are in place, delete files earlier publishes put there that no current catalog refers to"),
+                    help:
+                        "after the new catalogs are in place, delete files earlier publishes put there that no current catalog refers to"
+                ),
                 .flag(
                     \.verify, "--verify", setting: true,
-                    help: "after publishing, check that every URL in the published catalog answers 200 with the expected size (default for http(s) destinations)"),
+                    help:
+                        "after publishing, check that every URL in the published catalog answers 200 with the expected size (default for http(s) destinations)"
+                ),
                 .flag(\.verify, "--no-verify", setting: false, help: "skip that check"),
                 .value(
                     \.secretFile, "--secret-file", .file,
-                    help: "the host's secure_link secret (a file other users cannot read): verify signs its requests for paid issues' content with it"),
-                .value(\.timeouts.connect, "--connect-timeout", seconds, placeholder: "S", help: "seconds to connect to the server (default 30)"),
+                    help:
+                        "the host's secure_link secret (a file other users cannot read): verify signs its requests for paid issues' content with it"
+                ),
+                .value(
+                    \.timeouts.connect, "--connect-timeout", seconds, placeholder: "S",
+                    help: "seconds to connect to the server (default 30)"),
                 .value(
                     \.timeouts.stall, "--stall-timeout", seconds, placeholder: "S",
                     help: "seconds a transfer may run under 1 KiB/s before it fails (default 60)"),

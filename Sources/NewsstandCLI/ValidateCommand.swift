@@ -15,10 +15,14 @@ enum ValidateCommand: Command {
                 + Argument.group(\.validation, ValidationOptions.arguments(issueHelp: "validate only this issue")) + [
                     .value(
                         \.feeds, "--feed",
-                        help: "also check the rules of this feed (atom: the Newsstand feed's summary and cover rules, NS-601 and NS-602)"),
+                        help:
+                            "also check the rules of this feed (atom: the Newsstand feed's summary and cover rules, NS-601 and NS-602)"
+                    ),
                     .value(
                         \.output, "--output", alias: "-o", .folder,
-                        help: "reuse the validation recorded by 'newsstand build' in this output folder for issues unchanged since (read only)"),
+                        help:
+                            "reuse the validation recorded by 'newsstand build' in this output folder for issues unchanged since (read only)"
+                    ),
                 ]
         }
     }

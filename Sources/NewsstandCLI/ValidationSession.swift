@@ -80,7 +80,9 @@ struct ValidationSession {
             if collectPlans, let plan = result.plan { plans.append(plan) }
         }
         for version in otherVersions.sorted() {
-            note("build records made by newsstand \(SourceText.quoted(version)), not \(ToolVersion.current): their issues are validated again")
+            note(
+                "build records made by newsstand \(SourceText.quoted(version)), not \(ToolVersion.current): their issues are validated again"
+            )
         }
         let failed = printer.errors > 0 || (strict && printer.warnings > 0)
         return Outcome(

@@ -120,7 +120,8 @@ public enum ValueKind: Sendable, Equatable {
         case .duration:
             guard Duration(argument: value) != nil else {
                 throw UsageError(
-                    "\(name) needs a duration from 1 second to 3650 days: a whole number and s, m, h or d (3600, 90m, 12h, 7d), got '\(value)'")
+                    "\(name) needs a duration from 1 second to 3650 days: a whole number and s, m, h or d (3600, 90m, 12h, 7d), got '\(value)'"
+                )
             }
         }
     }

@@ -33,7 +33,8 @@ struct BinaryPlistParser {
             var walk = Walk(bytes: bytes, layout: layout, limits: limits, fileName: (displayPath as NSString).lastPathComponent)
             return try walk.node(layout.top, depth: 1)
         } catch let failure as Failure {
-            throw PlistReadFailure(diagnostics: [Diagnostic(failure.code, failure.message, at: SourceLocation(file: displayPath))])
+            throw PlistReadFailure(diagnostics: [Diagnostic(failure.code, failure.message, at: SourceLocation(file: displayPath))]
+            )
         } catch {
             throw PlistReadFailure(diagnostics: [
                 Diagnostic(.malformedPlist, "binary property list cannot be read", at: SourceLocation(file: displayPath))
@@ -57,7 +58,9 @@ struct BinaryPlistParser {
         let objectCount = try int(bytes, at: trailer + 8)
         let top = try int(bytes, at: trailer + 16)
         let tableOffset = try int(bytes, at: trailer + 24)
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else { throw malformed("bad offset or reference size") }
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+            throw malformed("bad offset or reference size")
+        }
         guard objectCount >= 1, top < objectCount, tableOffset >= 9, tableOffset < trailer,
             objectCount <= (trailer - tableOffset) / offsetSize
         else { throw malformed("the offset table does not fit the file") }
@@ -92,12 +95,16 @@ struct BinaryPlistParser {
             guard values <= limits.maximumValues else {
                 throw Failure(
                     code: .plistTooLarge,
-                    message: "\(fileName) holds more than \(PlistLimits.grouped(limits.maximumValues)) values, the most a property list may hold")
+                    message:
+                        "\(fileName) holds more than \(PlistLimits.grouped(limits.maximumValues)) values, the most a property list may hold"
+                )
             }
             guard depth <= limits.maximumDepth else {
                 throw Failure(
                     code: .plistTooLarge,
-                    message: "\(fileName) nests values more than \(PlistLimits.grouped(limits.maximumDepth)) deep, the most a property list may")
+                    message:
+                        "\(fileName) nests values more than \(PlistLimits.grouped(limits.maximumDepth)) deep, the most a property list may"
+                )
             }
             var offset = try objectOffset(object)
             let marker = try byte(at: offset)
@@ -136,7 +143,9 @@ struct BinaryPlistParser {
                 guard count <= Int.max / 2 else { throw malformed("a string is too long") }
                 let raw = Array(try slice(start, count * 2))
                 let units = stride(from: 0, to: raw.count, by: 2).map { UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]) }
-                guard let text = String(validating: units, as: UTF16.self) else { throw malformed("a string is not valid UTF-16") }
+                guard let text = String(validating: units, as: UTF16.self) else {
+                    throw malformed("a string is not valid UTF-16")
+                }
                 return PlistNode(.string(try checked(text)), line: 0)
             case 0xA:
                 let (count, start) = try length(info, at: offset)

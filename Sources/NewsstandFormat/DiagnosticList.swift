@@ -50,7 +50,9 @@ public struct DiagnosticList: Sendable {
         let unlisted = unlistedErrors + unlistedWarnings
         guard unlisted > 0 else { return kept }
         var parts: [String] = []
-        if unlistedErrors > 0 { parts.append("\(PlistLimits.grouped(unlistedErrors)) more error\(unlistedErrors == 1 ? "" : "s")") }
+        if unlistedErrors > 0 {
+            parts.append("\(PlistLimits.grouped(unlistedErrors)) more error\(unlistedErrors == 1 ? "" : "s")")
+        }
         if unlistedWarnings > 0 {
             parts.append("\(PlistLimits.grouped(unlistedWarnings)) more warning\(unlistedWarnings == 1 ? "" : "s")")
         }

@@ -31,7 +31,9 @@ public enum PlistReader {
         do {
             file = try OpenFile.open(url)
         } catch .missing {
-            throw PlistReadFailure(diagnostics: [Diagnostic(.fileMissing, "\(displayPath) is missing", at: SourceLocation(file: displayPath))])
+            throw PlistReadFailure(diagnostics: [
+                Diagnostic(.fileMissing, "\(displayPath) is missing", at: SourceLocation(file: displayPath))
+            ])
         } catch {
             throw unreadable(displayPath, error)
         }

@@ -90,7 +90,10 @@ public enum PlistWriter {
     static func text(of date: Date) throws(Failure) -> String {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         guard writableSeconds.contains(seconds) else {
-            throw Failure(reason: "the date \(date.timeIntervalSince1970) s after 1970 is outside the years 0001 to 9999 and cannot be written in an XML property list")
+            throw Failure(
+                reason:
+                    "the date \(date.timeIntervalSince1970) s after 1970 is outside the years 0001 to 9999 and cannot be written in an XML property list"
+            )
         }
         return PlistDate.format(date)
     }

@@ -30,8 +30,9 @@ struct XMLPlistParser {
     func parse(data: Data) throws(PlistReadFailure) -> PlistNode {
         _ = Self.initialized
         let outcome: Result<PlistNode, PlistReadFailure> = data.withUnsafeBytes { raw in
-            guard let reader = xmlReaderForMemory(
-                raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), displayPath, nil, Self.options)
+            guard
+                let reader = xmlReaderForMemory(
+                    raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), displayPath, nil, Self.options)
             else {
                 return .failure(PlistReadFailure(diagnostics: [Self.emptyDocument(displayPath)]))
             }
@@ -141,7 +142,9 @@ private struct Walk {
         case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
             // Only an entity the file does not declare gets here (an external DTD's, never loaded).
             let name = Self.string(xmlTextReaderConstName(reader))
-            problem("entity '&\(name);' is not defined (property lists have only &amp; &lt; &gt; &quot; &apos; and character references)", line: Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader))))
+            problem(
+                "entity '&\(name);' is not defined (property lists have only &amp; &lt; &gt; &quot; &apos; and character references)",
+                line: Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader))))
         default:
             break  // comments, processing instructions, the XML declaration
         }

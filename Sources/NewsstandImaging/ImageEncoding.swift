@@ -31,7 +31,9 @@ enum ImageWriter {
     /// Writes `image` from offset 0 of `output` (or only counts the bytes when it is nil) and
     /// returns the byte count. `strip` drops every metadata field libvips would write (ICC,
     /// EXIF, XMP, comments).
-    static func write(_ image: VipsImageRef, as encoding: ImageEncoding, strip: Bool, to output: OpenedOutput?) throws(ImageWriteFailure) -> Int64 {
+    static func write(_ image: VipsImageRef, as encoding: ImageEncoding, strip: Bool, to output: OpenedOutput?)
+        throws(ImageWriteFailure) -> Int64
+    {
         var state = CVipsWriteState(fd: output?.descriptor ?? -1, written: 0, error: 0)
         let status: Int32 = withUnsafeMutablePointer(to: &state) { statePointer in
             guard let target = cvips_target_new(statePointer) else { return -1 }
@@ -39,7 +41,8 @@ enum ImageWriter {
             let strip: gboolean = strip ? 1 : 0
             switch encoding {
             case .png(let compression, let filter, let palette, let bitDepth):
-                return cvips_pngsave(image.pointer, target, Int32(compression), Int32(filter.rawValue), strip, palette ? 1 : 0, Int32(bitDepth))
+                return cvips_pngsave(
+                    image.pointer, target, Int32(compression), Int32(filter.rawValue), strip, palette ? 1 : 0, Int32(bitDepth))
             case .jpeg(let quality):
                 return cvips_jpegsave(image.pointer, target, Int32(quality), strip)
             case .webp(let quality):

@@ -29,7 +29,9 @@ enum ImageLoader {
     }
 
     /// The format libvips sniffs from the first bytes, when it is one of `accepted`.
-    static func detect(_ source: UnsafeMutablePointer<VipsSource>, name: String, accepting accepted: [ImageFormat]) throws(ImagingError) -> ImageFormat {
+    static func detect(_ source: UnsafeMutablePointer<VipsSource>, name: String, accepting accepted: [ImageFormat])
+        throws(ImagingError) -> ImageFormat
+    {
         guard let loader = vips_foreign_find_load_source(source) else {
             _ = VipsRuntime.takeError()
             throw .unsupportedFormat(path: name, found: nil, accepted: accepted)

@@ -6,7 +6,8 @@ import Foundation
 struct JPEGOptimizer {
     let limits: ImagingLimits
 
-    func optimize(_ source: OpenedInput, keepingProfile: Bool, to output: ImageOutput) throws(ImagingError) -> OptimizationOutcome {
+    func optimize(_ source: OpenedInput, keepingProfile: Bool, to output: ImageOutput) throws(ImagingError) -> OptimizationOutcome
+    {
         let destination = try OpenedOutput(output)
         var result = NJPEGResult()
         njpeg_optimize(

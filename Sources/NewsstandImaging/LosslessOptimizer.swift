@@ -30,7 +30,8 @@ public struct LosslessOptimizer: Sendable {
             case .png:
                 return try PNGOptimizer(limits: limits).optimize(source, header: image, to: output)
             case .jpeg:
-                return try JPEGOptimizer(limits: limits).optimize(source, keepingProfile: MetadataPolicy.keepsProfile(of: image), to: output)
+                return try JPEGOptimizer(limits: limits).optimize(
+                    source, keepingProfile: MetadataPolicy.keepsProfile(of: image), to: output)
             default:
                 return .keptOriginal(bytes: source.size, reason: .formatNotOptimized(format))
             }

@@ -61,7 +61,9 @@ public struct NormalSizeDeriver: Sendable {
             guard width % 2 == 0, height % 2 == 0 else { throw .oddSize(path: input.name, width: width, height: height) }
             var half = try Self.halve(image, input: input)
             if half.width != width / 2 || half.height != height / 2 {
-                half = try step("trimming to half size", input) { cvips_crop(half.pointer, $0, 0, 0, Int32(width / 2), Int32(height / 2)) }
+                half = try step("trimming to half size", input) {
+                    cvips_crop(half.pointer, $0, 0, 0, Int32(width / 2), Int32(height / 2))
+                }
             }
             let prepared: (image: VipsImageRef, strip: Bool)
             do throws(VipsFailure) {

@@ -65,10 +65,13 @@ public final class PDFDocument: @unchecked Sendable {
         let expected = size.rows(atWidth: width)
         let evenExpected = expected + expected % 2
         if width * evenExpected > limits.maximumPagePixels {
-            throw .tooLarge(path: "\(name), page \(index + 1)", width: width, height: evenExpected, limit: limits.maximumPagePixels)
+            throw .tooLarge(
+                path: "\(name), page \(index + 1)", width: width, height: evenExpected, limit: limits.maximumPagePixels)
         }
         guard size.isUsable else {
-            throw .damagedPDF(path: name, reason: "page \(index + 1) has no usable size (libvips reads it as \(size.width)x\(size.height) points)")
+            throw .damagedPDF(
+                path: name,
+                reason: "page \(index + 1) has no usable size (libvips reads it as \(size.width)x\(size.height) points)")
         }
         // The header gives the page's size in points rounded to whole points, so the first
         // scale can miss the width by a pixel: correct it from what that scale gives.
@@ -81,7 +84,9 @@ public final class PDFDocument: @unchecked Sendable {
         guard abs(page.width - width) <= 1, size.acceptedRows(atWidth: width).contains(page.height) else {
             throw .processingFailed(
                 path: name, step: "rendering page \(index + 1)",
-                reason: "libvips gave \(page.width)x\(page.height) pixels where the page's \(size.width)x\(size.height) points give \(width)x\(expected)")
+                reason:
+                    "libvips gave \(page.width)x\(page.height) pixels where the page's \(size.width)x\(size.height) points give \(width)x\(expected)"
+            )
         }
         let height = page.height + page.height % 2
         if width * height > limits.maximumPagePixels {

@@ -29,14 +29,20 @@ struct PNGOptimizer {
             list.append(Candidate(encoding: .png(compression: 9, filter: VIPS_FOREIGN_PNG_FILTER_NONE), asGrey: true))
         }
         if let header, header.colourType == 3 {
-            list.append(Candidate(encoding: .png(compression: 9, filter: VIPS_FOREIGN_PNG_FILTER_NONE, palette: true, bitDepth: header.bitDepth)))
+            list.append(
+                Candidate(
+                    encoding: .png(compression: 9, filter: VIPS_FOREIGN_PNG_FILTER_NONE, palette: true, bitDepth: header.bitDepth)
+                ))
         } else if let header, header.colourType == 0, header.bitDepth < 8 {
-            list.append(Candidate(encoding: .png(compression: 9, filter: VIPS_FOREIGN_PNG_FILTER_NONE, bitDepth: header.bitDepth)))
+            list.append(
+                Candidate(encoding: .png(compression: 9, filter: VIPS_FOREIGN_PNG_FILTER_NONE, bitDepth: header.bitDepth)))
         }
         return list
     }
 
-    func optimize(_ source: OpenedInput, header image: VipsImageRef, to output: ImageOutput) throws(ImagingError) -> OptimizationOutcome {
+    func optimize(_ source: OpenedInput, header image: VipsImageRef, to output: ImageOutput) throws(ImagingError)
+        -> OptimizationOutcome
+    {
         let header = PNGHeader(source.read(count: 33))
         // A kept colour profile describes colour: it cannot go with grey samples.
         let greyCandidate = (header?.colourType == 2 || header?.colourType == 6) && !MetadataPolicy.keepsProfile(of: image)
@@ -80,7 +86,9 @@ struct PNGOptimizer {
     }
 
     /// Decodes the original again (streaming) and encodes it, into the file or only counting.
-    private func encode(_ source: OpenedInput, as candidate: Candidate, to destination: OpenedOutput?) throws(ImagingError) -> Int64 {
+    private func encode(_ source: OpenedInput, as candidate: Candidate, to destination: OpenedOutput?) throws(ImagingError)
+        -> Int64
+    {
         var image = try ImageLoader.load(source, accepting: [.png], limits: limits).image
         if candidate.asGrey { image = try Greyscale.reduce(image, input: source) }
         let prepared: (image: VipsImageRef, strip: Bool)

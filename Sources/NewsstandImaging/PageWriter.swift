@@ -11,11 +11,15 @@ enum PageWriter {
     static func shape(_ image: VipsImageRef, width: Int, input: OpenedInput) throws(ImagingError) -> VipsImageRef {
         var result = image
         if result.width > width {
-            result = try step("trimming to \(width) pixels", input) { cvips_crop(result.pointer, $0, 0, 0, Int32(width), Int32(result.height)) }
+            result = try step("trimming to \(width) pixels", input) {
+                cvips_crop(result.pointer, $0, 0, 0, Int32(width), Int32(result.height))
+            }
         }
         let evenHeight = result.height + result.height % 2
         if result.width < width || evenHeight != result.height {
-            result = try step("extending to an even size", input) { cvips_extend(result.pointer, $0, Int32(width), Int32(evenHeight)) }
+            result = try step("extending to an even size", input) {
+                cvips_extend(result.pointer, $0, Int32(width), Int32(evenHeight))
+            }
         }
         return result
     }
@@ -39,23 +43,29 @@ enum PageWriter {
             let format: ImageEncoding = choice == .png ? pngEncoding : .jpeg(quality: PageEncoding.jpegQuality)
             let bytes = try NewsstandImaging.write(image, as: format, strip: prepared.strip, to: destination, input: input)
             try destination.keep(length: bytes)
-            return RenderedPage(format: format.format, width: image.width, height: image.height, byteCount: bytes, alternativeByteCount: nil)
+            return RenderedPage(
+                format: format.format, width: image.width, height: image.height, byteCount: bytes, alternativeByteCount: nil)
         case .automatic:
             let inMemory = image
             image = try step("rendering", input) { out in
                 out.pointee = vips_image_copy_memory(inMemory.pointer)
                 return out.pointee == nil ? -1 : 0
             }
-            let jpegBytes = try NewsstandImaging.write(image, as: .jpeg(quality: PageEncoding.jpegQuality), strip: prepared.strip, to: nil, input: input)
-            let pngBytes = try NewsstandImaging.write(image, as: pngEncoding, strip: prepared.strip, to: destination, input: input)
+            let jpegBytes = try NewsstandImaging.write(
+                image, as: .jpeg(quality: PageEncoding.jpegQuality), strip: prepared.strip, to: nil, input: input)
+            let pngBytes = try NewsstandImaging.write(
+                image, as: pngEncoding, strip: prepared.strip, to: destination, input: input)
             if Double(jpegBytes) <= Double(pngBytes) * PageEncoding.jpegShareLimit {
                 try destination.reset()
-                let written = try NewsstandImaging.write(image, as: .jpeg(quality: PageEncoding.jpegQuality), strip: prepared.strip, to: destination, input: input)
+                let written = try NewsstandImaging.write(
+                    image, as: .jpeg(quality: PageEncoding.jpegQuality), strip: prepared.strip, to: destination, input: input)
                 try destination.keep(length: written)
-                return RenderedPage(format: .jpeg, width: image.width, height: image.height, byteCount: written, alternativeByteCount: pngBytes)
+                return RenderedPage(
+                    format: .jpeg, width: image.width, height: image.height, byteCount: written, alternativeByteCount: pngBytes)
             }
             try destination.keep(length: pngBytes)
-            return RenderedPage(format: .png, width: image.width, height: image.height, byteCount: pngBytes, alternativeByteCount: jpegBytes)
+            return RenderedPage(
+                format: .png, width: image.width, height: image.height, byteCount: pngBytes, alternativeByteCount: jpegBytes)
         }
     }
 }

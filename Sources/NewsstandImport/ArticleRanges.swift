@@ -100,14 +100,17 @@ public enum ArticleListError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .malformed(let item):
-            return "--articles: '\(item)' is not a page range; write N, N-M or N- (pages counted from 1), separated by commas, as in 1,2-5,6-"
+            return
+                "--articles: '\(item)' is not a page range; write N, N-M or N- (pages counted from 1), separated by commas, as in 1,2-5,6-"
         case .backwards(let item): return "--articles: '\(item)' ends before it starts"
-        case .overlap(let item, let previous): return "--articles: '\(item)' overlaps '\(previous)'; every page belongs to one article"
+        case .overlap(let item, let previous):
+            return "--articles: '\(item)' overlaps '\(previous)'; every page belongs to one article"
         case .gap(let from, let to):
             return from == to
                 ? "--articles: page \(from) is in no article; the ranges must cover every page, in order"
                 : "--articles: pages \(from) to \(to) are in no article; the ranges must cover every page, in order"
-        case .afterOpenEnd(let item, let openRange): return "--articles: '\(item)' comes after '\(openRange)', which runs to the last page"
+        case .afterOpenEnd(let item, let openRange):
+            return "--articles: '\(item)' comes after '\(openRange)', which runs to the last page"
         case .pastTheEnd(let item, let pageCount):
             return "--articles: '\(item)' goes past the last page; the input has \(pageCount) page(s)"
         case .tooLong(let limit): return "--articles is longer than \(limit) bytes"

@@ -53,9 +53,11 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .magazineSettings(let path, let reason): return "\(path): \(reason)"
         case .noSimplePage(let reason): return "the magazine has no usable SimplePage page class: \(reason)"
         case .issueExists(let name, let path):
-            return "issue '\(name)' exists already ('\(path)'); import never replaces an issue: remove it or choose another --issue"
+            return
+                "issue '\(name)' exists already ('\(path)'); import never replaces an issue: remove it or choose another --issue"
         case .invalidIssueName(let name):
-            return "'\(name)' is not a valid issue name: letters, digits, '-', '_' and '.' only, not starting with '.', at most \(IssueName.maxBytes) bytes"
+            return
+                "'\(name)' is not a valid issue name: letters, digits, '-', '_' and '.' only, not starting with '.', at most \(IssueName.maxBytes) bytes"
         case .unreadableSource(let path, let reason): return "'\(path)' cannot be imported: \(reason)"
         case .noImages(let folder, let skipped):
             let what = skipped == 0 ? "it is empty" : "\(skipped) other file(s) were skipped"
@@ -72,7 +74,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(Self.subject(page, source)) needs more than \(limit >> 20) MiB of memory (--page-memory) and was stopped"
         case .rendererFailed(let page, let source, let reason): return "\(Self.subject(page, source)) failed: \(reason)"
         case .rendererUnavailable(let path, let reason):
-            return "the page renderer '\(path)' cannot be started: \(reason) (newsstand import runs each page in the newsstand executable of the running one's folder)"
+            return
+                "the page renderer '\(path)' cannot be started: \(reason) (newsstand import runs each page in the newsstand executable of the running one's folder)"
         case .libraryFailure(let page, let source, let message):
             return "\(Self.subject(page, source)) went wrong in \(message.domain): \(message.text)"
         case .stopped(let page): return "\(Self.subject(page, "the source")) was stopped after another page failed"

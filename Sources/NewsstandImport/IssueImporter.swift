@@ -24,7 +24,8 @@ public struct IssueImporter: Sendable {
 
     /// The renderer processes every page goes through, with the request's memory and time.
     var renderer: PageRenderer {
-        PageRenderer(executable: request.renderer, memoryLimit: request.pageMemoryLimit, timeout: request.pageTimeout, limits: limits)
+        PageRenderer(
+            executable: request.renderer, memoryLimit: request.pageMemoryLimit, timeout: request.pageTimeout, limits: limits)
     }
 
     /// Imports; `progress` is called with (pages done, pages) from the rendering threads.
@@ -49,7 +50,9 @@ public struct IssueImporter: Sendable {
         let (source, notes, openingWarnings) = try openSource()
         let articles: [ClosedRange<Int>]
         do {
-            articles = try request.articles?.articles(pageCount: source.pageCount) ?? ArticleRanges.onePerPage(pageCount: source.pageCount)
+            articles =
+                try request.articles?.articles(pageCount: source.pageCount)
+                ?? ArticleRanges.onePerPage(pageCount: source.pageCount)
         } catch {
             throw .articles(error)
         }
@@ -68,7 +71,8 @@ public struct IssueImporter: Sendable {
                 source, names: names, into: workspace.assets, normalSizes: !target.derivesNormalSizes, progress: progress)
             guard let first = pages.first else { throw .unreadableSource(path: request.source.path, reason: "it has no pages") }
             let cover = try writeCover(from: first, into: workspace.assets, normalSize: !target.derivesNormalSizes)
-            try writePlist(PageConfig.pages(pages.map(\.baseImage), articles: articles), named: "pages.plist", in: workspace.folder)
+            try writePlist(
+                PageConfig.pages(pages.map(\.baseImage), articles: articles), named: "pages.plist", in: workspace.folder)
             try writePlist(PageConfig.issue(request, cover: cover.name), named: "issue.plist", in: workspace.folder)
             try workspace.commit(as: issueName)
             return ImportSummary(
@@ -122,7 +126,8 @@ public struct IssueImporter: Sendable {
         }
         // Counted by a renderer too: poppler reading a hostile file's page tree costs this
         // process nothing and has the same deadline.
-        let (answer, warnings) = try renderer.run(renderer.job(.countPDFPages, source: path), files: .init(source: file.descriptor), page: nil)
+        let (answer, warnings) = try renderer.run(
+            renderer.job(.countPDFPages, source: path), files: .init(source: file.descriptor), page: nil)
         guard case .counted(let pages) = answer, pages > 0, pages <= limits.maximumPDFPages else {
             throw .rendererFailed(page: nil, source: path, reason: "its answer does not fit the job")
         }
@@ -130,7 +135,9 @@ public struct IssueImporter: Sendable {
     }
 
     /// The cover: the first page's image, copied as `cover@2x.<ext>` (and `cover.<ext>`).
-    private func writeCover(from page: IssuePageWriter.WrittenPage, into assets: OpenFolder, normalSize: Bool) throws(ImportError) -> (name: String, bytes: Int64) {
+    private func writeCover(from page: IssuePageWriter.WrittenPage, into assets: OpenFolder, normalSize: Bool) throws(ImportError)
+        -> (name: String, bytes: Int64)
+    {
         let name = "cover." + (page.format == .jpeg ? "jpg" : "png")
         var pairs = [(RetinaName.of(page.baseImage), RetinaName.of(name))]
         if normalSize { pairs.append((page.baseImage, name)) }

@@ -32,7 +32,8 @@ struct IssuePageWriter: Sendable {
         let total = source.pageCount
         progress(0, total)
         try ParallelPages.run(count: total, width: jobs) { index, shouldStop throws(ImportError) in
-            let page = try writePage(index, of: source, named: names.stem(of: index), into: assets, normalSize: normalSizes, shouldStop: shouldStop)
+            let page = try writePage(
+                index, of: source, named: names.stem(of: index), into: assets, normalSize: normalSizes, shouldStop: shouldStop)
             results.withLock { $0[index] = page }
         } finished: { done in
             progress(done, total)
@@ -44,7 +45,8 @@ struct IssuePageWriter: Sendable {
     /// written) in a renderer, through temporary names: the extension is known once the
     /// renderer chose the encoding.
     private func writePage(
-        _ index: Int, of source: any PageSource, named stem: String, into assets: OpenFolder, normalSize: Bool, shouldStop: () -> Bool
+        _ index: Int, of source: any PageSource, named stem: String, into assets: OpenFolder, normalSize: Bool,
+        shouldStop: () -> Bool
     ) throws(ImportError) -> WrittenPage {
         let (work, input) = try source.input(for: index)
         let temporary = stem + "@2x.rendering"
@@ -56,7 +58,8 @@ struct IssuePageWriter: Sendable {
             normalOutput: normalSize ? assets.path(of: normalTemporary) : nil)
         let (answer, warnings) = try withExtendedLifetime(input) { () throws(ImportError) in
             try renderer.run(
-                job, files: .init(source: input.descriptor, output: file.descriptor, normalOutput: normal?.descriptor), page: index + 1,
+                job, files: .init(source: input.descriptor, output: file.descriptor, normalOutput: normal?.descriptor),
+                page: index + 1,
                 shouldStop: shouldStop)
         }
         // The renderer reads a hostile file: what it says it wrote is checked against the job
@@ -65,7 +68,8 @@ struct IssuePageWriter: Sendable {
             rendered.height % 2 == 0, rendered.format == .png || rendered.format == .jpeg, (normalBytes != nil) == normalSize,
             Self.size(of: file) == rendered.byteCount, normal.map({ Self.size(of: $0) == normalBytes }) ?? true
         else {
-            throw .rendererFailed(page: index + 1, source: input.path, reason: "its answer does not fit the job or the files it wrote")
+            throw .rendererFailed(
+                page: index + 1, source: input.path, reason: "its answer does not fit the job or the files it wrote")
         }
         let name = stem + "." + (rendered.format == .jpeg ? "jpg" : "png")
         try io { () throws(FileSystemError) in

@@ -37,11 +37,14 @@ struct MagazineTarget {
     /// `DeriveNormalSize`: true when absent; a value that is not a boolean is an error (the
     /// import would otherwise guess which images the build expects).
     static func derivesNormalSizes(_ root: PlistNode, path: String) throws(ImportError) -> Bool {
-        guard root.entries != nil else { throw .magazineSettings(path: path, reason: "it must be a dict, found \(root.kindName)") }
+        guard root.entries != nil else {
+            throw .magazineSettings(path: path, reason: "it must be a dict, found \(root.kindName)")
+        }
         guard let node = root[deriveNormalSizeKey] else { return true }
         guard case .scalar(.boolean(let value)) = node.value else {
             throw .magazineSettings(
-                path: path, reason: "line \(node.line): \(deriveNormalSizeKey) must be <true/> or <false/>, found \(node.kindName)")
+                path: path,
+                reason: "line \(node.line): \(deriveNormalSizeKey) must be <true/> or <false/>, found \(node.kindName)")
         }
         return value
     }

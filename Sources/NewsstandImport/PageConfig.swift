@@ -6,28 +6,34 @@ enum PageConfig {
     /// `pages.plist`: one article per range, one `SimplePage` per page with its `baseImage`.
     static func pages(_ baseImages: [String], articles: [ClosedRange<Int>]) -> PlistNode {
         let articleNodes = articles.map { range in
-            node(.array(range.map { index in
-                node(.dictionary([
-                    entry("class", node(.string("SimplePage"))),
-                    entry("properties", node(.dictionary([entry("baseImage", node(.string(baseImages[index])))]))),
-                ]))
-            }))
+            node(
+                .array(
+                    range.map { index in
+                        node(
+                            .dictionary([
+                                entry("class", node(.string("SimplePage"))),
+                                entry("properties", node(.dictionary([entry("baseImage", node(.string(baseImages[index])))]))),
+                            ]))
+                    }))
         }
         return node(.array(articleNodes))
     }
 
     /// `issue.plist`: Name, Title, Date and Cover.
     static func issue(_ request: ImportRequest, cover: String) -> PlistNode {
-        node(.dictionary([
-            entry("Name", node(.string(request.issueName))),
-            entry("Title", node(.string(request.title))),
-            entry("Date", node(.date(request.date))),
-            entry("Cover", node(.string(cover))),
-        ]))
+        node(
+            .dictionary([
+                entry("Name", node(.string(request.issueName))),
+                entry("Title", node(.string(request.title))),
+                entry("Date", node(.date(request.date))),
+                entry("Cover", node(.string(cover))),
+            ]))
     }
 
     private static func node(_ value: PlistNode.Value) -> PlistNode { PlistNode(value, line: 0) }
-    private static func entry(_ key: String, _ value: PlistNode) -> PlistNode.Entry { PlistNode.Entry(key: key, keyLine: 0, node: value) }
+    private static func entry(_ key: String, _ value: PlistNode) -> PlistNode.Entry {
+        PlistNode.Entry(key: key, keyLine: 0, node: value)
+    }
 }
 
 /// Page image names as the rest of a layout has them: `<article>-<page>`, articles from 1 and

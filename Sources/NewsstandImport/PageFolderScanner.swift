@@ -36,7 +36,9 @@ struct PageFolderScanner {
             switch entry.kind {
             case .regularFile where isImageName:
                 guard let name = entry.name else {
-                    throw .refusedEntry(path: folder.path(of: entry.displayName), reason: "its name is not UTF-8; rename it (a page image is imported or the import fails, never skipped)")
+                    throw .refusedEntry(
+                        path: folder.path(of: entry.displayName),
+                        reason: "its name is not UTF-8; rename it (a page image is imported or the import fails, never skipped)")
                 }
                 pages.append(name)
             case .regularFile:
@@ -44,7 +46,9 @@ struct PageFolderScanner {
             case .folder:
                 notes.append("skipped '\(entry.displayName)': a folder (subfolders are not read)")
             case let kind where isImageName:
-                throw .refusedEntry(path: folder.path(of: entry.displayName), reason: "it is \(kind.description); a page image must be a regular file")
+                throw .refusedEntry(
+                    path: folder.path(of: entry.displayName),
+                    reason: "it is \(kind.description); a page image must be a regular file")
             case let kind:
                 notes.append("skipped '\(entry.displayName)': \(kind.description)")
             }

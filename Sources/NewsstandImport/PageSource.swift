@@ -35,7 +35,8 @@ struct FolderPages: PageSource {
         do {
             return (.scaleImage, try folder.file(names[index]))
         } catch {
-            throw .refusedEntry(path: folder.path(of: names[index]), reason: error.reason + "; a page image must be a regular file")
+            throw .refusedEntry(
+                path: folder.path(of: names[index]), reason: error.reason + "; a page image must be a regular file")
         }
     }
 }

@@ -117,7 +117,9 @@ struct PreviewPageRenderer {
         var html: [String] = []
         for (i, item) in items.enumerated() {
             guard let photo = item["photo"]?.string, let thumbnail = item["thumbnail"]?.string else { return nil }
-            let (full, thumb) = (PreviewImage(name: photo, folder: imageFolder), PreviewImage(name: thumbnail, folder: imageFolder))
+            let (full, thumb) = (
+                PreviewImage(name: photo, folder: imageFolder), PreviewImage(name: thumbnail, folder: imageFolder)
+            )
             html.append(
                 try templates.photo.render([
                     "number": .text(String(i + 1)),
@@ -151,7 +153,8 @@ struct PreviewPageRenderer {
         switch (type, node.value) {
         case (.image?, .scalar(.string(let name))):
             let image = PreviewImage(name: name, folder: imageFolder)
-            return "<figure class=\"props__image\"><img src=\"\(Markup.escape(image.src))\" srcset=\"\(Markup.escape(image.srcset))\""
+            return
+                "<figure class=\"props__image\"><img src=\"\(Markup.escape(image.src))\" srcset=\"\(Markup.escape(image.srcset))\""
                 + " alt=\"\(Markup.escape(name))\" loading=\"lazy\"><figcaption>\(Markup.escape(name))</figcaption></figure>"
         case (.movie?, .scalar(.string(let name))), (.file?, .scalar(.string(let name))):
             return "<code class=\"props__file\">\(Markup.escape(name))</code>"

@@ -1,7 +1,7 @@
 import Foundation
-import NewsstandFormat
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
+import NewsstandFormat
 
 /// A value put into a preview template: text is escaped for HTML, a fragment is inserted as is.
 enum TemplateValue {
@@ -50,7 +50,9 @@ struct PreviewTemplate {
             case .html(let value)?: result += value
             case nil:
                 throw .templateSyntax(
-                    file: name, problem: "unknown placeholder {{\(key)}}; this template knows: \(values.keys.sorted().joined(separator: ", "))")
+                    file: name,
+                    problem:
+                        "unknown placeholder {{\(key)}}; this template knows: \(values.keys.sorted().joined(separator: ", "))")
             }
             rest = rest[close.upperBound...]
         }

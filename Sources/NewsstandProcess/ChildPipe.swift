@@ -27,11 +27,21 @@
 
         /// Closes our copy of the child's end, once the child has its own (or never started).
         func closeWriting() {
-            if open.withLock({ state in defer { state.writing = false }; return state.writing }) { close(writing) }
+            if open.withLock({ state in
+                defer { state.writing = false }
+                return state.writing
+            }) {
+                close(writing)
+            }
         }
 
         func closeReading() {
-            if open.withLock({ state in defer { state.reading = false }; return state.reading }) { close(reading) }
+            if open.withLock({ state in
+                defer { state.reading = false }
+                return state.reading
+            }) {
+                close(reading)
+            }
         }
 
         /// Reads both pipes to their end, giving each chunk to `received` (true: standard

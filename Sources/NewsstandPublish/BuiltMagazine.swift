@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// The files of a built folder, as publish reads them: without trusting the folder. Every path
 /// is walked without following links (`OpenFolder`); each issue's build manifest is capped
@@ -85,7 +85,9 @@ struct BuiltMagazine {
         for name in entries.compactMap(\.name).sorted() where !name.hasPrefix(".") {
             switch folder.kind(of: name) {
             case .folder?:
-                guard case .regularFile? = try PublishFiles.status(at: "\(name)/.newsstand/manifest.json", in: folder, step: "plan")?.kind
+                guard
+                    case .regularFile? = try PublishFiles.status(
+                        at: "\(name)/.newsstand/manifest.json", in: folder, step: "plan")?.kind
                 else { continue }
                 guard IssueName.isSafe(name) else {
                     let problem = SafeRelativePath.componentProblem(name) ?? .control
@@ -98,7 +100,8 @@ struct BuiltMagazine {
                     throw PublishError(
                         step: "plan", target: folder.path(at: name),
                         reason: .invalid(
-                            "an issue named '\(name)' is where paid issues' content is published (\(IssueAccess.paidFolder)/<name>/); rename the issue and build again"))
+                            "an issue named '\(name)' is where paid issues' content is published (\(IssueAccess.paidFolder)/<name>/); rename the issue and build again"
+                        ))
                 }
                 issues.append(name)
             case .symbolicLink?:
@@ -170,7 +173,8 @@ struct BuiltMagazine {
                 throw PublishError(
                     step: "plan", target: target,
                     reason: .invalid(
-                        "it links \(Redacted.message(SafeRelativePath.quoted(link.href))), which is not a file of the built issues; run 'newsstand catalog' or build again"))
+                        "it links \(Redacted.message(SafeRelativePath.quoted(link.href))), which is not a file of the built issues; run 'newsstand catalog' or build again"
+                    ))
             }
         }
     }

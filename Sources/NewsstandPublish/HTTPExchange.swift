@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// One HTTP request on libcurl directly, with every wait bounded (`PublishTimeouts`), an upload
 /// streamed from a file descriptor and hashed as it is sent, a response body kept up to a

@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// A local folder: a web server's document root or a mounted volume. Every file is written
 /// under a hidden temporary name, flushed, checked and renamed into place, so readers never see
@@ -40,7 +40,8 @@ public struct LocalFolderDestination: PublishDestination {
 
     public func modificationTime(of path: String) async throws(PublishError) -> Double? {
         try await PublishFiles.offload { () throws(PublishError) -> Double? in
-            guard let folder = try existingFolder("read"), let status = try PublishFiles.status(at: path, in: folder, step: "read"),
+            guard let folder = try existingFolder("read"),
+                let status = try PublishFiles.status(at: path, in: folder, step: "read"),
                 status.kind == .regularFile
             else { return nil }
             return status.modified

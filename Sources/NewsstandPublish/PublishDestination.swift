@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// Where a built magazine is published: a folder, a WebDAV / HTTP PUT endpoint, or an rclone
 /// remote. Paths are relative to the destination's root and use `/`; the publisher checks every

@@ -1,6 +1,6 @@
+import NewsstandBuild
 import NewsstandCore
 import NewsstandProcess
-import NewsstandBuild
 
 /// A failure while publishing: the step, the file or URL it concerns (URLs never carry
 /// credentials), why, and what the publish did about it.

@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// What a destination holds from earlier publishes, kept there as `.newsstand-publish.json`:
 /// every file of the last complete publish with its size and SHA-256 (so the next publish

@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// What a publish will do: upload changed bundles and covers, then switch the changed files the
 /// served catalog may refer to and the catalogs, then (with `--prune`) delete files that no

@@ -40,7 +40,8 @@ extension PublishVerifier {
         let sent = request
         let said = "(ETag \(previous.etag ?? "none"), Last-Modified \(previous.lastModified ?? "none"))"
         switch await BlockingWork.run({ HTTPExchange.perform(sent, timeouts: timeouts) }) {
-        case .failure(.timedOut(let kind, let seconds)): return ["\(url.absoluteString): \(PublishError.Reason.timedOut(kind, seconds: seconds))"]
+        case .failure(.timedOut(let kind, let seconds)):
+            return ["\(url.absoluteString): \(PublishError.Reason.timedOut(kind, seconds: seconds))"]
         case .failure(.network(let message)): return ["\(url.absoluteString): \(message)"]
         case .failure(let failure): return ["\(url.absoluteString): \(failure)"]
         case .success(let response) where response.status == 304:
@@ -50,7 +51,9 @@ extension PublishVerifier {
         case .success(let response) where response.status != 200:
             return ["\(url.absoluteString): HTTP \(response.status) to a conditional request \(said)"]
         case .success(let response) where SHA256.hex(of: response.body) != sha256:
-            return ["\(url.absoluteString): a conditional request \(said) is answered with other bytes than the catalog published (a cache in front of the server?)"]
+            return [
+                "\(url.absoluteString): a conditional request \(said) is answered with other bytes than the catalog published (a cache in front of the server?)"
+            ]
         case .success: return []
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// Checks a publish as a reader would: the catalog at the destination parses, and every URL in
 /// it (bundles and covers in both sizes) answers 200, bundles with the size the catalog gives,

@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// What a publish did.
 public struct PublishReport: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
+import NewsstandBuild
 import NewsstandCore
 import NewsstandProcess
-import NewsstandBuild
 
 /// Any remote the `rclone` program reaches (S3 and compatible stores, GCS, Azure, SFTP, …),
 /// given as `<remote>:<path>`. We run rclone rather than write object-store clients.
@@ -46,7 +46,9 @@ public struct RcloneDestination: PublishDestination {
     /// The `ModTime` rclone lists for `path`; nil when there is no file.
     public func modificationTime(of path: String) async throws(PublishError) -> Double? {
         let listing = try await run(["lsjson", target(path)], step: "read", path: path, allowFailure: true)
-        guard listing.status == 0, let items = try? JSONDecoder().decode([ListedFile].self, from: listing.output) else { return nil }
+        guard listing.status == 0, let items = try? JSONDecoder().decode([ListedFile].self, from: listing.output) else {
+            return nil
+        }
         return items.first.flatMap { Self.parseTime($0.ModTime) }
     }
 
@@ -91,11 +93,13 @@ public struct RcloneDestination: PublishDestination {
         // may be a staging name of this run: so the next publish writes the same hidden name, and
         // an upload a stop cut short is replaced rather than left beside it.
         let partial = Self.partialName(for: path, of: source.path)
-        _ = try await run(["copyto", "--ignore-times", source.displayPath, target(partial)], step: "upload", path: path, isUpload: true)
+        _ = try await run(
+            ["copyto", "--ignore-times", source.displayPath, target(partial)], step: "upload", path: path, isUpload: true)
         if let modified {
             // `2026-12-01T10:00:05`, which rclone reads as UTC.
             let stamp = String(PlistDate.format(Date(timeIntervalSince1970: Double(modified))).dropLast())
-            _ = try await run(["touch", "--no-create", "--timestamp", stamp, target(partial)], step: "upload", path: path, allowFailure: true)
+            _ = try await run(
+                ["touch", "--no-create", "--timestamp", stamp, target(partial)], step: "upload", path: path, allowFailure: true)
         }
         do throws(PublishError) {
             _ = try await run(["moveto", target(partial), target(path)], step: "upload", path: path)
@@ -127,7 +131,8 @@ public struct RcloneDestination: PublishDestination {
     public func delete(_ path: String) async throws(PublishError) {
         let result = try await run(["deletefile", target(path)], step: "delete", path: path, allowFailure: true)
         if result.status != 0, !result.error.contains("not found"), !result.error.contains("doesn't exist") {
-            throw PublishError(step: "delete", target: display(path), reason: .rclone(status: result.status, message: result.error))
+            throw PublishError(
+                step: "delete", target: display(path), reason: .rclone(status: result.status, message: result.error))
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// The short last phase of a publish, where what readers are served changes: files uploaded
 /// under temporary names (staged) are moved over the files they replace, catalogs last, each

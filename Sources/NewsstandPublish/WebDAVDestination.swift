@@ -1,6 +1,6 @@
 import Foundation
-import NewsstandCore
 import NewsstandBuild
+import NewsstandCore
 
 /// A WebDAV / HTTP PUT endpoint (nginx's dav module, Apache mod_dav, many hosts): `PUT` to
 /// upload (streamed from the file and hashed on the way), `MOVE` with `Overwrite: T` to rename,

@@ -113,7 +113,9 @@ enum ContentSwap {
 
     /// Takes `entry` off under a temporary name, then deletes it: no staged or aside folder is
     /// ever seen half deleted under its own name. A deletion that fails is finished on open.
-    private static func discard(_ entry: String, of name: String, in issues: OpenFolder, layout: LibraryLayout) throws(FileSystemError) {
+    private static func discard(_ entry: String, of name: String, in issues: OpenFolder, layout: LibraryLayout)
+        throws(FileSystemError)
+    {
         guard issues.kind(of: entry) != nil else { return }
         let doomed = layout.temporaryContent(of: name).lastPathComponent
         try issues.rename(entry, to: doomed)

@@ -73,7 +73,9 @@ extension IssueLibrary {
         // process's reconcile would otherwise find the row and no job, and start it again.
         countClaimant(name, 1)
         defer { countClaimant(name, -1) }
-        guard let claim = try await claims.wait(for: name, within: configuration.lockTimeout) else { throw .issueBusy(name: name) }
+        guard let claim = try await claims.wait(for: name, within: configuration.lockTimeout) else {
+            throw .issueBusy(name: name)
+        }
         defer { claim.release() }
         await synchronize()
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
@@ -218,7 +220,8 @@ extension IssueLibrary {
             guard file != nil || reports != nil else { continue }
             var report: EngineReport = .unknown
             if let found = reports?[row.id] { report = take(found, of: row, handOff: handOff) }
-            let facts = RecoveryFacts(hasContent: issues?.kind(of: row.name) == .folder, receivedFile: file, engine: file == nil ? report : nil)
+            let facts = RecoveryFacts(
+                hasContent: issues?.kind(of: row.name) == .folder, receivedFile: file, engine: file == nil ? report : nil)
             await handle(.recovered(facts), of: row.name)
             // A restart's job reaches the engine before the claim is given up.
             await settleEngineCalls()
@@ -235,7 +238,8 @@ extension IssueLibrary {
         // committed after the report: a job another process handed over since this reconcile
         // began had its row saved before the engine had it, and is no orphan.
         await synchronize()
-        for (id, _) in reports ?? [:] where state.transfers[id.name].map({ !$0.isActive || $0.generation != id.generation }) ?? true {
+        for (id, _) in reports ?? [:]
+        where state.transfers[id.name].map({ !$0.isActive || $0.generation != id.generation }) ?? true {
             log(.notice, "\(id): not a transfer of this library's now; cancelled on the engine")
             await engine.cancel(id, keepingData: false)
             result.orphans += 1

@@ -24,7 +24,8 @@ extension IssueLibrary {
     /// The fetcher of covers: the library's client, folder and request slots.
     var coverFetcher: CoverFetcher {
         CoverFetcher(
-            client: catalogClient, folder: layout.covers, slots: coverSlots, concurrency: configuration.maxConcurrentCoverRequests)
+            client: catalogClient, folder: layout.covers, slots: coverSlots, concurrency: configuration.maxConcurrentCoverRequests
+        )
     }
 
     private func fetchCover(_ job: CoverFetcher.Job) async -> Result<URL, LibraryError> {

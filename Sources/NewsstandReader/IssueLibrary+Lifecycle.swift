@@ -20,7 +20,9 @@ extension IssueLibrary {
                     switch row.stage {
                     case .queued: .queued
                     case .transferring: .transferring
-                    case .received, .ended: installTasks[name] == nil ? .received(file: row.receivedFile ?? "") : .installing(file: row.receivedFile ?? "")
+                    case .received, .ended:
+                        installTasks[name] == nil
+                            ? .received(file: row.receivedFile ?? "") : .installing(file: row.receivedFile ?? "")
                     }
                 life.transfer = TransferState(
                     generation: row.generation, stage: stage, intent: row.intent, engine: row.engine, progress: row.progress,
@@ -225,7 +227,8 @@ extension IssueLibrary {
             case .success:
                 log("\(name) is available (from the background engine)")
                 await handle(
-                    .installed(generation: generation, InstalledContent(sha256: sha256, contentURL: source.url, scale: source.scale)),
+                    .installed(
+                        generation: generation, InstalledContent(sha256: sha256, contentURL: source.url, scale: source.scale)),
                     of: name, from: before)
             }
         }
@@ -252,7 +255,8 @@ extension IssueLibrary {
             renewedTransfers.remove(id.name)
             await handle(.received(generation: id.generation, file: file), of: id.name)
         case .refused(let id, let error):
-            await handle(.engineReported(generation: id.generation, engine: .background, .failed(error, resumable: false)), of: id.name)
+            await handle(
+                .engineReported(generation: id.generation, engine: .background, .failed(error, resumable: false)), of: id.name)
         case .failed(let id, let failure, let resumeData):
             if let resumeData, resumeData.count <= TransferRow.maxResumeDataBytes, var row = state.transfers[id.name],
                 row.generation == id.generation
@@ -267,7 +271,9 @@ extension IssueLibrary {
                 resumable = renewedTransfers.insert(id.name).inserted
                 if !resumable { error = Self.refusedAfterRenewal(id.name, failure) }
             }
-            await handle(.engineReported(generation: id.generation, engine: .background, .failed(error, resumable: resumable)), of: id.name)
+            await handle(
+                .engineReported(generation: id.generation, engine: .background, .failed(error, resumable: resumable)), of: id.name
+            )
         case .delivered(let recorded):
             recorded.signal()
         }

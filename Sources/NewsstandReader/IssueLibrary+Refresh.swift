@@ -119,7 +119,9 @@ extension IssueLibrary {
                 let changed = record.catalogHasNewContent
                 if changed && !record.hasUpdate { result.contentUpdates.append(entry.name) }
                 record.hasUpdate = changed
-                if !changed || record.contentSHA256 != existing.contentSHA256 || record.contentIndexSHA256 != existing.contentIndexSHA256 {
+                if !changed || record.contentSHA256 != existing.contentSHA256
+                    || record.contentIndexSHA256 != existing.contentIndexSHA256
+                {
                     // Measured again for this content (`measureUpdates`), after the save.
                     record.updateBytes = nil
                 }

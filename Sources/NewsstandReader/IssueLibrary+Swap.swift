@@ -29,7 +29,9 @@ extension IssueLibrary {
         }
         if let failure = await settle(name, recorded: sha256) {
             log("\(name): the new version could not be swapped in: \(failure)")
-            guard var record = state.issues[name] else { return .failure(.fileSystem(path: failure.path, reason: failure.reason)) }
+            guard var record = state.issues[name] else {
+                return .failure(.fileSystem(path: failure.path, reason: failure.reason))
+            }
             record.status = previous.status
             record.hasUpdate = previous.hasUpdate
             record.updateBytes = previous.updateBytes

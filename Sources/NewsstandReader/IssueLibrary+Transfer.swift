@@ -125,9 +125,12 @@ extension IssueLibrary {
         }
     }
 
-    private func download(_ source: BundleSource, from requestURL: URL, into part: URL, policy: NetworkPolicy) -> ResumableDownload {
+    private func download(_ source: BundleSource, from requestURL: URL, into part: URL, policy: NetworkPolicy)
+        -> ResumableDownload
+    {
         ResumableDownload(
-            url: source.url, requestURL: requestURL, part: part, limit: source.size.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
+            url: source.url, requestURL: requestURL, part: part,
+            limit: source.size.map(Int64.init) ?? configuration.maxUnstatedBundleBytes,
             limits: configuration.downloadLimits, policy: policy, transport: configuration.transport)
     }
 
@@ -201,7 +204,8 @@ extension IssueLibrary {
             let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
         else { return nil }
         let fetch = IndexFetch(
-            link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: source.size, bundleSHA256: source.sha256,
+            link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: source.size,
+            bundleSHA256: source.sha256,
             limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
             policy: policy(of: name), transport: configuration.transport)
         switch await fetch.run() {

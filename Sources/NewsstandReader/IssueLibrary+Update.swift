@@ -35,11 +35,13 @@ extension IssueLibrary {
         guard let record = state.issues[name] else { return .failed(.unknownIssue(name: name)) }
         let source = record.bundleSource(scale: state.scale)
         // A retina library that fell back to the normal bundle has no index for it.
-        guard source.url == record.remoteContentURL, let indexURL = record.contentIndexURL, let indexSize = record.contentIndexSize,
+        guard source.url == record.remoteContentURL, let indexURL = record.contentIndexURL,
+            let indexSize = record.contentIndexSize,
             let indexSHA256 = record.contentIndexSHA256
         else { return .fallBack(.noIndex) }
         let fetch = IndexFetch(
-            link: accessLink(record, url: indexURL, resource: .index), size: indexSize, sha256: indexSHA256, bundleSize: source.size, bundleSHA256: source.sha256,
+            link: accessLink(record, url: indexURL, resource: .index), size: indexSize, sha256: indexSHA256,
+            bundleSize: source.size, bundleSHA256: source.sha256,
             limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
             policy: policy(of: name), transport: configuration.transport)
         let index: BundleIndex
@@ -50,9 +52,15 @@ extension IssueLibrary {
         if let problem = Self.unusableShape(of: index, limits: configuration.extractionLimits) {
             return .fallBack(.indexUnusable(problem))
         }
-        guard let plan = await plan(name, installed: record.installedSHA256, to: index) else { return .fallBack(.noInstalledIndex) }
-        if plan.bytes * 2 > index.bundleSize { return .fallBack(.tooMuchChanged(bytes: plan.bytes, bundleSize: index.bundleSize)) }
-        log("\(name): updating by ranges: \(plan.fetched.count) entries in \(plan.ranges.count) ranges (\(plan.bytes) bytes), \(plan.kept.count) kept")
+        guard let plan = await plan(name, installed: record.installedSHA256, to: index) else {
+            return .fallBack(.noInstalledIndex)
+        }
+        if plan.bytes * 2 > index.bundleSize {
+            return .fallBack(.tooMuchChanged(bytes: plan.bytes, bundleSize: index.bundleSize))
+        }
+        log(
+            "\(name): updating by ranges: \(plan.fetched.count) entries in \(plan.ranges.count) ranges (\(plan.bytes) bytes), \(plan.kept.count) kept"
+        )
 
         let spoolName = LibraryLayout.rangesFileName(of: name)
         let downloads: OpenFolder
@@ -63,7 +71,8 @@ extension IssueLibrary {
         }
         defer { try? downloads.removeRegularFile(spoolName) }
         let fetcher = RangeFetcher(
-            link: accessLink(record, url: source.url, resource: .bundle), bundleSize: index.bundleSize, ranges: plan.ranges, spool: downloads, spoolName: spoolName,
+            link: accessLink(record, url: source.url, resource: .bundle), bundleSize: index.bundleSize, ranges: plan.ranges,
+            spool: downloads, spoolName: spoolName,
             limits: configuration.downloadLimits, policy: policy(of: name),
             transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
         let total = plan.bytes
@@ -89,7 +98,8 @@ extension IssueLibrary {
             }
         }
         if Task.isCancelled { return .failed(.cancelled(name: name)) }
-        let assembler = UpdateAssembler(name: name, layout: layout, plan: plan, index: index, spool: URL(fileURLWithPath: downloads.path(of: spoolName)))
+        let assembler = UpdateAssembler(
+            name: name, layout: layout, plan: plan, index: index, spool: URL(fileURLWithPath: downloads.path(of: spoolName)))
         switch await BlockingWork.run({ assembler.run() }) {
         case .failure(.mismatch(let reason)): return .fallBack(.indexMismatch(reason))
         case .failure(.file(let failure)): return Self.rangesFailed(failure)
@@ -103,7 +113,8 @@ extension IssueLibrary {
         // A whole download of an earlier bundle, cut before it ended, is of no use any more.
         PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
         let result = UpdateResult.ranges(
-            bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count, entriesKept: plan.kept.count)
+            bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count,
+            entriesKept: plan.kept.count)
         log("\(name) is available: \(result)")
         return .done(current.issue(in: layout), result)
     }
@@ -126,7 +137,8 @@ extension IssueLibrary {
     /// spool, links or folders that failed; but a full disk stays an error, as the whole bundle
     /// needs more room than the ranges (its `.part` file and its unpacked copy).
     static func rangesFailed(_ failure: FileSystemError) -> RangedUpdate {
-        failure.isNoSpace ? .failed(.diskFull(path: failure.path, reason: failure.reason)) : .fallBack(.rangesFailed(failure.description))
+        failure.isNoSpace
+            ? .failed(.diskFull(path: failure.path, reason: failure.reason)) : .fallBack(.rangesFailed(failure.description))
     }
 
     /// Why the new version cannot be assembled from the index as it stands, or nil: the unpack
@@ -157,12 +169,14 @@ extension IssueLibrary {
     /// issue is not measured (nil): a refresh does not ask the access provider.
     func measureUpdates(_ names: [String]) async {
         for name in names {
-            guard let record = state.issues[name], record.access == .free, canUpdateByRanges(record), let url = record.contentIndexURL,
+            guard let record = state.issues[name], record.access == .free, canUpdateByRanges(record),
+                let url = record.contentIndexURL,
                 let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256,
                 record.bundleSource(scale: state.scale).url == record.remoteContentURL
             else { continue }
             let fetch = IndexFetch(
-                link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: record.contentSize, bundleSHA256: record.contentSHA256,
+                link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: record.contentSize,
+                bundleSHA256: record.contentSHA256,
                 limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
                 policy: configuration.networkPolicy, transport: configuration.transport)
             guard case .success(let index) = await fetch.run(),

@@ -72,7 +72,8 @@ struct IssueRecord: Codable, Equatable, Sendable {
             contentSHA256: contentSHA256, status: status, hasUpdate: hasUpdate, isInCatalog: isInCatalog,
             contentURL: layout.content(of: name),
             coverFileURL: coverFileName.map { layout.covers.appendingPathComponent($0) },
-            installedScale: status == .available ? installedScale : nil, coverScale: coverFileName == nil ? nil : cachedCoverScale,
+            installedScale: status == .available ? installedScale : nil,
+            coverScale: coverFileName == nil ? nil : cachedCoverScale,
             updateBytes: hasUpdate ? updateBytes : nil)
     }
 }

@@ -87,7 +87,8 @@ extension LibraryError: CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open library '\(path)': \(reason)"
         case .libraryInUse(let path): "library '\(path)' is in use by another process or library instance"
         case .notEntitled(let name, let reason): "not entitled to issue '\(name)': \(reason)"
-        case .issueBusy(let name): "issue '\(name)' is being downloaded, updated or removed by another process or library instance"
+        case .issueBusy(let name):
+            "issue '\(name)' is being downloaded, updated or removed by another process or library instance"
         case .libraryClosed(let path): "library '\(path)' was closed"
         case .stateUnusable(let reason): "cannot open library state: \(reason)"
         case .cannotSave(let path, let reason): "cannot save '\(path)': \(reason)"
@@ -117,7 +118,8 @@ extension LibraryError: CustomStringConvertible {
         case .unpackFailed(let name, let reason): "cannot unpack '\(name)': \(reason)"
         case .coverNotFetched(.coverTooLarge(let name, let url, let limit)):
             "cover of '\(name)' ('\(url)') is larger than the limit of \(limit) bytes"
-        case .coverNotFetched(.coverUnavailable(let name, let url, let reason)): "cover of '\(name)' ('\(url)') not fetched: \(reason)"
+        case .coverNotFetched(.coverUnavailable(let name, let url, let reason)):
+            "cover of '\(name)' ('\(url)') not fetched: \(reason)"
         case .coverNotFetched(let problem): "cover not fetched: \(problem)"
         case .fileSystem(let path, let reason): "file operation on '\(path)' failed: \(reason)"
         case .transferLost(let name, let restarts): "download of '\(name)' was lost by its engine \(restarts) times; given up"

@@ -29,7 +29,9 @@ import Testing
             let archive = folder.appendingPathComponent("w.zip")
             try inCLocale {
                 let writer = try ZipWriter(url: archive) { _ in }
-                try writer.addData(Data("x".utf8), as: "assets/été-日本.png", modified: Date(timeIntervalSince1970: 1_772_352_000), compression: .store)
+                try writer.addData(
+                    Data("x".utf8), as: "assets/été-日本.png", modified: Date(timeIntervalSince1970: 1_772_352_000),
+                    compression: .store)
                 _ = try writer.close()
             }
             let python = try Shell.python(

@@ -195,7 +195,8 @@ struct ZipWriterTests {
         #expect(writer.entries.count == layout.locals.count)
         for (entry, local) in zip(writer.entries, layout.locals) {
             let expected = ZipEntryLayout(
-                headerOffset: Int64(local.offset), dataOffset: Int64(local.dataOffset), compressedSize: Int64(local.compressedSize),
+                headerOffset: Int64(local.offset), dataOffset: Int64(local.dataOffset),
+                compressedSize: Int64(local.compressedSize),
                 method: local.method, crc32: local.crc32, uncompressedSize: Int64(local.uncompressedSize))
             #expect(entry.layout == expected, "\(entry.name)")
         }
@@ -263,7 +264,9 @@ struct ZipWriterTests {
         let data = try Data(contentsOf: archive)
         #expect(data.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
         #expect(data[data.startIndex + 28] == 0 && data[data.startIndex + 29] == 0, "the mimetype header has an extra field")
-        #expect(String(decoding: data[(data.startIndex + 30)..<(data.startIndex + 58)], as: UTF8.self) == "mimetypeapplication/epub+zip")
+        #expect(
+            String(decoding: data[(data.startIndex + 30)..<(data.startIndex + 58)], as: UTF8.self)
+                == "mimetypeapplication/epub+zip")
         let layout = try ZipLayout(data)
         #expect(writer.entries.first?.layout.dataOffset == 38 && layout.locals.first?.dataOffset == 38)
         #expect(layout.locals.map(\.name) == ["mimetype", "META-INF/container.xml"])
@@ -283,7 +286,9 @@ struct ZipWriterTests {
         let unzip = try Shell.run("unzip", ["-t", archive.path])
         #expect(unzip.status == 0 && unzip.stdout.contains("No errors detected"), "\(unzip.stdout)")
         let java = try JavaZipStream.read([archive])
-        #expect(java.result.status == 0 && java.entries.map(\.name) == ["mimetype", "META-INF/container.xml"], "\(java.result.stderr)")
+        #expect(
+            java.result.status == 0 && java.entries.map(\.name) == ["mimetype", "META-INF/container.xml"], "\(java.result.stderr)"
+        )
     }
 
     /// A file already at the archive's path, longer than the archive, is emptied first (by path
@@ -302,7 +307,8 @@ struct ZipWriterTests {
         } else {
             writer = try ZipWriter(url: archive)
         }
-        try writer.addData(Data("hello".utf8), as: "a.txt", modified: Date(timeIntervalSince1970: 1_788_249_600), compression: .store)
+        try writer.addData(
+            Data("hello".utf8), as: "a.txt", modified: Date(timeIntervalSince1970: 1_788_249_600), compression: .store)
         let size = try writer.close()
         let data = try Data(contentsOf: archive)
         #expect(Int64(data.count) == size && size < 1000)

@@ -16,7 +16,9 @@ import Testing
         try fixture.remove("\(assets)/1-0@2x.png")
         let found = fixture.validate()
         let d = try #require(found.with(.assetMissing).first)
-        #expect(d.location == SourceLocation(file: "issues/f-1/pages.plist", line: fixture.line(of: "1-0", in: "issues/f-1/pages.plist")))
+        #expect(
+            d.location
+                == SourceLocation(file: "issues/f-1/pages.plist", line: fixture.line(of: "1-0", in: "issues/f-1/pages.plist")))
         #expect(d.message.contains("'1-0.png'"))
     }
 
@@ -33,7 +35,8 @@ import Testing
     /// The other way round: the reference has the capitals, the file has none.
     @Test func referenceDifferingOnlyInCase() throws {
         let fixture = try MagazineFixture()
-        let pages = MagazineFixture.defaultPages.replacingOccurrences(of: "<string>1-0.png</string>", with: "<string>1-0.Png</string>")
+        let pages = MagazineFixture.defaultPages.replacingOccurrences(
+            of: "<string>1-0.png</string>", with: "<string>1-0.Png</string>")
         try fixture.write("issues/f-1/pages.plist", pages)
         let found = fixture.validate()
         let d = try #require(found.with(.assetCaseMismatch).first)

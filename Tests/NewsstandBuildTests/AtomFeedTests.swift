@@ -61,7 +61,8 @@ import Testing
 
         // An edited summary moves that entry (and the feed) only.
         let issue = try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
-        try fixture.write("issues/f-1/issue.plist", issue.replacingOccurrences(of: "The f-1 issue.", with: "The f-1 issue, corrected."))
+        try fixture.write(
+            "issues/f-1/issue.plist", issue.replacingOccurrences(of: "The f-1 issue.", with: "The f-1 issue, corrected."))
         _ = try await build(fixture, into: output, now: t3)
         #expect(try await times(output) == ["f-2 2026-09-21T14:13:20Z", "f-1 2026-09-23T14:13:20Z", "feed 2026-09-23T14:13:20Z"])
 
@@ -84,10 +85,14 @@ import Testing
     @Test(arguments: [
         ("not json", "is not a feed record newsstand can read"),
         (#"{"fingerprint": "abc", "updated": "2026-09-21T14:13:20Z"}"#, "is not a feed record newsstand can read"),
-        (#"{"fingerprint": "\#(String(repeating: "0", count: 64))", "updated": "9999-12-31T23:59:59Z"}"#,
-         "gives the time '9999-12-31T23:59:59Z', which is not a UTC date no later than a day from now"),
-        (#"{"fingerprint": "\#(String(repeating: "0", count: 64))", "updated": "yesterday"}"#,
-         "gives the time 'yesterday', which is not a UTC date no later than a day from now"),
+        (
+            #"{"fingerprint": "\#(String(repeating: "0", count: 64))", "updated": "9999-12-31T23:59:59Z"}"#,
+            "gives the time '9999-12-31T23:59:59Z', which is not a UTC date no later than a day from now"
+        ),
+        (
+            #"{"fingerprint": "\#(String(repeating: "0", count: 64))", "updated": "yesterday"}"#,
+            "gives the time 'yesterday', which is not a UTC date no later than a day from now"
+        ),
         (String(repeating: " ", count: 5000), "is larger than 4096 bytes; newsstand never writes one that large"),
     ])
     func aRecordThatLiesIsNotTrusted(content: String, problem: String) async throws {
@@ -176,10 +181,15 @@ import Testing
             """
         _ = try await build(fixture, into: output, now: t1)
         let atom = output.appendingPathComponent("atom.xml").path
-        #expect(try await python(authorAndIDs, [atom]).stdout == "Fixture tag:example.com,2026-11-30:/mag/ tag:example.com,2026-11-30:/mag/f-1\n")
+        #expect(
+            try await python(authorAndIDs, [atom]).stdout
+                == "Fixture tag:example.com,2026-11-30:/mag/ tag:example.com,2026-11-30:/mag/f-1\n")
         let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
         try fixture.write(
-            "magazine.plist", settings.replacingOccurrences(of: "<key>Title</key>", with: "<key>Publisher</key>\n    <string>Fixture &amp; Sons</string>\n    <key>Title</key>"))
+            "magazine.plist",
+            settings.replacingOccurrences(
+                of: "<key>Title</key>",
+                with: "<key>Publisher</key>\n    <string>Fixture &amp; Sons</string>\n    <key>Title</key>"))
         _ = try await build(fixture, into: output, now: t1)
         #expect(try await python(authorAndIDs, [atom]).stdout.hasPrefix("Fixture & Sons tag:example.com,"))
     }
@@ -188,7 +198,9 @@ import Testing
         let fixture = try MagazineFixture()
         let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
         try fixture.write(
-            "magazine.plist", settings.replacingOccurrences(of: "<key>Title</key>", with: "<key>Publisher</key>\n    <integer>7</integer>\n    <key>Title</key>"))
+            "magazine.plist",
+            settings.replacingOccurrences(
+                of: "<key>Title</key>", with: "<key>Publisher</key>\n    <integer>7</integer>\n    <key>Title</key>"))
         let found = fixture.validate().with(.magazinePublisher)
         #expect(found.map(\.location) == [SourceLocation(file: "magazine.plist", line: 6)])
         #expect(found.map(\.message) == ["Publisher, when given, must be a non-empty string; found integer"])
@@ -206,13 +218,17 @@ import Testing
             """
         _ = try await build(fixture, into: output, now: t1)
         let atom = output.appendingPathComponent("atom.xml").path
-        let size = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("f-1/f-1.zip").path)[.size] as? Int
-        #expect(try await python(links, [atom]).stdout == "alternate application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)\n")
+        let size =
+            try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("f-1/f-1.zip").path)[.size] as? Int
+        #expect(
+            try await python(links, [atom]).stdout
+                == "alternate application/zip https://example.com/mag/f-1/f-1.zip \(size ?? -1)\n")
         let settings = try String(contentsOf: fixture.url("magazine.plist"), encoding: .utf8)
         try fixture.write(
             "magazine.plist",
             settings.replacingOccurrences(
-                of: "<key>Title</key>", with: "<key>PreviewURL</key>\n    <string>https://example.com/preview</string>\n    <key>Title</key>"))
+                of: "<key>Title</key>",
+                with: "<key>PreviewURL</key>\n    <string>https://example.com/preview</string>\n    <key>Title</key>"))
         _ = try await build(fixture, into: output, now: t1)
         #expect(
             try await python(links, [atom]).stdout == """
@@ -222,7 +238,8 @@ import Testing
                 """)
         try fixture.write(
             "magazine.plist",
-            settings.replacingOccurrences(of: "<key>Title</key>", with: "<key>PreviewURL</key>\n    <string>/preview/</string>\n    <key>Title</key>"))
+            settings.replacingOccurrences(
+                of: "<key>Title</key>", with: "<key>PreviewURL</key>\n    <string>/preview/</string>\n    <key>Title</key>"))
         let found = fixture.validate().with(.magazinePreviewURL)
         #expect(found.map(\.location) == [SourceLocation(file: "magazine.plist", line: 6)])
         #expect(

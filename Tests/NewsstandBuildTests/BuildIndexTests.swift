@@ -23,7 +23,9 @@ import Testing
     }
 
     /// One build as `newsstand build` runs it, with the index.
-    private func build(_ fixture: MagazineFixture, into output: URL, clock: @escaping @Sendable () -> Double = later) throws -> Run {
+    private func build(_ fixture: MagazineFixture, into output: URL, clock: @escaping @Sendable () -> Double = later) throws
+        -> Run
+    {
         let (index, problem) = BuildIndex.load(output: output, clock: clock)
         let opening = MagazineValidator(folder: fixture.root, builtInSchema: MagazineFixture.builtInSchema).open()
         let records = try? OpenFolder.open(output)
@@ -83,7 +85,9 @@ import Testing
         // The catalog changed (a new bundle hash): written again, and as a clean build writes it.
         let clean = try Shell.temporaryFolder()
         _ = try build(fixture, into: clean)
-        #expect(try Data(contentsOf: output.appendingPathComponent("issues.plist")) == Data(contentsOf: clean.appendingPathComponent("issues.plist")))
+        #expect(
+            try Data(contentsOf: output.appendingPathComponent("issues.plist"))
+                == Data(contentsOf: clean.appendingPathComponent("issues.plist")))
         // The next build takes f-2 from the index; f-1's new manifest is read (and remembered).
         let next = try build(fixture, into: output)
         #expect(next.fromIndex == ["f-2"])
@@ -120,7 +124,10 @@ import Testing
         try Data(bytes).write(to: indexURL(output))
 
         let run = try build(fixture, into: output)
-        #expect(run.problem == "build index \(indexURL(output).path) is not used (its checksum does not match: it was edited or cut short); every issue's manifest is read instead")
+        #expect(
+            run.problem
+                == "build index \(indexURL(output).path) is not used (its checksum does not match: it was edited or cut short); every issue's manifest is read instead"
+        )
         #expect(run.fromIndex == [])
         #expect(run.report.built == ["f-1"])
         #expect(run.reused == ["f-2"])
@@ -132,7 +139,9 @@ import Testing
         try bytes.prefix(bytes.count / 2).write(to: indexURL(output))
         try editImage(fixture, "f-2")
         let run = try build(fixture, into: output)
-        #expect(run.problem?.hasSuffix("(its checksum does not match: it was edited or cut short); every issue's manifest is read instead") == true)
+        #expect(
+            run.problem?.hasSuffix(
+                "(its checksum does not match: it was edited or cut short); every issue's manifest is read instead") == true)
         #expect(run.report.built == ["f-2"])
         #expect(run.reused == ["f-1"])
         // A good index is written again.
@@ -146,7 +155,10 @@ import Testing
         bytes[BuildIndex.magic.count] = UInt8(other)
         try bytes.write(to: indexURL(output))
         let run = try build(fixture, into: output)
-        #expect(run.problem == "build index \(indexURL(output).path) is not used (its format is version \(other), not \(BuildIndex.version)); every issue's manifest is read instead")
+        #expect(
+            run.problem
+                == "build index \(indexURL(output).path) is not used (its format is version \(other), not \(BuildIndex.version)); every issue's manifest is read instead"
+        )
         #expect(run.fromIndex == [])
         #expect(run.reused == ["f-1", "f-2"])
     }
@@ -186,7 +198,8 @@ import Testing
         let status = try FileStatus.of(catalog.path)
         // Same size, times set back: only the bytes tell.
         try Data(repeating: 0x20, count: good.count).write(to: catalog)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: status.modified)], ofItemAtPath: catalog.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: status.modified)], ofItemAtPath: catalog.path)
         _ = try build(fixture, into: output)
         #expect(try Data(contentsOf: catalog) == good)
 
@@ -213,7 +226,9 @@ import Testing
         #expect(try bytes.withUnsafeBytes { try ManifestCodec.decode($0, omittingInputs: false) } == manifest)
         // Cut anywhere, it does not decode.
         for length in stride(from: 0, to: bytes.count, by: 7) {
-            #expect(throws: RecordReader.Malformed.self) { try bytes.prefix(length).withUnsafeBytes { try ManifestCodec.decode($0, omittingInputs: false) } }
+            #expect(throws: RecordReader.Malformed.self) {
+                try bytes.prefix(length).withUnsafeBytes { try ManifestCodec.decode($0, omittingInputs: false) }
+            }
         }
         // A field added to the manifest must be added to the codec too (and this count).
         let validation = try #require(manifest.validation)

@@ -1,17 +1,19 @@
 import Foundation
-import Synchronization
 import NewsstandBuild
 import NewsstandBuildTestSupport
 import NewsstandCore
 import NewsstandFormat
 import NewsstandTestSupport
+import Synchronization
 import Testing
 
 /// Building bundles and catalogs in process: layout, content, incremental rebuilds, failures.
 @Suite(.tags(.needsTools)) struct BuildTests {
     private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false) throws -> BuildReport {
         let (magazine, plans) = try fixture.plans()
-        return try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force, versioned: false)).build(plans)
+        return try MagazineBuilder(
+            magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force, versioned: false)
+        ).build(plans)
     }
 
     private func entries(_ zip: URL) throws -> [String] {
@@ -99,7 +101,8 @@ import Testing
         try fixture.remove("issues/f-1/assets/2-1@2x.png")
         let output = try Shell.temporaryFolder()
         #expect {
-            _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, versioned: false)).build(plans)
+            _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, versioned: false)).build(
+                plans)
         } throws: { error in
             guard let error = error as? BuildError else { return false }
             return error.issue == "f-1" && error.path.hasSuffix("assets/2-1@2x.png")
@@ -130,9 +133,11 @@ import Testing
         let threads = Mutex<[(own: Bool, caller: Bool)]>([])
         let report = try MagazineBuilder(
             magazine: magazine, options: BuildOptions(output: try Shell.temporaryFolder(), jobs: 3, versioned: false)
-        ).build(plans, progress: { _, _ in
-            threads.withLock { $0.append((BlockingWork.isCurrentThread, pthread_equal(pthread_self(), caller) != 0)) }
-        })
+        ).build(
+            plans,
+            progress: { _, _ in
+                threads.withLock { $0.append((BlockingWork.isCurrentThread, pthread_equal(pthread_self(), caller) != 0)) }
+            })
         #expect(report.built == ["f-1", "f-2", "f-3"])
         let seen = threads.withLock { $0 }
         #expect(seen.count == 6)
@@ -164,7 +169,9 @@ import Testing
                 print(e.find('a:id', ns).text, e.find('a:published', ns).text, icon.get('size'), icon.get('src'))
             """, [output.appendingPathComponent("atom.xml").path])
         #expect(atom.status == 0)
-        #expect(atom.stdout.hasPrefix("tag:example.com,2026-11-30:/mag/f-2 2026-01-02T08:00:00Z SOURCE https://example.com/mag/f-2/cover@2x.png\n"))
+        #expect(
+            atom.stdout.hasPrefix(
+                "tag:example.com,2026-11-30:/mag/f-2 2026-01-02T08:00:00Z SOURCE https://example.com/mag/f-2/cover@2x.png\n"))
         // The feed's rules are checked while validating (AtomFeedTests), not again by the build.
         #expect(report.feedDiagnostics.isEmpty)
     }

@@ -53,7 +53,9 @@ import Testing
         _ = try build(fixture, into: output, versioned: versioned)
         let folder = output.appendingPathComponent("f-1")
         let recorded = try manifest(output, "f-1")
-        let pairs = [(recorded.bundle, try #require(recorded.index)), (recorded.retinaBundle, try #require(recorded.retinaIndex))]
+        let pairs = [
+            (recorded.bundle, try #require(recorded.index)), (recorded.retinaBundle, try #require(recorded.retinaIndex)),
+        ]
         for (bundle, indexRecord) in pairs {
             let data = try Data(contentsOf: folder.appendingPathComponent(indexRecord.file))
             #expect(Int64(data.count) == indexRecord.size)

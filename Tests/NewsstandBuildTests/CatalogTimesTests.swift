@@ -18,11 +18,14 @@ import Testing
     }
 
     private func modified(_ url: URL) throws -> Int {
-        Int(try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date).timeIntervalSince1970)
+        Int(
+            try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+                .timeIntervalSince1970)
     }
 
     private func setModified(_ url: URL, _ seconds: Int) throws {
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(seconds))], ofItemAtPath: url.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: Double(seconds))], ofItemAtPath: url.path)
     }
 
     @Test func aCatalogRewrittenInTheSameSecondMovesToTheNextOne() async throws {
@@ -35,8 +38,10 @@ import Testing
         let ahead = Int(Date().timeIntervalSince1970) + 1_000
         try setModified(catalog, ahead)
         let before = try Data(contentsOf: catalog)
-        try fixture.write("issues/f-1/issue.plist", try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
-            .replacingOccurrences(of: "Issue f-1", with: "Issue f-9"))
+        try fixture.write(
+            "issues/f-1/issue.plist",
+            try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
+                .replacingOccurrences(of: "Issue f-1", with: "Issue f-9"))
         try await build(fixture, into: output)
         #expect(try Data(contentsOf: catalog) != before)
         #expect(try Data(contentsOf: catalog).count == before.count, "same size: only the mtime can tell them apart")
@@ -50,8 +55,10 @@ import Testing
         let catalog = output.appendingPathComponent("issues.plist")
         let past = Int(Date().timeIntervalSince1970) - 1_000
         try setModified(catalog, past)
-        try fixture.write("issues/f-1/issue.plist", try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
-            .replacingOccurrences(of: "Issue f-1", with: "Issue f-9"))
+        try fixture.write(
+            "issues/f-1/issue.plist",
+            try String(contentsOf: fixture.url("issues/f-1/issue.plist"), encoding: .utf8)
+                .replacingOccurrences(of: "Issue f-1", with: "Issue f-9"))
         let start = Int(Date().timeIntervalSince1970)
         try await build(fixture, into: output)
         #expect(try modified(catalog) >= start)

@@ -34,7 +34,12 @@ enum RealPNG {
         var high: UInt8?
         for c in result.stdout.utf8 {
             let v = c <= 0x39 ? c - 0x30 : c - 0x57
-            if let h = high { bytes.append(h << 4 | v); high = nil } else { high = v }
+            if let h = high {
+                bytes.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
         }
         return Data(bytes)
     }
@@ -75,7 +80,9 @@ enum RealPNG {
                 """))
     }
 
-    private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false, optimize: Bool = false) throws -> BuildReport {
+    private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false, optimize: Bool = false) throws
+        -> BuildReport
+    {
         let (magazine, plans) = try fixture.plans()
         let options = BuildOptions(output: output, jobs: 2, force: force, versioned: false, optimize: optimize)
         return try MagazineBuilder(magazine: magazine, options: options).build(plans)
@@ -83,13 +90,19 @@ enum RealPNG {
 
     /// An entry of a zip, read by Python's zipfile (not by our reader).
     private func entry(_ zip: URL, _ name: String) throws -> Data {
-        let result = try Shell.python("import sys,zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).hex())", [zip.path, name])
+        let result = try Shell.python(
+            "import sys,zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).hex())", [zip.path, name])
         #expect(result.status == 0, "\(result.stderr)")
         var bytes: [UInt8] = []
         var high: UInt8?
         for c in result.stdout.utf8 {
             let v = c <= 0x39 ? c - 0x30 : c - 0x57
-            if let h = high { bytes.append(h << 4 | v); high = nil } else { high = v }
+            if let h = high {
+                bytes.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
         }
         return Data(bytes)
     }
@@ -103,7 +116,9 @@ enum RealPNG {
 
     private func cacheFiles(_ output: URL) throws -> [URL] {
         let folder = output.appendingPathComponent("f-1/.newsstand/images")
-        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).sorted { $0.path < $1.path }
+        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).sorted {
+            $0.path < $1.path
+        }
     }
 
     // MARK: validation
@@ -119,9 +134,10 @@ enum RealPNG {
         let fixture = try mastersOnly()
         try setDerive(fixture, "<false/>")
         let missing = fixture.validate().with(.assetMissing)
-        #expect(missing.map(\.message).sorted() == [
-            "image '1-0.png' is not in issues/f-1/assets/", "image 'cover.png' is not in issues/f-1/assets/",
-        ])
+        #expect(
+            missing.map(\.message).sorted() == [
+                "image '1-0.png' is not in issues/f-1/assets/", "image 'cover.png' is not in issues/f-1/assets/",
+            ])
     }
 
     @Test func deriveNormalSizeOfTheWrongTypeIsReported() throws {
@@ -136,9 +152,10 @@ enum RealPNG {
         let fixture = try mastersOnly()
         try fixture.write("issues/f-1/assets/1-0@2x.png", try RealPNG.data(width: 41, height: 24))
         let odd = fixture.validate().with(.masterOddSize)
-        #expect(odd.map(\.message) == [
-            "@2x master '1-0@2x.png' is 41×24: an odd width or height cannot be halved exactly, so '1-0.png' cannot be derived; make the master 42×24 or give the normal-size file too"
-        ])
+        #expect(
+            odd.map(\.message) == [
+                "@2x master '1-0@2x.png' is 41×24: an odd width or height cannot be halved exactly, so '1-0.png' cannot be derived; make the master 42×24 or give the normal-size file too"
+            ])
         #expect(odd.first?.severity == .error)
     }
 
@@ -247,7 +264,8 @@ enum RealPNG {
         let clean = try Shell.temporaryFolder()
         _ = try build(fixture, into: clean)
         for name in ["f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/cover.png"] {
-            #expect(try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: clean.appendingPathComponent(name)))
+            #expect(
+                try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: clean.appendingPathComponent(name)))
         }
         // The file outside the output is untouched.
         #expect(try Data(contentsOf: outside).count > 0)
@@ -292,7 +310,8 @@ enum RealPNG {
         let other = try Shell.temporaryFolder()
         _ = try build(fixture, into: other, optimize: true)
         for name in ["f-1/f-1.zip", "f-1/f-1@2x.zip"] {
-            #expect(try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: other.appendingPathComponent(name)))
+            #expect(
+                try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: other.appendingPathComponent(name)))
         }
     }
 

@@ -28,7 +28,9 @@ import Testing
         #expect(
             found.first?.message
                 == "cannot read the size of '1-0.png': a PNG is 1 to 2,147,483,647 pixels wide and high; its header says 0×0")
-        #expect(found.first?.location == SourceLocation(file: "issues/f-1/pages.plist", line: MagazineFixture.defaultPagesLine(of: "1-0")))
+        #expect(
+            found.first?.location
+                == SourceLocation(file: "issues/f-1/pages.plist", line: MagazineFixture.defaultPagesLine(of: "1-0")))
     }
 
     @Test func aPNGWiderThanThePNGLimitIsAnError() throws {

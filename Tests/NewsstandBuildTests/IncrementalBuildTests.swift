@@ -44,7 +44,9 @@ import Testing
     }
 
     /// Builds the fixture afresh elsewhere and expects the same files, byte for byte.
-    private func expectSameAsCleanBuild(_ fixture: MagazineFixture, _ output: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    private func expectSameAsCleanBuild(
+        _ fixture: MagazineFixture, _ output: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let clean = try Shell.temporaryFolder()
         _ = try build(fixture, into: clean, force: true)
         // The Atom feed's `updated` is when an issue's metadata last changed, kept in its own
@@ -52,7 +54,10 @@ import Testing
         let isFeedClock = { (path: String) in path == "atom.xml" || path.hasSuffix("/.newsstand/feed-updated.json") }
         let incremental = FolderSnapshot(output).entries.filter { !isFeedClock($0.key) }
         let fresh = FolderSnapshot(clean).entries.filter { !isFeedClock($0.key) }
-        #expect(incremental == fresh, "\(Set(incremental.map { "\($0.key) \($0.value)" }).symmetricDifference(fresh.map { "\($0.key) \($0.value)" }).sorted())", sourceLocation: sourceLocation)
+        #expect(
+            incremental == fresh,
+            "\(Set(incremental.map { "\($0.key) \($0.value)" }).symmetricDifference(fresh.map { "\($0.key) \($0.value)" }).sorted())",
+            sourceLocation: sourceLocation)
     }
 
     private func manifestURL(_ output: URL, _ issue: String) -> URL {
@@ -105,7 +110,10 @@ import Testing
         #expect(run.report.built == ["f-2"])
         #expect(run.report.upToDate == ["f-1"])
         // 2-1t.png is no longer used: the fresh validation says so.
-        #expect(run.diagnostics.with(.assetUnreferenced).map(\.location?.file) == ["issues/f-2/assets/2-1t.png", "issues/f-2/assets/2-1t@2x.png"])
+        #expect(
+            run.diagnostics.with(.assetUnreferenced).map(\.location?.file) == [
+                "issues/f-2/assets/2-1t.png", "issues/f-2/assets/2-1t@2x.png",
+            ])
         #expect(try modified(output.appendingPathComponent("f-1/.newsstand/manifest.json")) == untouched)
         try expectSameAsCleanBuild(fixture, output)
     }
@@ -259,7 +267,8 @@ import Testing
         #expect(run.report.built == ["f-1"])
         let unpacked = try Shell.temporaryFolder()
         let manifest = try #require(BuildManifest.read(in: output.appendingPathComponent("f-1")))
-        try Shell.run("unzip", ["-q", output.appendingPathComponent("f-1/\(manifest.retinaBundle.file)").path, "-d", unpacked.path])
+        try Shell.run(
+            "unzip", ["-q", output.appendingPathComponent("f-1/\(manifest.retinaBundle.file)").path, "-d", unpacked.path])
         #expect(try Data(contentsOf: unpacked.appendingPathComponent("2-1@2x.png")) == after)
         try expectSameAsCleanBuild(fixture, output)
     }
@@ -322,7 +331,8 @@ import Testing
         let fixture = try MagazineFixture(issues: ["f-1"])
         let output = try Shell.temporaryFolder()
         _ = try build(fixture, into: output)
-        try FileManager.default.createSymbolicLink(atPath: fixture.url("issues/f-1/assets/passwd").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.url("issues/f-1/assets/passwd").path, withDestinationPath: "/etc/passwd")
         let error = try #require(throws: Invalid.self) { try build(fixture, into: output) }
         #expect(error.diagnostics.with(.assetNotRegularFile).map(\.location?.file) == ["issues/f-1/assets/passwd"])
     }
@@ -389,7 +399,8 @@ import Testing
             object["validation"] = validation
         }
         let opening = MagazineValidator(folder: fixture.root, builtInSchema: MagazineFixture.builtInSchema).open()
-        let (result, outcome) = RecordedValidation.validate(issue: "f-1", in: opening.magazine, records: try OpenFolder.open(output))
+        let (result, outcome) = RecordedValidation.validate(
+            issue: "f-1", in: opening.magazine, records: try OpenFolder.open(output))
         #expect(outcome == .untrusted(.unsafeName(path: manifestURL(output, "f-1").path, name: "../../../etc/passwd")))
         #expect(result.plan?.assets.map(\.name) == ["1-0.png", "2-0.png", "2-1.png", "2-1t.png"])
     }
@@ -406,7 +417,8 @@ import Testing
                 validation["diagnostics"] = [["code": "NS-306", "severity": severity, "message": message]]
                 object["validation"] = validation
             }
-            let (result, outcome) = RecordedValidation.validate(issue: "f-1", in: opening.magazine, records: try OpenFolder.open(output))
+            let (result, outcome) = RecordedValidation.validate(
+                issue: "f-1", in: opening.magazine, records: try OpenFolder.open(output))
             #expect(outcome == .changed)
             #expect(result.diagnostics.isEmpty)
         }

@@ -56,7 +56,8 @@ import Testing
         let clean = try Shell.temporaryFolder()
         _ = try build(fixture, into: clean)
         for name in ["f-1/f-1.zip", "f-1/f-1@2x.zip"] {
-            #expect(try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: clean.appendingPathComponent(name)))
+            #expect(
+                try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: clean.appendingPathComponent(name)))
         }
     }
 
@@ -76,7 +77,8 @@ import Testing
         let others = ["notes.txt", ".\(key).png.tmp", ".other.png.\(gone.pid).1f2e3d4c.tmp"]
         for name in [dead, running] + others { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
         let link = ".\(key).jpg.\(gone.pid).99.tmp"
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd")
 
         // Forced: the issue is built, as after a killed build (whose manifest was never written).
         _ = try build(fixture, into: output, force: true)

@@ -25,14 +25,17 @@ import Testing
         let fixture = try MagazineFixture()
         let plist = fixture.url("issues/f-1/issue.plist")
         let text = try String(contentsOf: plist, encoding: .utf8)
-        try fixture.write("issues/f-1/issue.plist", text.replacingOccurrences(of: "<string>cover.png</string>", with: "<string>cover.v2.png</string>"))
+        try fixture.write(
+            "issues/f-1/issue.plist",
+            text.replacingOccurrences(of: "<string>cover.png</string>", with: "<string>cover.v2.png</string>"))
         try fixture.remove("issues/f-1/assets/cover.png")
         try fixture.remove("issues/f-1/assets/cover@2x.png")
         try fixture.image("f-1", "cover.v2.png", width: 10, height: 20)
         let output = try Shell.temporaryFolder("versioned")
         defer { try? FileManager.default.removeItem(at: output) }
         let (magazine, plans) = try fixture.plans()
-        let report = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 1, versioned: true)).build(plans)
+        let report = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 1, versioned: true))
+            .build(plans)
         #expect(report.built == ["f-1"])
 
         let catalog = try Catalog.decode(Data(contentsOf: output.appendingPathComponent("issues.plist")))

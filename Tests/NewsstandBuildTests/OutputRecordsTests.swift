@@ -9,7 +9,9 @@ import Testing
 /// What a build records as its own in an issue's output folder (`.newsstand/manifest.json`
 /// and `.newsstand/written.json`), and how that decides what it may remove.
 @Suite struct OutputRecordsTests {
-    private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false, force: Bool = false) throws -> BuildReport {
+    private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false, force: Bool = false) throws
+        -> BuildReport
+    {
         let (magazine, plans) = try fixture.plans()
         return try MagazineBuilder(
             magazine: magazine, options: BuildOptions(output: output, jobs: 2, force: force, versioned: versioned)
@@ -22,7 +24,8 @@ import Testing
     }
 
     private func setWritten(_ files: [String], in folder: URL) throws {
-        try JSONSerialization.data(withJSONObject: ["files": files]).write(to: folder.appendingPathComponent(".newsstand/written.json"))
+        try JSONSerialization.data(withJSONObject: ["files": files]).write(
+            to: folder.appendingPathComponent(".newsstand/written.json"))
     }
 
     @Test func aBuildRecordsExactlyItsOutputs() throws {
@@ -32,10 +35,12 @@ import Testing
         let folder = output.appendingPathComponent("f-1")
         #expect(
             try written(folder) == ["cover.png", "cover@2x.png", "f-1.index.json", "f-1.index@2x.json", "f-1.zip", "f-1@2x.zip"])
-        #expect(FolderSnapshot(folder).paths == [
-            ".newsstand", ".newsstand/manifest.json", ".newsstand/written.json", "cover.png", "cover@2x.png", "f-1.index.json",
-            "f-1.index@2x.json", "f-1.zip", "f-1@2x.zip",
-        ])
+        #expect(
+            FolderSnapshot(folder).paths == [
+                ".newsstand", ".newsstand/manifest.json", ".newsstand/written.json", "cover.png", "cover@2x.png",
+                "f-1.index.json",
+                "f-1.index@2x.json", "f-1.zip", "f-1@2x.zip",
+            ])
     }
 
     @Test func filesOfAnInterruptedBuildAreRemovedByTheNextOne() throws {
@@ -74,10 +79,14 @@ import Testing
         try setWritten(try written(folder) + ["old.zip", "old@2x.zip"], in: folder)
         let report = try build(fixture, into: output, force: true)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("old.zip").path))
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("old@2x.zip").path)) == elsewhere.path)
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("old@2x.zip").path))
+                == elsewhere.path)
         #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "not ours")
         #expect(report.warnings.contains("left \(folder.path)/old.zip in place: it is a folder, not the file newsstand wrote"))
-        #expect(report.warnings.contains("left \(folder.path)/old@2x.zip in place: it is a symbolic link, not the file newsstand wrote"))
+        #expect(
+            report.warnings.contains(
+                "left \(folder.path)/old@2x.zip in place: it is a symbolic link, not the file newsstand wrote"))
     }
 
     @Test func aStaleFolderWhoseRecordLiesIsLeftAndStopsTheBuild() throws {

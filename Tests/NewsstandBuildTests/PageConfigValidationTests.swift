@@ -176,7 +176,8 @@ import Testing
         let pages = MagazineFixture.defaultPages
             .replacingOccurrences(of: "<string>SimplePage</string>", with: "<string>LinkPage</string>")
             .replacingOccurrences(
-                of: "<string>1-0.png</string>", with: "<string>1-0.png</string>\n<key>link</key><string>\(Markup.escape(link))</string>")
+                of: "<string>1-0.png</string>",
+                with: "<string>1-0.png</string>\n<key>link</key><string>\(Markup.escape(link))</string>")
         try fixture.write(pagesFile, pages)
         return fixture.validate()
     }
@@ -193,7 +194,10 @@ import Testing
     /// A URL has no white space or control characters (RFC 3986); Foundation on Linux and newer
     /// Apple systems percent-encode them where older ones return nil, so they are refused.
     @Test func aURLWithALineBreakOrASpaceIsNotAURL() throws {
-        for link in ["https://example.com/a\nb", "https://example.com/a b", "https://example.com/a\u{A0}b", "https://example.com/\u{202E}gnp.exe"] {
+        for link in [
+            "https://example.com/a\nb", "https://example.com/a b", "https://example.com/a\u{A0}b",
+            "https://example.com/\u{202E}gnp.exe",
+        ] {
             let found = try diagnostics(link: link)
             #expect(found.with(.propertyWrongType).count == 1, "\(link): \(found)")
         }

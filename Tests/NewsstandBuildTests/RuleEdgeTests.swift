@@ -131,7 +131,8 @@ import Testing
         var diagnostics: [Diagnostic] = []
         let layers = [
             PageClassSchema.classes(in: MagazineFixture.builtInSchema, displayPath: "built-in", diagnostics: &diagnostics),
-            PageClassSchema.classes(in: fixture.url("page-classes.plist"), displayPath: "page-classes.plist", diagnostics: &diagnostics),
+            PageClassSchema.classes(
+                in: fixture.url("page-classes.plist"), displayPath: "page-classes.plist", diagnostics: &diagnostics),
         ]
         let schema = PageClassSchema(layers: layers, diagnostics: &diagnostics)
         #expect(diagnostics == [])

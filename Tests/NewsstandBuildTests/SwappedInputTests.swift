@@ -35,7 +35,8 @@ import Testing
         let fixture = try MagazineFixture()
         let (magazine, plans) = try fixture.plans()
         try fixture.remove("issues/f-1/assets/2-0@2x.png")
-        try FileManager.default.createSymbolicLink(at: fixture.url("issues/f-1/assets/2-0@2x.png"), withDestinationURL: try secret())
+        try FileManager.default.createSymbolicLink(
+            at: fixture.url("issues/f-1/assets/2-0@2x.png"), withDestinationURL: try secret())
         let (result, output) = try build(magazine, plans)
         #expect(throws: BuildError.self) { try result.get() }
         if case .failure(let error) = result {

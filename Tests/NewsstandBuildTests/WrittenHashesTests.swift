@@ -32,7 +32,8 @@ import Testing
         // Sizes around the 256 KB blocks: one short of two blocks, one past, a big one.
         for (issue, sizes) in [("f-1", [(1 << 19) - 1, (1 << 18) + 1]), ("f-2", [3 << 20, 17])] {
             for (file, size) in zip(["1-0.png", "2-0.png"], sizes) {
-                try fixture.write("issues/\(issue)/assets/\(file)", Self.image(width: 10, height: 20, size: size, seed: UInt64(size)))
+                try fixture.write(
+                    "issues/\(issue)/assets/\(file)", Self.image(width: 10, height: 20, size: size, seed: UInt64(size)))
                 try fixture.write(
                     "issues/\(issue)/assets/\(RetinaName.of(file))", Self.image(width: 20, height: 40, size: 2 * size, seed: 7))
             }

@@ -11,7 +11,9 @@ import Testing
         let text = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         var graph: [String: Set<String>] = [:]
         var rest = Substring(text)
-        while let start = [".target(", ".executableTarget("].compactMap({ rest.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+        while let start = [".target(", ".executableTarget("].compactMap({ rest.range(of: $0) }).min(by: {
+            $0.lowerBound < $1.lowerBound
+        }) {
             // The target's text runs to its closing parenthesis.
             var depth = 1
             var index = start.upperBound
@@ -31,7 +33,9 @@ import Testing
                     end = target.index(after: end)
                 }
                 let listed = target[list.upperBound..<end]
-                dependencies = Set(listed.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+                dependencies = Set(
+                    listed.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map
+                    { String($0.element) })
             }
             graph[name] = dependencies
         }
@@ -48,9 +52,15 @@ import Testing
         let text = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
         var graph: [String: Set<String>] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count > 3 else { continue }
-            let names = { (cell: String) in cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) } }
+            let names = { (cell: String) in
+                cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+                    String($0.element)
+                }
+            }
             guard let module = names(cells[1]).first else { continue }
             graph[module] = Set(names(cells[2]))
         }
@@ -63,7 +73,9 @@ import Testing
         let modules = package.keys.filter { !$0.hasPrefix("C") && !$0.contains("Test") }
         #expect(Set(modules) == Set(documented.keys), "modules in Package.swift and ARCHITECTURE.md differ")
         for module in modules.sorted() {
-            #expect(documented[module] == package[module], "\(module): ARCHITECTURE.md says \(documented[module] ?? []), Package.swift \(package[module] ?? [])")
+            #expect(
+                documented[module] == package[module],
+                "\(module): ARCHITECTURE.md says \(documented[module] ?? []), Package.swift \(package[module] ?? [])")
         }
         #expect(package["NewsstandReader"].map { !$0.contains("NewsstandFormat") && !$0.contains("NewsstandBuild") } == true)
     }

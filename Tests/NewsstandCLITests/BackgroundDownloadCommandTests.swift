@@ -23,7 +23,9 @@ import Testing
         let magazine = try nginx.sampleMagazine(in: work)
         #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path]).status == 0)
         let bundle = try BuiltIssue("a-3", in: nginx.root).bundle
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: nginx.root.appendingPathComponent("a-3/\(bundle)").path)[.size] as? Int)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: nginx.root.appendingPathComponent("a-3/\(bundle)").path)[.size]
+                as? Int)
         // Through the slow location (100 KB/s): still arriving when the command has exited.
         try LibraryCommandTests.editCatalog(
             nginx.root,
@@ -47,7 +49,9 @@ import Testing
 
         let path = "/slow/a-3/\(bundle)"
         try #require(
-            BackgroundProcess.poll(timeout: 120) { nginx.requests().contains { $0.uri == path && $0.status == 200 && $0.bytesSent >= size } },
+            BackgroundProcess.poll(timeout: 120) {
+                nginx.requests().contains { $0.uri == path && $0.status == 200 && $0.bytesSent >= size }
+            },
             "the daemon finished the bundle")
         let adopted = try Shell.run(Shell.newsstand, ["library", shelf, "list"])
         #expect(adopted.status == 0, "\(adopted.stdout) \(listed.stderr) \(listed.stdout)")
@@ -55,7 +59,8 @@ import Testing
             adopted.stderr == "newsstand library: a-3: installed from the background download\n",
             "list: \(adopted.stdout); during: \(listed.stdout) \(listed.stderr)")
         #expect(adopted.stdout.contains("a-3\t2026-09-01\tavailable\t"))
-        #expect(nginx.requests().filter { $0.uri == path }.count == 1, "the bundle was fetched once: \(nginx.requests().map(\.uri))")
+        #expect(
+            nginx.requests().filter { $0.uri == path }.count == 1, "the bundle was fetched once: \(nginx.requests().map(\.uri))")
         #expect(FileManager.default.fileExists(atPath: "\(shelf)/Issues/a-3/1-0.png"))
         let downloads = try FileManager.default.contentsOfDirectory(atPath: "\(shelf)/Downloads")
         #expect(downloads.isEmpty, "no received or part file is left: \(downloads)")
@@ -78,7 +83,9 @@ import Testing
             """)
         let shelf = work.appendingPathComponent("shelf").path
         defer { Self.killDaemons(of: shelf) }
-        #expect(try Shell.run(Shell.newsstand, ["library", shelf, "refresh", nginx.baseURL.absoluteString + "issues.plist"]).status == 0)
+        #expect(
+            try Shell.run(Shell.newsstand, ["library", shelf, "refresh", nginx.baseURL.absoluteString + "issues.plist"]).status
+                == 0)
         #expect(try Shell.run(Shell.newsstand, ["library", shelf, "download", "--latest", "--background"]).status == 0)
         let cancelled = try Shell.run(Shell.newsstand, ["library", shelf, "cancel", "a-3"])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
@@ -86,7 +93,9 @@ import Testing
         let listed = try Shell.run(Shell.newsstand, ["library", shelf, "list"])
         #expect(listed.stdout.contains("a-3\t2026-09-01\tnone\t"), "\(listed.stdout)")
         #expect(!listed.stdout.contains("background:"))
-        #expect(try Shell.run(Shell.newsstand, ["library", shelf, "cancel", "a-3"]).stdout == "a-3: no background download to cancel\n")
+        #expect(
+            try Shell.run(Shell.newsstand, ["library", shelf, "cancel", "a-3"]).stdout
+                == "a-3: no background download to cancel\n")
         #expect(try Shell.run(Shell.newsstand, ["library", shelf, "list", "--background"]).status == 2)
     }
 }

@@ -14,7 +14,9 @@ import Testing
         return (result, output)
     }
 
-    private func buildThroughTheExecutable(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, URL) {
+    private func buildThroughTheExecutable(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        Shell.Result, URL
+    ) {
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
         let result = try Shell.run(
             Shell.newsstand, ["build", sample, "--output", output.path] + arguments, environment: environment)

@@ -15,7 +15,8 @@ import Testing
         let build = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         var found: [(String, URL)] = []
-        for issue in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() where !issue.hasSuffix(".plist") && !issue.hasPrefix(".") {
+        for issue in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        where !issue.hasSuffix(".plist") && !issue.hasPrefix(".") {
             // Bundles are named by content (a-1.3fa9c1e2.zip); called here a-1.zip and a-1@2x.zip.
             let zips = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(issue).path)
                 .filter { $0.hasSuffix(".zip") }.sorted()
@@ -24,9 +25,11 @@ import Testing
                 let bundle = file.hasSuffix("@2x.zip") ? issue + "@2x.zip" : issue + ".zip"
                 let unpacked = work.appendingPathComponent("unpacked/\(bundle)")
                 try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-                let unzip = try Shell.run("unzip", ["-q", output.appendingPathComponent("\(issue)/\(file)").path, "-d", unpacked.path])
+                let unzip = try Shell.run(
+                    "unzip", ["-q", output.appendingPathComponent("\(issue)/\(file)").path, "-d", unpacked.path])
                 #expect(unzip.status == 0)
-                for name in try FileManager.default.contentsOfDirectory(atPath: unpacked.path).sorted() where name.hasSuffix(".plist") {
+                for name in try FileManager.default.contentsOfDirectory(atPath: unpacked.path).sorted()
+                where name.hasSuffix(".plist") {
                     found.append((bundle, unpacked.appendingPathComponent(name)))
                 }
             }
@@ -103,7 +106,8 @@ import Testing
                 in: text, range: NSRange(text.startIndex..., in: text)))
         let first = String(text[Range(names.range(at: 1), in: text)!])
         text = text.replacingOccurrences(
-            of: "<string>\(first)</string>", with: "<string>\(first.prefix(1))<!-- c --><![CDATA[\(first.dropFirst())]]></string>")
+            of: "<string>\(first)</string>", with: "<string>\(first.prefix(1))<!-- c --><![CDATA[\(first.dropFirst())]]></string>"
+        )
         try Data(text.utf8).write(to: pages)
 
         let plists = try await bundlePlists(of: magazine)

@@ -36,7 +36,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["build", "m", "--output", "o", "--jobs", "0"], "newsstand build: error: --jobs needs a whole number from 1 to 2147483647, got '0'"),
+        (
+            ["build", "m", "--output", "o", "--jobs", "0"],
+            "newsstand build: error: --jobs needs a whole number from 1 to 2147483647, got '0'"
+        ),
         (["build", "m", "--output"], "newsstand build: error: option --output needs a value"),
         (["build", "m"], "newsstand build: error: missing --output <folder>"),
         (["build", "--output", "o"], "newsstand build: error: missing <magazine>"),
@@ -44,13 +47,28 @@ import Testing
         (["build", "m", "--ouput", "o"], "newsstand build: error: unknown option '--ouput'; did you mean '--output'?"),
         (["build", "m", "-o", "o", "--force=yes"], "newsstand build: error: option --force takes no value"),
         (["validate", "m", "--format", "xml"], "newsstand validate: error: unknown format 'xml'; expected text, json or github"),
-        (["validate", "m", "--ignore", "NS-3O6"], "newsstand validate: error: unknown diagnostic code 'NS-3O6' for --ignore; did you mean 'NS-306'?"),
-        (["library", "f", "frobnicate"], "newsstand library: error: unknown action 'frobnicate'; expected refresh, list, download, update, resume, remove, cover or cancel"),
+        (
+            ["validate", "m", "--ignore", "NS-3O6"],
+            "newsstand validate: error: unknown diagnostic code 'NS-3O6' for --ignore; did you mean 'NS-306'?"
+        ),
+        (
+            ["library", "f", "frobnicate"],
+            "newsstand library: error: unknown action 'frobnicate'; expected refresh, list, download, update, resume, remove, cover or cancel"
+        ),
         (["library", "f", "list", "--wait", "-1"], "newsstand library: error: --wait needs a number of seconds, got '-1'"),
-        (["publish", "b", "--to", "d", "--timeout", "86401"], "newsstand publish: error: --timeout needs a whole number of seconds from 1 to 86400, got '86401'"),
-        (["publish", "b", "--to", "d", "--verify", "--no-verify"], "newsstand publish: error: --verify and --no-verify contradict each other"),
+        (
+            ["publish", "b", "--to", "d", "--timeout", "86401"],
+            "newsstand publish: error: --timeout needs a whole number of seconds from 1 to 86400, got '86401'"
+        ),
+        (
+            ["publish", "b", "--to", "d", "--verify", "--no-verify"],
+            "newsstand publish: error: --verify and --no-verify contradict each other"
+        ),
         (["library", "f", "download"], "newsstand library: error: download needs exactly one of <name>, --latest or --all"),
-        (["library", "f", "download", "a-1", "--all"], "newsstand library: error: download needs exactly one of <name>, --latest or --all"),
+        (
+            ["library", "f", "download", "a-1", "--all"],
+            "newsstand library: error: download needs exactly one of <name>, --latest or --all"
+        ),
         (["library", "f", "update", "--latest"], "newsstand library: error: update needs exactly one of <name> or --all"),
         (["library", "f", "refresh"], "newsstand library: error: refresh needs one <catalog-url>"),
         (["library", "f", "list", "a-1"], "newsstand library: error: list takes no operands"),

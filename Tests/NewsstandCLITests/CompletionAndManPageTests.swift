@@ -39,17 +39,21 @@ import Testing
         #expect(try await bashCompletes(bash, ["newsstand", "validate", sample, "--format", ""]) == ["text", "json", "github"])
         // --format=js: bash splits the word at '='.
         #expect(try await bashCompletes(bash, ["newsstand", "validate", "--format", "=", "j"]) == ["json"])
-        #expect(try await bashCompletes(bash, ["newsstand", "build", sample, "--feed", ""]) == ["shelf", "atom", "opds", "epub"])
-        #expect(try await bashCompletes(bash, ["newsstand", "build", sample, "-o", "out", "--issue", ""]) == ["a-1", "a-2", "a-3"])
+        #expect(
+            try await bashCompletes(bash, ["newsstand", "build", sample, "--feed", ""]) == ["shelf", "atom", "opds", "epub"])
+        #expect(
+            try await bashCompletes(bash, ["newsstand", "build", sample, "-o", "out", "--issue", ""]) == ["a-1", "a-2", "a-3"])
         #expect(try await bashCompletes(bash, ["newsstand", "preview", "--issue", ""]) == [], "no magazine named yet")
         #expect(try await bashCompletes(bash, ["newsstand", "validate", "--ignore", "NS-60"]) == ["NS-601", "NS-602"])
         #expect(try await bashCompletes(bash, ["newsstand", "library", "shelf", "re"]) == ["refresh", "resume", "remove"])
         #expect(try await bashCompletes(bash, ["newsstand", "completions", ""]) == ["bash", "zsh", "fish"])
         #expect(try await bashCompletes(bash, ["newsstand", "init", "--ci", ""]) == ["github", "gitlab"])
         let folders = try Shell.temporaryFolder("folders")
-        try FileManager.default.createDirectory(at: folders.appendingPathComponent("mag azine"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folders.appendingPathComponent("mag azine"), withIntermediateDirectories: true)
         try Data().write(to: folders.appendingPathComponent("magazine.txt"))
-        #expect(try await bashCompletes(bash, ["newsstand", "build", "mag"], in: folders) == ["mag azine"], "folders only, whole")
+        #expect(
+            try await bashCompletes(bash, ["newsstand", "build", "mag"], in: folders) == ["mag azine"], "folders only, whole")
     }
 
     @Test func issueNamesComeOnlyFromFoldersTheToolAccepts() async throws {
@@ -70,7 +74,8 @@ import Testing
         let fish = try await script("fish", named: "newsstand.fish")
         let fished = try await Shell.runOffPool(
             "fish", ["--no-config", "-c", "source \(fish.path); complete -C 'newsstand validate mag --issue '"], in: folder)
-        #expect(fished.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["a-1", "b_2.x"], "\(fished)")
+        #expect(
+            fished.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["a-1", "b_2.x"], "\(fished)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("PWNED").path))
     }
 
@@ -92,7 +97,8 @@ import Testing
         #expect(try await fishCompletes("newsstand bu") == ["build"])
         #expect(try await fishCompletes("newsstand build --fo") == ["--force", "--format"])
         #expect(try await fishCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
-        #expect(try await fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
+        #expect(
+            try await fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
     }
 
     @Test func zshCompletesThroughItsCompletionSystem() async throws {
@@ -103,7 +109,8 @@ import Testing
             let out = try Shell.temporaryFolder("zsh-probe").appendingPathComponent("offered")
             try Data().write(to: out)
             // timeout: a probe that never sees its marker fails instead of hanging the suite.
-            let result = try await Shell.runOffPool("timeout", ["60", "zsh", "-f", probe, zsh.deletingLastPathComponent().path, line, out.path])
+            let result = try await Shell.runOffPool(
+                "timeout", ["60", "zsh", "-f", probe, zsh.deletingLastPathComponent().path, line, out.path])
             #expect(result.status == 0, "\(result.stderr)")
             let offered = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map(String.init)
             return Array(Set(offered.filter { !$0.isEmpty })).sorted()
@@ -112,7 +119,8 @@ import Testing
         #expect(try await zshCompletes("newsstand build --fo") == ["--force", "--format"])
         #expect(try await zshCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
         #expect(try await zshCompletes("newsstand validate x --format ") == ["github", "json", "text"])
-        #expect(try await zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
+        #expect(
+            try await zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
         #expect(try await zshCompletes("newsstand init x --ci ") == ["github", "gitlab"])
     }
 
@@ -124,13 +132,21 @@ import Testing
         func troff(_ text: String) -> String { text.replacingOccurrences(of: "-", with: "\\-") }
         for command in NewsstandCommand.declarations {
             #expect(bash.contains("    \(command.name))"), "bash lacks \(command.name)")
-            #expect(zsh.contains("_newsstand_\(command.name.replacingOccurrences(of: "-", with: "_"))()"), "zsh lacks \(command.name)")
+            #expect(
+                zsh.contains("_newsstand_\(command.name.replacingOccurrences(of: "-", with: "_"))()"), "zsh lacks \(command.name)"
+            )
             #expect(fish.contains("-a \(command.name) -d"), "fish lacks \(command.name)")
             #expect(man.contains(".SS \(troff(command.name))\n"), "the man page lacks \(command.name)")
             for option in command.options {
-                #expect(bash.contains(" \(option.name) ") || bash.contains("\"\(option.name) ") || bash.contains("\(option.name)|") || bash.contains("\(option.name))"), "bash lacks \(command.name) \(option.name)")
-                #expect(zsh.contains("\(option.name)[") || zsh.contains(",\(option.name)}"), "zsh lacks \(command.name) \(option.name)")
-                #expect(fish.contains("-n '__fish_seen_subcommand_from \(command.name)' -l \(option.name.dropFirst(2)) "), "fish lacks \(command.name) \(option.name)")
+                #expect(
+                    bash.contains(" \(option.name) ") || bash.contains("\"\(option.name) ") || bash.contains("\(option.name)|")
+                        || bash.contains("\(option.name))"), "bash lacks \(command.name) \(option.name)")
+                #expect(
+                    zsh.contains("\(option.name)[") || zsh.contains(",\(option.name)}"),
+                    "zsh lacks \(command.name) \(option.name)")
+                #expect(
+                    fish.contains("-n '__fish_seen_subcommand_from \(command.name)' -l \(option.name.dropFirst(2)) "),
+                    "fish lacks \(command.name) \(option.name)")
                 #expect(man.contains("\\fB\(troff(option.name))\\fR"), "the man page lacks \(command.name) \(option.name)")
                 if let alias = option.alias {
                     #expect(bash.contains("\(alias)"), "bash lacks \(alias)")
@@ -142,11 +158,15 @@ import Testing
                 #expect(man.contains(".B \(variable.name)\n"), "the man page lacks \(variable.name)")
             }
             for status in command.exitStatuses {
-                #expect(man.contains(troff("\(status.status) \(status.meaning)")), "the man page lacks \(command.name)'s exit status \(status.status)")
+                #expect(
+                    man.contains(troff("\(status.status) \(status.meaning)")),
+                    "the man page lacks \(command.name)'s exit status \(status.status)")
             }
         }
         for code in DiagnosticCode.allCases {
-            #expect(man.contains(".B \(troff(code.rawValue))\n\(code.defaultSeverity.rawValue):"), "the man page lacks \(code.rawValue)")
+            #expect(
+                man.contains(".B \(troff(code.rawValue))\n\(code.defaultSeverity.rawValue):"),
+                "the man page lacks \(code.rawValue)")
         }
     }
 
@@ -155,7 +175,8 @@ import Testing
         try await InProcess.newsstand(["manpage"]).stdout.write(to: page, atomically: true, encoding: .utf8)
         let groff = try await Shell.runOffPool("groff", ["-ww", "-man", "-Tutf8", "-z", page.path])
         #expect(groff.status == 0 && groff.stderr.isEmpty, "groff: \(groff.stderr)")
-        let man = try await Shell.runOffPool("man", ["--warnings", "-l", page.path], environment: ["MANWIDTH": "100", "MANPAGER": "cat", "LANG": "C.UTF-8"])
+        let man = try await Shell.runOffPool(
+            "man", ["--warnings", "-l", page.path], environment: ["MANWIDTH": "100", "MANPAGER": "cat", "LANG": "C.UTF-8"])
         #expect(man.status == 0 && man.stderr.isEmpty, "man: \(man.stderr)")
         #expect(man.stdout.contains("newsstand build <magazine> --output <folder>"), "\(man.stdout.prefix(2000))")
         #expect(man.stdout.contains("--format text|json|github"))

@@ -101,7 +101,8 @@ import Testing
         // A rebuild with nothing changed, later and forced, gives the same feed to the byte.
         let first = try Data(contentsOf: output.appendingPathComponent("atom.xml"))
         let later = await InProcess.newsstand(
-            ["build", sample, "--output", output.path, "--feed", "atom", "--force"], environment: ["SOURCE_DATE_EPOCH": "1800000000"])
+            ["build", sample, "--output", output.path, "--feed", "atom", "--force"],
+            environment: ["SOURCE_DATE_EPOCH": "1800000000"])
         #expect(later.status == 0)
         #expect(try Data(contentsOf: output.appendingPathComponent("atom.xml")) == first)
     }
@@ -112,7 +113,8 @@ import Testing
         let issue = magazine.appendingPathComponent("issues/a-1/issue.plist")
         let text = try String(contentsOf: issue, encoding: .utf8)
         let summary = try #require(text.range(of: #"<string>Northern lights[^<]*</string>"#, options: .regularExpression))
-        try text.replacingCharacters(in: summary, with: "<string>Short.</string>").write(to: issue, atomically: true, encoding: .utf8)
+        try text.replacingCharacters(in: summary, with: "<string>Short.</string>").write(
+            to: issue, atomically: true, encoding: .utf8)
         let expected =
             "issues/a-1/issue.plist:14: warning: issue 'a-1' Summary is 6 bytes of UTF-8; the Newsstand feed needs 10 to 2,000 [NS-601]"
         let plain = await InProcess.newsstand(["validate", magazine.path])
@@ -137,18 +139,27 @@ import Testing
         let issue = magazine.appendingPathComponent("issues/a-2/issue.plist")
         let text = try String(contentsOf: issue, encoding: .utf8)
         let summary = try #require(text.range(of: #"<string>Белые[^<]*</string>"#, options: .regularExpression))
-        try text.replacingCharacters(in: summary, with: "<string>Ночи.</string>").write(to: issue, atomically: true, encoding: .utf8)
+        try text.replacingCharacters(in: summary, with: "<string>Ночи.</string>").write(
+            to: issue, atomically: true, encoding: .utf8)
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
-        let built = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--feed", "atom"], environment: epoch)
+        let built = await InProcess.newsstand(
+            ["build", magazine.path, "--output", output.path, "--feed", "atom"], environment: epoch)
         #expect(built.status == 0)
-        #expect(built.stdout.contains("issues/a-2/issue.plist:14: warning: issue 'a-2' Summary is 9 bytes of UTF-8; the Newsstand feed needs 10 to 2,000 [NS-601]"))
+        #expect(
+            built.stdout.contains(
+                "issues/a-2/issue.plist:14: warning: issue 'a-2' Summary is 9 bytes of UTF-8; the Newsstand feed needs 10 to 2,000 [NS-601]"
+            ))
         let feed = try Data(contentsOf: output.appendingPathComponent("atom.xml"))
         // `catalog` validates nothing: it checks the built issues (no line: the manifest's summary)
         // and, a day later, keeps every entry's time from the records.
         let catalog = await InProcess.newsstand(
-            ["catalog", output.path, "--magazine", magazine.path, "--feed", "atom"], environment: ["SOURCE_DATE_EPOCH": "1790086400"])
+            ["catalog", output.path, "--magazine", magazine.path, "--feed", "atom"],
+            environment: ["SOURCE_DATE_EPOCH": "1790086400"])
         #expect(catalog.status == 0, "\(catalog.stderr)")
-        #expect(catalog.stdout.contains("issues/a-2/issue.plist: warning: issue 'a-2' Summary is 9 bytes of UTF-8; the Newsstand feed needs 10 to 2,000 [NS-601]"), "\(catalog.stdout)")
+        #expect(
+            catalog.stdout.contains(
+                "issues/a-2/issue.plist: warning: issue 'a-2' Summary is 9 bytes of UTF-8; the Newsstand feed needs 10 to 2,000 [NS-601]"
+            ), "\(catalog.stdout)")
         #expect(try Data(contentsOf: output.appendingPathComponent("atom.xml")) == feed)
     }
 
@@ -246,7 +257,8 @@ import Testing
         let (again, other) = try await build(["--feed", "shelf", "--jobs", "1"])
         #expect(again.status == 0)
         for book in books {
-            let twin = other.appendingPathComponent(book.deletingLastPathComponent().lastPathComponent).appendingPathComponent(book.lastPathComponent)
+            let twin = other.appendingPathComponent(book.deletingLastPathComponent().lastPathComponent).appendingPathComponent(
+                book.lastPathComponent)
             #expect(try Data(contentsOf: twin) == Data(contentsOf: book))
         }
         // Without --feed shelf the books go, as files a build recorded as its own.

@@ -38,7 +38,8 @@ import Testing
         var changed = text.replacingCharacters(in: range, with: "<string>FilePage</string>")
         let image = try #require(changed.range(of: "<string>1-0.png</string>"))
         changed.replaceSubrange(
-            image, with: "<string>1-0.png</string>\n                <key>attachment</key>\n                <string>notes.txt</string>")
+            image,
+            with: "<string>1-0.png</string>\n                <key>attachment</key>\n                <string>notes.txt</string>")
         try Data(changed.utf8).write(to: pages)
         return magazine
     }
@@ -119,7 +120,9 @@ import Testing
         try FileManager.default.copyItem(at: sample, to: magazine)
         let file = magazine.appendingPathComponent("issues/a-2/issue.plist")
         let text = try String(contentsOf: file, encoding: .utf8)
-        let doctype = try #require(text.range(of: "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">"))
+        let doctype = try #require(
+            text.range(
+                of: "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">"))
         try Data(
             text.replacingCharacters(in: doctype, with: "<!DOCTYPE plist [\n<!ENTITY title \"Aurora\">\n]>")
                 .replacingOccurrences(of: "<key>Title</key>", with: "<key>&title;</key>").utf8

@@ -11,7 +11,10 @@ import Testing
 
     private func importing(_ source: URL, _ magazine: URL, issue: String = "im-1", _ extra: [String] = []) async -> Shell.Result {
         await InProcess.newsstand(
-            ["import", source.path, magazine.path, "--issue", issue, "--title", "Imported — print edition", "--date", "2026-12-01"]
+            [
+                "import", source.path, magazine.path, "--issue", issue, "--title", "Imported — print edition", "--date",
+                "2026-12-01",
+            ]
                 + extra, environment: environment)
     }
 
@@ -34,7 +37,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "no progress bar and no notes when standard error is not a terminal")
         let issue = magazine.appendingPathComponent("issues/im-1")
-        #expect(result.stdout.hasPrefix("imported 3 page(s) in 3 article(s) into \(issue.path): 3 PNG, 0 JPEG, @2x and normal sizes"))
+        #expect(
+            result.stdout.hasPrefix("imported 3 page(s) in 3 article(s) into \(issue.path): 3 PNG, 0 JPEG, @2x and normal sizes"))
         let assets = issue.appendingPathComponent("assets")
         #expect(
             try ImportFixtures.names(assets) == [
@@ -46,22 +50,31 @@ import Testing
         #expect(try ImportFixtures.size(assets.appendingPathComponent("1-0.png")) == [512, 725])
         #expect(try ImportFixtures.size(assets.appendingPathComponent("2-0@2x.png")) == [1024, 724])
         #expect(try ImportFixtures.size(assets.appendingPathComponent("2-0.png")) == [512, 362])
-        #expect(try Data(contentsOf: assets.appendingPathComponent("cover@2x.png")) == Data(contentsOf: assets.appendingPathComponent("1-0@2x.png")))
+        #expect(
+            try Data(contentsOf: assets.appendingPathComponent("cover@2x.png"))
+                == Data(contentsOf: assets.appendingPathComponent("1-0@2x.png")))
         let info = try #require(try ImportFixtures.plist(issue.appendingPathComponent("issue.plist")) as? [String: String])
-        #expect(info == ["Name": "im-1", "Title": "Imported — print edition", "Date": "2026-12-01T00:00:00Z", "Cover": "cover.png"])
+        #expect(
+            info == ["Name": "im-1", "Title": "Imported — print edition", "Date": "2026-12-01T00:00:00Z", "Cover": "cover.png"])
         let pages = try #require(try ImportFixtures.plist(issue.appendingPathComponent("pages.plist")) as? [[[String: Any]]])
         #expect(pages.map { $0.map { $0["class"] as? String } } == [["SimplePage"], ["SimplePage"], ["SimplePage"]])
-        #expect(pages.map { $0.map { ($0["properties"] as? [String: String])?["baseImage"] } } == [["1-0.png"], ["2-0.png"], ["3-0.png"]])
+        #expect(
+            pages.map { $0.map { ($0["properties"] as? [String: String])?["baseImage"] } } == [
+                ["1-0.png"], ["2-0.png"], ["3-0.png"],
+            ])
         #expect(try Shell.run("plutil", ["-lint", issue.appendingPathComponent("pages.plist").path]).status == 0)
 
-        let validation = await InProcess.newsstand(["validate", magazine.path, "--issue", "im-1", "--strict"], environment: environment)
+        let validation = await InProcess.newsstand(
+            ["validate", magazine.path, "--issue", "im-1", "--strict"], environment: environment)
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
         #expect(validation.stdout.contains("no problems found in 1 issue"), "\(validation.stdout)")
         let output = magazine.deletingLastPathComponent().appendingPathComponent("out")
-        let build = await InProcess.newsstand(["build", magazine.path, "-o", output.path, "--issue", "im-1", "--fixed-names"], environment: environment)
+        let build = await InProcess.newsstand(
+            ["build", magazine.path, "-o", output.path, "--issue", "im-1", "--fixed-names"], environment: environment)
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let listing = try ImportFixtures.run("unzip", ["-Z1", output.appendingPathComponent("im-1/im-1@2x.zip").path])
-        #expect(listing.split(separator: "\n").sorted() == ["1-0@2x.png", "2-0@2x.png", "3-0@2x.png", "issue.plist", "pages.plist"])
+        #expect(
+            listing.split(separator: "\n").sorted() == ["1-0@2x.png", "2-0@2x.png", "3-0@2x.png", "issue.plist", "pages.plist"])
     }
 
     @Test func withDerivationOnOnlyTheMastersAreWritten() async throws {
@@ -74,7 +87,9 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("@2x masters only (the build derives normal sizes)"), "\(result.stdout)")
             let assets = magazine.appendingPathComponent("issues/im-1/assets")
-            #expect(try ImportFixtures.names(assets) == ["1-0@2x.png", "2-0@2x.png", "cover@2x.png"], "\(String(describing: setting))")
+            #expect(
+                try ImportFixtures.names(assets) == ["1-0@2x.png", "2-0@2x.png", "cover@2x.png"], "\(String(describing: setting))"
+            )
             #expect(try ImportFixtures.size(assets.appendingPathComponent("1-0@2x.png")) == [1536, 2304], "the default width")
         }
     }
@@ -92,7 +107,8 @@ import Testing
             pages.map { $0.map { ($0["properties"] as? [String: String])?["baseImage"] } } == [
                 ["1-0.png"], ["2-0.png", "2-1.png", "2-2.png"], ["3-0.png", "3-1.png"],
             ])
-        let validation = await InProcess.newsstand(["validate", magazine.path, "--issue", "im-1", "--strict"], environment: environment)
+        let validation = await InProcess.newsstand(
+            ["validate", magazine.path, "--issue", "im-1", "--strict"], environment: environment)
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
     }
 
@@ -102,7 +118,10 @@ import Testing
         ("1-2,3-9", "--articles: '3-9' goes past the last page; the input has 4 page(s)"),
         ("1-2", "--articles: pages 3 to 4 are in no article; the ranges must cover every page, in order"),
         ("2-", "--articles: page 1 is in no article; the ranges must cover every page, in order"),
-        ("1,x", "--articles: 'x' is not a page range; write N, N-M or N- (pages counted from 1), separated by commas, as in 1,2-5,6-"),
+        (
+            "1,x",
+            "--articles: 'x' is not a page range; write N, N-M or N- (pages counted from 1), separated by commas, as in 1,2-5,6-"
+        ),
     ])
     func aWrongArticleListIsAUsageErrorBeforeAnythingIsWritten(articles: String, message: String) async throws {
         let magazine = try ImportFixtures.magazine()
@@ -136,7 +155,8 @@ import Testing
         try ImportFixtures.run("qpdf", ["--encrypt", "reader-secret", "owner-secret", "256", "--", plain.path, pdf.path])
         let before = FolderSnapshot(magazine)
         let result = await importing(pdf, magazine)
-        expectNothingLeft(result, magazine, before: before, message: "'\(pdf.path)' is an encrypted PDF: it needs a password to be opened")
+        expectNothingLeft(
+            result, magazine, before: before, message: "'\(pdf.path)' is an encrypted PDF: it needs a password to be opened")
     }
 
     @Test func aFolderOfMixedFormatsIsImportedInNaturalOrder() async throws {
@@ -145,7 +165,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Each page's height tells it apart after scaling to one width; plain byte order would
         // put page10 before page2 and page9.
-        let pages: [(String, Int)] = [("page1.png", 100), ("page2.jpg", 120), ("Page9.webp", 140), ("page10.heic", 160), ("page11.PNG", 180)]
+        let pages: [(String, Int)] = [
+            ("page1.png", 100), ("page2.jpg", 120), ("Page9.webp", 140), ("page10.heic", 160), ("page11.PNG", 180),
+        ]
         for (name, height) in pages { try ImportFixtures.image(folder.appendingPathComponent(name), width: 100, height: height) }
         try Data("notes for the printer".utf8).write(to: folder.appendingPathComponent("readme.txt"))
         try Data().write(to: folder.appendingPathComponent(".DS_Store"))
@@ -158,7 +180,8 @@ import Testing
             return try ImportFixtures.size(assets.appendingPathComponent(name))
         }
         #expect(heights == [[200, 200], [200, 240], [200, 280], [200, 320], [200, 360]])
-        let validation = await InProcess.newsstand(["validate", magazine.path, "--issue", "im-1", "--strict"], environment: environment)
+        let validation = await InProcess.newsstand(
+            ["validate", magazine.path, "--issue", "im-1", "--strict"], environment: environment)
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
     }
 
@@ -178,7 +201,9 @@ import Testing
             default:
                 // A second name for page 1, page2\xFF.png: link(2) takes the bytes as they are.
                 let from = Array(folder.appendingPathComponent("page1.png").path.utf8CString)
-                let to = Array((folder.path + "/page2").utf8).map { CChar(bitPattern: $0) } + [CChar(bitPattern: 0xFF)] + Array(".png".utf8CString)
+                let to =
+                    Array((folder.path + "/page2").utf8).map { CChar(bitPattern: $0) } + [CChar(bitPattern: 0xFF)]
+                    + Array(".png".utf8CString)
                 #expect(link(from, to) == 0)
                 shown = folder.path + "/page2\\xFF.png"
             }
@@ -203,7 +228,9 @@ import Testing
         let result = await importing(folder, magazine)
         expectNothingLeft(
             result, magazine, before: before,
-            message: "'\(folder.path)' has no page images (PNG, JPEG, WebP or HEIF: .png, .jpg, .jpeg, .webp, .heic, .heif); 2 other file(s) were skipped")
+            message:
+                "'\(folder.path)' has no page images (PNG, JPEG, WebP or HEIF: .png, .jpg, .jpeg, .webp, .heic, .heif); 2 other file(s) were skipped"
+        )
     }
 
     @Test func aPageThatFailsHalfwayLeavesNothing() async throws {
@@ -217,7 +244,8 @@ import Testing
         try bytes.prefix(bytes.count - 40).write(to: third)
         let before = FolderSnapshot(magazine)
         let result = await importing(folder, magazine, ["--jobs", "1", "--width", "120"])
-        #expect(result.stderr.hasPrefix("newsstand import: error: page 3: '\(third.path)': rendering failed: "), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("newsstand import: error: page 3: '\(third.path)': rendering failed: "), "\(result.stderr)")
         expectNothingLeft(result, magazine, before: before, message: String(result.stderr.dropFirst(25).dropLast(22)))
     }
 
@@ -230,14 +258,17 @@ import Testing
         let existing = magazine.appendingPathComponent("issues/a-2").path
         expectNothingLeft(
             result, magazine, before: before,
-            message: "issue 'a-2' exists already ('\(existing)'); import never replaces an issue: remove it or choose another --issue")
+            message:
+                "issue 'a-2' exists already ('\(existing)'); import never replaces an issue: remove it or choose another --issue")
         // Checked before the source is read: a damaged PDF is not even opened.
         try Data("%PDF-1.4 cut".utf8).write(to: pdf)
         let first = await importing(pdf, magazine, issue: "a-2")
-        #expect(first.status == 1 && first.stderr.hasPrefix("newsstand import: error: issue 'a-2' exists already"), "\(first.stderr)")
+        #expect(
+            first.status == 1 && first.stderr.hasPrefix("newsstand import: error: issue 'a-2' exists already"), "\(first.stderr)")
         try ImportFixtures.pdf(pdf, pages: [(300, 400)])
         // An empty folder of that name counts too: it may be someone's issue in the making.
-        try FileManager.default.createDirectory(at: magazine.appendingPathComponent("issues/new"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: magazine.appendingPathComponent("issues/new"), withIntermediateDirectories: false)
         let empty = await importing(pdf, magazine, issue: "new")
         #expect(empty.status == 1 && empty.stderr.contains("issue 'new' exists already"), "\(empty.stderr)")
     }
@@ -248,7 +279,8 @@ import Testing
         // A workspace as a killed import leaves it (its lock file free), and one of an import
         // still running (its lock held here).
         for name in [".newsstand-import-x-dead", ".newsstand-import-y-alive"] {
-            try FileManager.default.createDirectory(at: issues.appendingPathComponent(name + "/assets"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: issues.appendingPathComponent(name + "/assets"), withIntermediateDirectories: true)
             try Data("half a page".utf8).write(to: issues.appendingPathComponent(name + "/assets/1-0@2x.rendering"))
             try Data().write(to: issues.appendingPathComponent(name + ".lock"))
         }
@@ -261,7 +293,10 @@ import Testing
         try ImportFixtures.pdf(pdf, pages: [(300, 400)])
         let result = await importing(pdf, magazine, ["--width", "300"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "newsstand import: note: removed '.newsstand-import-x-dead' in issues/, left by an import that did not finish\n")
+        #expect(
+            result.stderr
+                == "newsstand import: note: removed '.newsstand-import-x-dead' in issues/, left by an import that did not finish\n"
+        )
         #expect(
             try ImportFixtures.names(issues) == [
                 ".newsstand-import-y-alive", ".newsstand-import-y-alive.lock", "a-1", "a-2", "a-3", "im-1",
@@ -287,7 +322,9 @@ import Testing
         let result = await importing(pdf, magazine)
         expectNothingLeft(
             result, magazine, before: before,
-            message: "the magazine has no usable SimplePage page class: SimplePage requires 'caption' too, which an imported page cannot give")
+            message:
+                "the magazine has no usable SimplePage page class: SimplePage requires 'caption' too, which an imported page cannot give"
+        )
     }
 
     @Test func aFullDiskLeavesNothing() async throws {
@@ -298,11 +335,14 @@ import Testing
         let magazine = mountPoint.appendingPathComponent("mag")
         try FileManager.default.createDirectory(at: magazine.appendingPathComponent("issues"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: ImportFixtures.magazine().appendingPathComponent("magazine.plist"), to: magazine.appendingPathComponent("magazine.plist"))
+            at: ImportFixtures.magazine().appendingPathComponent("magazine.plist"),
+            to: magazine.appendingPathComponent("magazine.plist"))
         let folder = try Shell.temporaryFolder("import-pages")
         // Pages of noise, about 1 MB each at 1536 wide (neither PNG nor JPEG compresses noise):
         // the first page does not fit.
-        for page in 1...3 { try ImportFixtures.image(folder.appendingPathComponent("p\(page).png"), width: 400, height: 500, noise: true) }
+        for page in 1...3 {
+            try ImportFixtures.image(folder.appendingPathComponent("p\(page).png"), width: 400, height: 500, noise: true)
+        }
         let before = FolderSnapshot(magazine)
         let result = await importing(folder, magazine, ["--jobs", "1"])
         #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
@@ -315,7 +355,8 @@ import Testing
         try ImportFixtures.pdf(pdf, pages: [(300, 400)])
         let before = FolderSnapshot(magazine)
         let result = await InProcess.newsstand(
-            ["import", pdf.path, magazine.path, "--issue", "im-1", "--title", "Bell\u{07}", "--date", "2026-12-01"], environment: environment)
+            ["import", pdf.path, magazine.path, "--issue", "im-1", "--title", "Bell\u{07}", "--date", "2026-12-01"],
+            environment: environment)
         #expect(result.stderr.hasPrefix("newsstand import: error: issue.plist cannot be written: "), "\(result.stderr)")
         expectNothingLeft(result, magazine, before: before, message: String(result.stderr.dropFirst(25).dropLast(22)))
     }
@@ -359,13 +400,25 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--width", "1535"], "newsstand import: error: --width must be even (the normal size is exactly half of it), got '1535'"),
+        (
+            ["--width", "1535"],
+            "newsstand import: error: --width must be even (the normal size is exactly half of it), got '1535'"
+        ),
         (["--width", "8192"], "newsstand import: error: --width needs a whole number of pixels from 64 to 4096, got '8192'"),
         (["--date", "2026-02-30"], "newsstand import: error: --date needs a day as YYYY-MM-DD (2026-03-01), got '2026-02-30'"),
         (["--jobs", "33"], "newsstand import: error: --jobs needs a whole number from 1 to 32, got '33'"),
-        (["--page-memory", "64"], "newsstand import: error: --page-memory needs a whole number of MiB from 128 to 65536, got '64'"),
-        (["--page-timeout", "0"], "newsstand import: error: --page-timeout needs a whole number of seconds from 1 to 86400, got '0'"),
-        (["--issue", "../evil"], "newsstand import: error: '../evil' is not a valid issue name: letters, digits, '-', '_' and '.' only, not starting with '.', at most 128 bytes"),
+        (
+            ["--page-memory", "64"],
+            "newsstand import: error: --page-memory needs a whole number of MiB from 128 to 65536, got '64'"
+        ),
+        (
+            ["--page-timeout", "0"],
+            "newsstand import: error: --page-timeout needs a whole number of seconds from 1 to 86400, got '0'"
+        ),
+        (
+            ["--issue", "../evil"],
+            "newsstand import: error: '../evil' is not a valid issue name: letters, digits, '-', '_' and '.' only, not starting with '.', at most 128 bytes"
+        ),
         (["--title", " "], "newsstand import: error: --title must not be empty"),
     ])
     func usageMistakes(extra: [String], message: String) async throws {

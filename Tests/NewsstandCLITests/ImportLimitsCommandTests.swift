@@ -28,7 +28,8 @@ import Testing
         let before = FolderSnapshot(magazine)
         let result = await importing(file, magazine, extra)
         #expect(result.status == 1, sourceLocation: sourceLocation)
-        #expect(result.stderr == "newsstand import: error: \(message(file)); nothing was written\n", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr == "newsstand import: error: \(message(file)); nothing was written\n", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
         #expect(FolderSnapshot(magazine).differences(from: before) == [], sourceLocation: sourceLocation)
     }
@@ -47,7 +48,9 @@ import Testing
     }
 
     @Test func aPageOfImpossibleProportionsIsNamedWithoutGLibsWarning() async throws {
-        try await expectRefused(HandMadePDF(pages: [.text("one", mediaBox: "0 0 595 842"), .text("two", mediaBox: "0 0 1 200000")])) {
+        try await expectRefused(
+            HandMadePDF(pages: [.text("one", mediaBox: "0 0 595 842"), .text("two", mediaBox: "0 0 1 200000")])
+        ) {
             "page 2: '\($0.path), page 2' is 1536x307200000 pixels, more than the limit of 16777216 pixels"
         }
         try await expectRefused(HandMadePDF(pages: [.text("tall", mediaBox: "0 0 595 20000000")])) {
@@ -64,11 +67,14 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
-        #expect(lines.first?.hasPrefix("newsstand import: warning: page 2: poppler: Syntax error at position ") == true, "\(result.stderr)")
+        #expect(
+            lines.first?.hasPrefix("newsstand import: warning: page 2: poppler: Syntax error at position ") == true,
+            "\(result.stderr)")
         #expect(lines.first?.hasSuffix(": Unknown operator 'zz'") == true, "\(result.stderr)")
 
         let json = await importing(pdf, magazine, ["--width", "300", "--format", "json", "--issue", "im-2"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: [String: Any]])
-        #expect((document["import"]?["warnings"] as? [String])?.map { "newsstand import: warning: " + $0 } == lines.map(String.init))
+        #expect(
+            (document["import"]?["warnings"] as? [String])?.map { "newsstand import: warning: " + $0 } == lines.map(String.init))
     }
 }

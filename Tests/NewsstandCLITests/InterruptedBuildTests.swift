@@ -26,7 +26,8 @@ import Testing
         first.wait()
         let finished = names().filter { !$0.hasPrefix(".") }.count
 
-        let second = try Shell.run("timeout", ["600", Shell.newsstand, "build", magazine.path, "--output", output.path, "--optimize", "--issue", "a-1"])
+        let second = try Shell.run(
+            "timeout", ["600", Shell.newsstand, "build", magazine.path, "--output", output.path, "--optimize", "--issue", "a-1"])
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         // "derived N …, M from the cache; optimised N …, M from the cache": at least the
         // images finished before the one being made when Ctrl-C came.

@@ -75,7 +75,8 @@ import Testing
         let work = try Shell.temporaryFolder("library-cli")
         let magazine = try nginx.sampleMagazine(in: work)
         // Fixed names: the catalog edit below points a-3 at the holding server under its plain name.
-        #expect(try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path, "--fixed-names"]).status == 0)
+        #expect(
+            try Shell.run(Shell.newsstand, ["build", magazine.path, "--output", nginx.root.path, "--fixed-names"]).status == 0)
         try Self.editCatalog(
             nginx.root,
             """
@@ -89,7 +90,10 @@ import Testing
         let downloader = try BackgroundProcess(Shell.newsstand, ["library", shelf, "download", "a-3", "--stall-timeout", "120"])
         defer { downloader.kill() }
         let part = work.appendingPathComponent("shelf/Downloads/a-3.zip.part").path
-        try #require(BackgroundProcess.poll { (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int).map { $0 > 0 } == true })
+        try #require(
+            BackgroundProcess.poll {
+                (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int).map { $0 > 0 } == true
+            })
 
         try Self.editCatalog(
             nginx.root,
@@ -117,13 +121,17 @@ import Testing
         // Another writer holding the folder's lock: a write waits --wait seconds, then says why.
         let holder = try BackgroundProcess(
             "python3",
-            ["-c", "import fcntl, sys, time\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(600)",
-             work.appendingPathComponent("shelf/library.lock").path])
+            [
+                "-c",
+                "import fcntl, sys, time\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(600)",
+                work.appendingPathComponent("shelf/library.lock").path,
+            ])
         defer { holder.killNow() }
         try #require(BackgroundProcess.poll { holder.output.contains("held") }, "\(holder.errors)")
         let refused = try Shell.run(Shell.newsstand, ["library", shelf, "remove", "a-3", "--wait", "0"])
         #expect(refused.status == 1)
-        #expect(refused.stderr == "newsstand library: error: library '\(shelf)' is in use by another process or library instance\n")
+        #expect(
+            refused.stderr == "newsstand library: error: library '\(shelf)' is in use by another process or library instance\n")
         holder.killNow()
         #expect(try Shell.run(Shell.newsstand, ["library", shelf, "list"]).stdout.contains("a-3\t2026-09-01\tavailable"))
     }
@@ -183,7 +191,8 @@ import Testing
 
         let full =
             try limit.map {
-                try Shell.run("bash", ["-c", "ulimit -f \($0) && exec \"$0\" \"$@\"", Shell.newsstand, "library", shelf, "download", "big"])
+                try Shell.run(
+                    "bash", ["-c", "ulimit -f \($0) && exec \"$0\" \"$@\"", Shell.newsstand, "library", shelf, "download", "big"])
             } ?? library("download", "big")
         #expect(full.status == 1)
         let part = disk.appendingPathComponent("shelf/Downloads/big.zip.part").path
@@ -206,7 +215,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["shelf"])
         // SQLite's write-ahead log and its index are the state's own files while they exist.
         #expect(
-            Set(try FileManager.default.contentsOfDirectory(atPath: shelf)).subtracting(["library.sqlite-wal", "library.sqlite-shm"])
+            Set(try FileManager.default.contentsOfDirectory(atPath: shelf)).subtracting([
+                "library.sqlite-wal", "library.sqlite-shm",
+            ])
                 == ["Claims", "Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: shelf + "/Issues") == ["big"])
     }
@@ -283,13 +294,17 @@ import Testing
         let line = await library("list").stdout.split(separator: "\n").first { $0.hasPrefix("a-2\t") }
         #expect(line?.contains("(update available: ") == true && line?.contains(" by ranges, ") == true, "\(line ?? "")")
         let listed = try #require(
-            try JSONSerialization.jsonObject(with: Data(await library("list", "--format", "json").stdout.utf8)) as? [[String: Any]])
+            try JSONSerialization.jsonObject(with: Data(await library("list", "--format", "json").stdout.utf8))
+                as? [[String: Any]])
         let cost = try #require(listed.first { $0["name"] as? String == "a-2" }?["updateBytes"] as? Int)
 
         let bundle = try BuiltIssue("a-2", in: nginx.root).bundle
         result = await library("update", "a-2")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "a-2: updated by ranges: \(cost) bytes in 1 request (1 file fetched, \(try Self.entryCount(nginx.root, bundle) - 1) kept)\n")
+        #expect(
+            result.stdout
+                == "a-2: updated by ranges: \(cost) bytes in 1 request (1 file fetched, \(try Self.entryCount(nginx.root, bundle) - 1) kept)\n"
+        )
         let served = nginx.requests().filter { $0.uri == "/a-2/\(bundle)" }
         #expect(served.map(\.status) == [206] && served.first?.bytesSent == cost)
         #expect(await library("list").stdout.contains("(update available") == false)

@@ -31,7 +31,8 @@ import Testing
         let characters = Array(code)
         let word = Array("Process")
         func isIdentifier(_ index: Int) -> Bool {
-            characters.indices.contains(index) && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_")
+            characters.indices.contains(index)
+                && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_")
         }
         guard characters.count >= word.count else { return false }
         for start in 0...(characters.count - word.count) where Array(characters[start..<start + word.count]) == word {
@@ -94,6 +95,7 @@ import Testing
         }
         #expect(
             found.isEmpty,
-            "Foundation's Process crashes on Swift 6.3.1 (swift-corelibs-foundation#5472): use ChildProcess (TestChild in tests) at \(found)")
+            "Foundation's Process crashes on Swift 6.3.1 (swift-corelibs-foundation#5472): use ChildProcess (TestChild in tests) at \(found)"
+        )
     }
 }

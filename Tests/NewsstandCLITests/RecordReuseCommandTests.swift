@@ -18,14 +18,20 @@ import Testing
         let output = try Shell.temporaryFolder().appendingPathComponent("out")
         let built = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
         #expect(built.status == 0, "\(built.stderr)")
-        let warning = "issues/a-1/assets/notes.txt: warning: 'notes.txt' is never referenced; it is left out of the bundles [NS-306]"
+        let warning =
+            "issues/a-1/assets/notes.txt: warning: 'notes.txt' is never referenced; it is left out of the bundles [NS-306]"
         let before = FolderSnapshot(output)
 
         let validated = await InProcess.newsstand(["validate", magazine.path, "--output", output.path])
         #expect(validated.status == 0)
-        let lines = validated.stdout.split(separator: "\n").map { String($0).replacingOccurrences(of: magazine.path + "/", with: "") }
+        let lines = validated.stdout.split(separator: "\n").map {
+            String($0).replacingOccurrences(of: magazine.path + "/", with: "")
+        }
         #expect(lines.contains(warning), "\(validated.stdout)")
-        #expect(lines.suffix(2) == ["0 errors, 1 warning in 3 issues", "reused the recorded validation of 3 of 3 issue(s) (\(output.path))"])
+        #expect(
+            lines.suffix(2) == [
+                "0 errors, 1 warning in 3 issues", "reused the recorded validation of 3 of 3 issue(s) (\(output.path))",
+            ])
         #expect(FolderSnapshot(output) == before)
 
         let strict = await InProcess.newsstand(["validate", magazine.path, "--output", output.path, "--strict"])
@@ -62,7 +68,8 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.stderr.split(separator: "\n").first.map(String.init)
-                == "newsstand build: warning: issue 'a-3': \(manifest.path): is not a build manifest newsstand can read; the issue is validated again")
+                == "newsstand build: warning: issue 'a-3': \(manifest.path): is not a build manifest newsstand can read; the issue is validated again"
+        )
         #expect(result.stdout.contains("built 1 issue(s): 2 bundles"))
         #expect(result.stdout.contains("2 up to date; 2 validation(s) reused from build records"))
     }
@@ -80,7 +87,9 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.stderr.split(separator: "\n").map(String.init)
-                == ["newsstand build: warning: build index \(index.path) is not used (its checksum does not match: it was edited or cut short); every issue's manifest is read instead"])
+                == [
+                    "newsstand build: warning: build index \(index.path) is not used (its checksum does not match: it was edited or cut short); every issue's manifest is read instead"
+                ])
         #expect(result.stdout.contains("0 issue(s): 0 bundles, 0 bytes; 3 up to date; 3 validation(s) reused from build records"))
         // A good index replaces it.
         let again = await InProcess.newsstand(["build", magazine.path, "--output", output.path])
@@ -90,7 +99,10 @@ import Testing
         let json = await InProcess.newsstand(["build", magazine.path, "--output", output.path, "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let report = try #require(document["build"] as? [String: Any])
-        #expect(report["recordWarnings"] as? [String] == ["build index \(index.path) is not used (it is not a build index); every issue's manifest is read instead"])
+        #expect(
+            report["recordWarnings"] as? [String] == [
+                "build index \(index.path) is not used (it is not a build index); every issue's manifest is read instead"
+            ])
         #expect(json.stderr == "")
     }
 

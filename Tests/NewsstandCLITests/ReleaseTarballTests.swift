@@ -18,7 +18,10 @@ import Testing
         let version = try await Shell.runOffPool(root.appendingPathComponent("bin/newsstand").path, ["--version"])
         let name = root.lastPathComponent
         #expect(name.hasPrefix("newsstand-") && name.contains("-linux-"), "\(name)")
-        #expect(name == "newsstand-\(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst("newsstand ".count))-linux-\(try await Shell.runOffPool("uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(
+            name
+                == "newsstand-\(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst("newsstand ".count))-linux-\(try await Shell.runOffPool("uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
+        )
         for file in [
             "bin/newsstand", "share/newsstand/templates/page-classes.plist", "share/newsstand/templates/ci/github.yml",
             "share/newsstand/templates/ci/gitlab.yml", "share/newsstand/templates/preview/index.html",
@@ -28,7 +31,8 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path), "\(file) is missing")
         }
         let tarball = URL(fileURLWithPath: try ReleaseTarball.path())
-        let sums = try await Shell.runOffPool("sha256sum", ["--check", "--strict", "SHA256SUMS"], in: tarball.deletingLastPathComponent())
+        let sums = try await Shell.runOffPool(
+            "sha256sum", ["--check", "--strict", "SHA256SUMS"], in: tarball.deletingLastPathComponent())
         #expect(sums.status == 0 && sums.stdout == "\(tarball.lastPathComponent): OK\n", "\(sums.stdout)\(sums.stderr)")
     }
 
@@ -39,10 +43,11 @@ import Testing
         #expect(!ldd.stdout.contains("swift") && !ldd.stdout.contains("/opt/"), "\(ldd.stdout)")
         #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
         let readelf = try await Shell.runOffPool("readelf", ["-d", binary])
-        let needed = Set(readelf.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line -> String? in
-            guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
-            return String(line[line.index(after: open)..<close])
-        })
+        let needed = Set(
+            readelf.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line -> String? in
+                guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+                return String(line[line.index(after: open)..<close])
+            })
         #expect(needed.filter { !$0.hasPrefix("ld-linux") } == Self.neededLibraries, "NEEDED: \(needed.sorted())")
         let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/installing.md"), encoding: .utf8)
         for library in Self.neededLibraries {
@@ -62,7 +67,10 @@ import Testing
             ["validate", "magazine"],
             ["build", "magazine", "--output", "out"],
             ["preview", "magazine", "--output", "site"],
-            ["build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", "sample-out", "--feed", "atom"],
+            [
+                "build", Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path, "--output", "sample-out", "--feed",
+                "atom",
+            ],
         ]
         for arguments in steps {
             let result = try await ReleaseTarball.runIsolated(binary, arguments, in: work)
@@ -72,10 +80,14 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) was not written")
         }
         let imported = try BuiltIssue("imported", in: work.appendingPathComponent("out"))
-        let pages = try await Shell.runOffPool("unzip", ["-Z1", work.appendingPathComponent("out/imported/\(imported.bundle)").path])
-        #expect(pages.stdout.split(separator: "\n").sorted() == ["1-0.png", "2-0.png", "issue.plist", "pages.plist"], "\(pages.stdout)")
+        let pages = try await Shell.runOffPool(
+            "unzip", ["-Z1", work.appendingPathComponent("out/imported/\(imported.bundle)").path])
+        #expect(
+            pages.stdout.split(separator: "\n").sorted() == ["1-0.png", "2-0.png", "issue.plist", "pages.plist"],
+            "\(pages.stdout)")
         let built = try BuiltIssue("a-1", in: work.appendingPathComponent("sample-out"))
-        let unzip = try await Shell.runOffPool("unzip", ["-tq", work.appendingPathComponent("sample-out/a-1/\(built.bundle)").path])
+        let unzip = try await Shell.runOffPool(
+            "unzip", ["-tq", work.appendingPathComponent("sample-out/a-1/\(built.bundle)").path])
         #expect(unzip.status == 0, "\(unzip.stdout)")
         #expect(FolderSnapshot(Shell.repositoryRoot.appendingPathComponent("Samples")) == before, "the sample changed")
     }

@@ -14,7 +14,8 @@ import Testing
     static let processStarters = [
         "Nginx(", "Testbed", "PythonServer", "LyingServer", "RecordingProxy", "Aria2Bed", "ServedSite", "IndexedIssues", "aria2c",
         "Shell.run", "Shell.python", "ZipFixture.", "JavaZipStream", "BackgroundProcess", "ChildProcess", "ReleaseTarball",
-        "ChannelChecks", "ImportFixtures", "TinyDisk", "BundleIndexFixture", "LibraryInvariants", "Process()", "OffPool.", "RealPNG",
+        "ChannelChecks", "ImportFixtures", "TinyDisk", "BundleIndexFixture", "LibraryInvariants", "Process()", "OffPool.",
+        "RealPNG",
         "Fixtures.", "BuiltIssue", "RendererProcess(", "rclone:", "RcloneDestination",
     ]
 
@@ -25,7 +26,9 @@ import Testing
         var files: [URL] = []
         while let url = enumerator?.nextObject() as? URL {
             let parts = url.path.dropFirst(tests.path.count + 1).split(separator: "/")
-            guard url.pathExtension == "swift", parts.count >= 2, parts[0].hasSuffix("Tests"), !parts.contains("Support") else { continue }
+            guard url.pathExtension == "swift", parts.count >= 2, parts[0].hasSuffix("Tests"), !parts.contains("Support") else {
+                continue
+            }
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }

@@ -9,7 +9,8 @@ import Testing
 struct BundleIndexTests {
     static let hash = String(repeating: "ab", count: 32)
 
-    static func entry(_ name: String, header: Int64, size: Int64 = 10, method: BundleIndex.Method = .stored) -> BundleIndex.Entry {
+    static func entry(_ name: String, header: Int64, size: Int64 = 10, method: BundleIndex.Method = .stored) -> BundleIndex.Entry
+    {
         BundleIndex.Entry(
             name: name, size: size, sha256: hash, crc32: 0xDEAD_BEEF, method: method, headerOffset: header,
             dataOffset: header + 30 + Int64(name.utf8.count), dataLength: method == .stored ? size : 4)
@@ -17,7 +18,10 @@ struct BundleIndexTests {
 
     static let sample = BundleIndex(
         bundleSize: 500, bundleSHA256: hash,
-        entries: [entry("pages.plist", header: 0, size: 40, method: .deflated), entry("1-0.png", header: 100), entry("dir/\"q\".png", header: 200)])
+        entries: [
+            entry("pages.plist", header: 0, size: 40, method: .deflated), entry("1-0.png", header: 100),
+            entry("dir/\"q\".png", header: 200),
+        ])
 
     @Test func roundTripsAndIsCanonical() throws {
         let data = Self.sample.encoded()
@@ -77,8 +81,16 @@ struct BundleIndexTests {
         }
         #expect(around?.entry == "dir")
         #expect(around?.reason == "name is a file of the bundle and the folder of 'dir/sub/e.png'")
-        #expect(Self.refusal { $0.entries[1].name = "dir/a.png"; $0.entries[2].name = "dir/b/c.png" } == nil, "a folder of two entries")
-        #expect(Self.refusal { $0.entries[1].name = "d"; $0.entries[2].name = "de/e.png" } == nil, "a prefix that is no folder")
+        #expect(
+            Self.refusal {
+                $0.entries[1].name = "dir/a.png"
+                $0.entries[2].name = "dir/b/c.png"
+            } == nil, "a folder of two entries")
+        #expect(
+            Self.refusal {
+                $0.entries[1].name = "d"
+                $0.entries[2].name = "de/e.png"
+            } == nil, "a prefix that is no folder")
     }
 
     @Test func refusesWrongShapesAndSizes() {
@@ -91,16 +103,27 @@ struct BundleIndexTests {
             }
         }
         #expect(reason("[[[[") == "is not an index of this format (not valid JSON)")
-        #expect(reason(#"{"format":"zip","version":1,"bundle":{"size":1,"sha256":"x"},"entries":[]}"#) == "format is 'zip', not 'newsstand-bundle-index'")
-        #expect(reason(#"{"format":"newsstand-bundle-index","version":2,"bundle":{"size":1,"sha256":"x"},"entries":[]}"#) == "version 2 is not 1")
-        #expect(reason(#"{"format":"newsstand-bundle-index","version":1,"entries":[]}"#) == "is not an index of this format ('bundle' is missing)")
+        #expect(
+            reason(#"{"format":"zip","version":1,"bundle":{"size":1,"sha256":"x"},"entries":[]}"#)
+                == "format is 'zip', not 'newsstand-bundle-index'")
+        #expect(
+            reason(#"{"format":"newsstand-bundle-index","version":2,"bundle":{"size":1,"sha256":"x"},"entries":[]}"#)
+                == "version 2 is not 1")
+        #expect(
+            reason(#"{"format":"newsstand-bundle-index","version":1,"entries":[]}"#)
+                == "is not an index of this format ('bundle' is missing)")
         let data = Self.sample.encoded()
-        #expect(reason(String(decoding: data, as: UTF8.self), limits: BundleIndexLimits(maximumBytes: 100)) == "is \(data.count) bytes, more than the limit of 100")
-        #expect(reason(String(decoding: data, as: UTF8.self), limits: BundleIndexLimits(maximumEntries: 2)) == "has 3 entries, more than the limit of 2")
+        #expect(
+            reason(String(decoding: data, as: UTF8.self), limits: BundleIndexLimits(maximumBytes: 100))
+                == "is \(data.count) bytes, more than the limit of 100")
+        #expect(
+            reason(String(decoding: data, as: UTF8.self), limits: BundleIndexLimits(maximumEntries: 2))
+                == "has 3 entries, more than the limit of 2")
     }
 
     @Test func catalogCarriesTheIndexKeys() throws {
-        var entry = CatalogEntry(name: "a-1", title: "A", date: Date(timeIntervalSince1970: 0), cover: "a-1.png", content: "a-1.zip")
+        var entry = CatalogEntry(
+            name: "a-1", title: "A", date: Date(timeIntervalSince1970: 0), cover: "a-1.png", content: "a-1.zip")
         entry.contentIndex = "a-1.index.json"
         entry.contentIndexSize = 321
         entry.contentIndexSHA256 = Self.hash

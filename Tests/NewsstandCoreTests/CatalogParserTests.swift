@@ -30,7 +30,9 @@ struct CatalogParserTests {
     /// `CatalogEntry`'s rules: the reference the streaming parser must agree with.
     static func foundation(_ data: Data) throws -> (entries: [CatalogEntry], problems: [CatalogError]) {
         let object = try PropertyListSerialization.propertyList(from: data, format: nil)
-        guard let items = PlistValue(foundationObject: object)?.array else { throw CatalogError.malformed(reason: "the root is not an array") }
+        guard let items = PlistValue(foundationObject: object)?.array else {
+            throw CatalogError.malformed(reason: "the root is not an array")
+        }
         var entries: [CatalogEntry] = []
         var problems: [CatalogError] = []
         for item in items {

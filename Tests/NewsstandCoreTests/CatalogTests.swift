@@ -80,7 +80,10 @@ import Testing
         #expect(Catalog.sorted(entries).map(\.name) == ["a-new", "a-same", "b-same", "m-mid", "z-old"])
         let decoded = try Catalog.decode(Catalog.encode(entries)).entries
         #expect(decoded.map(\.name) == ["a-new", "a-same", "b-same", "m-mid", "z-old"])
-        #expect(IssueOrder.sorted(entries.reversed()) { ($0.date, $0.name) }.map(\.name) == ["a-new", "a-same", "b-same", "m-mid", "z-old"])
+        #expect(
+            IssueOrder.sorted(entries.reversed()) { ($0.date, $0.name) }.map(\.name) == [
+                "a-new", "a-same", "b-same", "m-mid", "z-old",
+            ])
     }
 
     @Test func sha256MatchesKnownVector() {
@@ -96,7 +99,9 @@ import Testing
         var date = try #require(calendar.date(from: DateComponents(year: 1890, month: 1, day: 1, hour: 13, minute: 7, second: 9)))
         for _ in 0..<600 {
             let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-            let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+            let text = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
+                c.second ?? 0)
             #expect(PlistDate.format(date) == text)
             #expect(PlistDate.parse(text) == date)
             date = date.addingTimeInterval(86_400 * 251 + 3_607)

@@ -63,7 +63,11 @@ import Testing
     /// A child that ignores SIGTERM gets SIGKILL after the grace period.
     @Test func aChildThatIgnoresSIGTERMIsKilledAfterTheGracePeriod() throws {
         let outcome = try run(
-            "python3", ["-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"],
+            "python3",
+            [
+                "-c",
+                "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('ready', flush=True); time.sleep(60)",
+            ],
             ChildOptions(deadline: 1, grace: 0.5))
         #expect(outcome.stop == .deadline)
         #expect(outcome.termination == .signalled(SIGKILL))
@@ -73,7 +77,8 @@ import Testing
     @Test func stoppingAChildStopsWhatItStarted() throws {
         let outcome = try run("sh", ["-c", "sleep 60 & echo $!; wait"], ChildOptions(deadline: 0.5, grace: 5))
         #expect(outcome.stop == .deadline)
-        let grandchild = try #require(Int32(String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let grandchild = try #require(
+            Int32(String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
         // Re-parented to init and reaped there once killed; polled, as init reaps when it can.
         #expect(BackgroundProcess.poll(timeout: 10) { kill(grandchild, 0) != 0 }, "sleep \(grandchild) outlived its parent")
     }

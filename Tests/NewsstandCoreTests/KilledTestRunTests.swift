@@ -25,7 +25,9 @@ import Testing
         _ = try Shell.temporaryFolder("killed-run")
         let run = try BackgroundProcess(Self.probe, [])
         defer { run.kill() }
-        #expect(BackgroundProcess.poll(timeout: 60) { run.output.contains("\n") || run.errors.contains("Error") }, "output: \(run.output) errors: \(run.errors)")
+        #expect(
+            BackgroundProcess.poll(timeout: 60) { run.output.contains("\n") || run.errors.contains("Error") },
+            "output: \(run.output) errors: \(run.errors)")
         let started = try JSONDecoder().decode(Started.self, from: Data(run.output.utf8))
         #expect(Nginx.canConnect(port: started.nginxPort) && Nginx.canConnect(port: started.pythonPort))
         #expect(Self.isRunning(started.nginx) && Self.isRunning(started.python))
@@ -57,7 +59,9 @@ import Testing
         let dead = TestRunFolders.folder(of: ended.pid, in: parent)
         let live = TestRunFolders.folder(of: getppid(), in: parent)
         let mine = TestRunFolders.folder(of: getpid(), in: parent)
-        let others = ["newsstand-tests-", "newsstand-tests-12ab", "newsstand-tests--1", "newsstand-tests-0", "other-\(ended.pid)"]
+        let others = [
+            "newsstand-tests-", "newsstand-tests-12ab", "newsstand-tests--1", "newsstand-tests-0", "other-\(ended.pid)",
+        ]
         for folder in [dead, live, mine] + others.map({ parent.appendingPathComponent($0) }) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data("x".utf8).write(to: folder.appendingPathComponent("file"))
@@ -68,7 +72,9 @@ import Testing
 
         let removed = TestRunFolders.removeDeadRuns(in: parent)
         #expect(Set(removed) == [dead.path, link.path])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == ([live, mine].map(\.lastPathComponent) + others).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted()
+                == ([live, mine].map(\.lastPathComponent) + others).sorted())
         #expect(FileManager.default.fileExists(atPath: outside.appendingPathComponent("file").path))
     }
 

@@ -39,7 +39,8 @@ import Testing
             _ = try PlistReader.read(data: Data(xml.text.utf8), displayPath: "x.plist")
         } throws: { error in
             guard let failure = error as? PlistReadFailure, let d = failure.diagnostics.first else { return false }
-            return d.code == .malformedXML && d.location?.line == xml.line(of: "mismatch") && d.location?.column != nil && d.message.contains("mismatch")
+            return d.code == .malformedXML && d.location?.line == xml.line(of: "mismatch") && d.location?.column != nil
+                && d.message.contains("mismatch")
         }
     }
 

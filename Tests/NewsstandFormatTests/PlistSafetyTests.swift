@@ -29,7 +29,10 @@ import Testing
                     at: SourceLocation(file: "x.plist", line: 1))
             ])
         let deep = "<plist>" + String(repeating: "<array>", count: 5) + String(repeating: "</array>", count: 5) + "</plist>"
-        #expect(problems(deep, limits: small).map(\.message) == ["x.plist nests values more than 4 deep, the most a property list may"])
+        #expect(
+            problems(deep, limits: small).map(\.message) == [
+                "x.plist nests values more than 4 deep, the most a property list may"
+            ])
         let big = "<plist><string>" + String(repeating: "x", count: 4_096) + "</string></plist>"
         #expect(
             problems(big, limits: small).map(\.message)
@@ -43,9 +46,13 @@ import Testing
         let xml = "<plist><array>" + String(repeating: "<foo/>", count: 5_000) + "</array></plist>"
         let found = problems(xml)
         #expect(found.count == 1_001)
-        #expect(found.dropLast().allSatisfy { $0.code == .malformedPlist && $0.message == "<foo> is not a property-list element" })
-        #expect(found.last == Diagnostic(
-            .tooManyProblems, "4,000 more errors in x.plist are not listed (the first 1,000 problems are)", at: SourceLocation(file: "x.plist")))
+        #expect(
+            found.dropLast().allSatisfy { $0.code == .malformedPlist && $0.message == "<foo> is not a property-list element" })
+        #expect(
+            found.last
+                == Diagnostic(
+                    .tooManyProblems, "4,000 more errors in x.plist are not listed (the first 1,000 problems are)",
+                    at: SourceLocation(file: "x.plist")))
     }
 
     @Test func theStandardLimits() {
@@ -72,7 +79,8 @@ import Testing
             "<!ENTITY t \"Title\">", "<!ELEMENT plist ANY>", "<!ENTITY x SYSTEM \"file:///etc/passwd\">",
             "<!-- only a comment -->",
         ] {
-            let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n\(subset)\n]>\n<plist><dict><key>a</key><string>b</string></dict></plist>"
+            let xml =
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n\(subset)\n]>\n<plist><dict><key>a</key><string>b</string></dict></plist>"
             let found = problems(xml)
             #expect(found.map(\.code) == [.plistDoctypeSubset], "\(subset): \(found)")
             #expect(found.first?.location?.line == 2)
@@ -85,7 +93,9 @@ import Testing
     @Test func billionLaughsStopsAtTheDoctype() {
         var subset = "<!ENTITY a0 \"ha\">"
         for level in 1...12 { subset += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
-        let xml = "<!DOCTYPE plist [\(subset)]><plist><array>" + String(repeating: "<string>&a12;</string>", count: 50) + "</array></plist>"
+        let xml =
+            "<!DOCTYPE plist [\(subset)]><plist><array>" + String(repeating: "<string>&a12;</string>", count: 50)
+            + "</array></plist>"
         #expect(problems(xml).map(\.code) == [.plistDoctypeSubset])
     }
 
@@ -135,7 +145,9 @@ import Testing
             out += object
         }
         let table = out.count
-        func be(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        func be(_ value: Int, _ width: Int) -> [UInt8] {
+            (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
         for offset in offsets { out += be(offset, 8) }
         out += [0, 0, 0, 0, 0, 0, 8, 4] + be(objects.count, 8) + be(top, 8) + be(table, 8)
         return Data(out)

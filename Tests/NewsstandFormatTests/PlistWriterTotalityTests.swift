@@ -105,9 +105,13 @@ import Testing
         case 2: return PlistNode(.real(real(&random)), line: 0)
         case 3: return PlistNode(.boolean(Bool.random(using: &random)), line: 0)
         case 4: return PlistNode(.date(date(&random)), line: 0)
-        case 5: return PlistNode(.data(Data((0..<Int.random(in: 0..<40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })), line: 0)
+        case 5:
+            return PlistNode(
+                .data(Data((0..<Int.random(in: 0..<40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })),
+                line: 0)
         case 6:
-            return PlistNode(.array((0..<Int.random(in: 0..<4, using: &random)).map { _ in node(depth: depth + 1, &random) }), line: 0)
+            return PlistNode(
+                .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in node(depth: depth + 1, &random) }), line: 0)
         default:
             var keys = Set<String>()
             var entries: [PlistNode.Entry] = []
@@ -142,7 +146,8 @@ import Testing
     }
 
     static func integer(_ random: inout SeededRandom) -> Int {
-        [Int.min, Int.max, 0, -1, Int(Int32.max) + 1, Int.random(in: .min ... .max, using: &random)].randomElement(using: &random)!
+        [Int.min, Int.max, 0, -1, Int(Int32.max) + 1, Int.random(in: .min ... .max, using: &random)].randomElement(
+            using: &random)!
     }
 
     static func real(_ random: inout SeededRandom) -> Double {
@@ -164,7 +169,7 @@ import Testing
         case 2: return Date(timeIntervalSince1970: -62_135_596_801)  // 0000-12-31T23:59:59
         case 3: return Date(timeIntervalSince1970: 253_402_300_799.75)  // the last second of 9999
         case 4: return Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
-        default: return Date(timeIntervalSince1970: Double.random(in: -62_135_596_800 ..< 253_402_300_800, using: &random))
+        default: return Date(timeIntervalSince1970: Double.random(in: -62_135_596_800..<253_402_300_800, using: &random))
         }
     }
 

@@ -20,7 +20,9 @@ import Testing
         let folder = try Fixtures.folder()
         var masters = [
             try Fixtures.png(folder.appendingPathComponent("rgb@2x.png"), width: 642, height: 400),
-            try Fixtures.png(folder.appendingPathComponent("rgba16@2x.png"), width: 320, height: 322, ["colourType": 6, "bitDepth": 16, "alpha": "ramp"]),
+            try Fixtures.png(
+                folder.appendingPathComponent("rgba16@2x.png"), width: 320, height: 322,
+                ["colourType": 6, "bitDepth": 16, "alpha": "ramp"]),
             try Fixtures.jpeg(folder.appendingPathComponent("photo@2x.jpg"), width: 800, height: 600),
         ]
         let webp = folder.appendingPathComponent("w@2x.webp")

@@ -22,7 +22,8 @@ enum Fixtures {
     static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let result = try Shell.run(program, arguments, environment: environment)
         guard result.status == 0 else {
-            throw FixtureFailure(message: "\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+            throw FixtureFailure(
+                message: "\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }
         return result.stdout
     }

@@ -10,23 +10,24 @@ import Testing
 
     /// Every kind of PNG: each optimised one decodes to the same pixels, by libvips and by a
     /// zlib-only decoder of our own that follows the PNG specification.
-    @Test(arguments: [
-        ("rgb8", ["colourType": 2]),
-        ("rgb16", ["colourType": 2, "bitDepth": 16]),
-        ("rgba8", ["colourType": 6, "alpha": "ramp"]),
-        ("rgba16", ["colourType": 6, "bitDepth": 16, "alpha": "ramp"]),
-        ("grey8", ["colourType": 0]),
-        ("grey16", ["colourType": 0, "bitDepth": 16]),
-        ("grey1", ["colourType": 0, "bitDepth": 1, "pattern": "flat"]),
-        ("grey2", ["colourType": 0, "bitDepth": 2]),
-        ("grey4", ["colourType": 0, "bitDepth": 4, "pattern": "flat"]),
-        ("greyAlpha", ["colourType": 4, "alpha": "ramp"]),
-        ("palette8", ["colourType": 3, "paletteSize": 200]),
-        ("palette4flat", ["colourType": 3, "bitDepth": 4, "paletteSize": 12, "pattern": "flat"]),
-        ("paletteTransparent", ["colourType": 3, "paletteSize": 16, "pattern": "flat", "transparentIndex": 3]),
-        ("rgbColourKey", ["colourType": 2, "pattern": "flat", "transparentColour": [85, 85, 85]]),
-        ("flat", ["colourType": 2, "pattern": "flat"]),
-    ] as [(String, [String: any Sendable])])
+    @Test(
+        arguments: [
+            ("rgb8", ["colourType": 2]),
+            ("rgb16", ["colourType": 2, "bitDepth": 16]),
+            ("rgba8", ["colourType": 6, "alpha": "ramp"]),
+            ("rgba16", ["colourType": 6, "bitDepth": 16, "alpha": "ramp"]),
+            ("grey8", ["colourType": 0]),
+            ("grey16", ["colourType": 0, "bitDepth": 16]),
+            ("grey1", ["colourType": 0, "bitDepth": 1, "pattern": "flat"]),
+            ("grey2", ["colourType": 0, "bitDepth": 2]),
+            ("grey4", ["colourType": 0, "bitDepth": 4, "pattern": "flat"]),
+            ("greyAlpha", ["colourType": 4, "alpha": "ramp"]),
+            ("palette8", ["colourType": 3, "paletteSize": 200]),
+            ("palette4flat", ["colourType": 3, "bitDepth": 4, "paletteSize": 12, "pattern": "flat"]),
+            ("paletteTransparent", ["colourType": 3, "paletteSize": 16, "pattern": "flat", "transparentIndex": 3]),
+            ("rgbColourKey", ["colourType": 2, "pattern": "flat", "transparentColour": [85, 85, 85]]),
+            ("flat", ["colourType": 2, "pattern": "flat"]),
+        ] as [(String, [String: any Sendable])])
     func neverChangesAPixel(name: String, options: [String: any Sendable]) throws {
         let folder = try Fixtures.folder()
         let original = try Fixtures.png(folder.appendingPathComponent("\(name).png"), width: 203, height: 101, options)
@@ -59,7 +60,8 @@ import Testing
     @Test func aPaletteImageStaysAPaletteImage() throws {
         let folder = try Fixtures.folder()
         let original = try Fixtures.png(
-            folder.appendingPathComponent("p.png"), width: 300, height: 200, ["colourType": 3, "paletteSize": 12, "pattern": "flat"])
+            folder.appendingPathComponent("p.png"), width: 300, height: 200,
+            ["colourType": 3, "paletteSize": 12, "pattern": "flat"])
         let output = folder.appendingPathComponent("o.png")
         let outcome = try optimizer.optimize(.path(original.path), to: .newFile(output.path))
         #expect(outcome.bytesSaved > 0)
@@ -118,7 +120,8 @@ import Testing
         let out = folder.appendingPathComponent("photo.out.jpg")
         let outcome = try optimizer.optimize(.path(withComment.path), to: .newFile(out.path))
         #expect(outcome.bytesSaved > 0, "\(outcome)")
-        let decodedOriginal = try Fixtures.run("djpeg", ["-pnm", "-outfile", folder.appendingPathComponent("a.ppm").path, withComment.path])
+        let decodedOriginal = try Fixtures.run(
+            "djpeg", ["-pnm", "-outfile", folder.appendingPathComponent("a.ppm").path, withComment.path])
         _ = decodedOriginal
         try Fixtures.run("djpeg", ["-pnm", "-outfile", folder.appendingPathComponent("b.ppm").path, out.path])
         #expect(try Data.of(folder.appendingPathComponent("a.ppm")) == Data.of(folder.appendingPathComponent("b.ppm")))
@@ -216,8 +219,11 @@ import Testing
     @Test(arguments: [("rgb", 2, 8), ("rgba", 6, 8), ("rgb16", 2, 16)])
     func aColourImageThatIsGreyIsStoredAsGrey(name: String, colourType: Int, bitDepth: Int) throws {
         let folder = try Fixtures.folder()
-        let grey = try Fixtures.png(folder.appendingPathComponent("grey.png"), width: 300, height: 200, ["colourType": 0, "bitDepth": bitDepth, "zlibLevel": 9])
-        let alpha = try Fixtures.png(folder.appendingPathComponent("alpha.png"), width: 300, height: 200, ["colourType": 0, "pattern": "flat"])
+        let grey = try Fixtures.png(
+            folder.appendingPathComponent("grey.png"), width: 300, height: 200,
+            ["colourType": 0, "bitDepth": bitDepth, "zlibLevel": 9])
+        let alpha = try Fixtures.png(
+            folder.appendingPathComponent("alpha.png"), width: 300, height: 200, ["colourType": 0, "pattern": "flat"])
         let colour = folder.appendingPathComponent("\(name).png")
         // The grey image as RGB (vips colourspace), with alpha from another grey image for RGBA.
         let rgb = folder.appendingPathComponent("rgb.v")

@@ -18,7 +18,9 @@ import Testing
 
     @Test func theSameMasterGivesTheSameBytesEveryTime() throws {
         let folder = try Fixtures.folder()
-        for (name, options) in [("rgb", [:]), ("rgba", ["colourType": 6, "alpha": "ramp"]), ("grey16", ["colourType": 0, "bitDepth": 16])] as [(String, [String: Any])] {
+        for (name, options) in [
+            ("rgb", [:]), ("rgba", ["colourType": 6, "alpha": "ramp"]), ("grey16", ["colourType": 0, "bitDepth": 16]),
+        ] as [(String, [String: Any])] {
             let master = try Fixtures.png(folder.appendingPathComponent("\(name)@2x.png"), width: 258, height: 130, options)
             let first = folder.appendingPathComponent("\(name)-first.png")
             let second = folder.appendingPathComponent("\(name)-second.png")
@@ -65,7 +67,9 @@ import Testing
             let out = folder.appendingPathComponent("\(name).png")
             _ = try deriver.derive(from: .path(master.path), to: .newFile(out.path))
             #expect(try Fixtures.run("vipsheader", ["-f", "format", out.path]).contains(format), "\(name)")
-            #expect(try Fixtures.run("vipsheader", ["-f", "bands", out.path]).trimmingCharacters(in: .whitespacesAndNewlines) == bands, "\(name)")
+            #expect(
+                try Fixtures.run("vipsheader", ["-f", "bands", out.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+                    == bands, "\(name)")
         }
     }
 
@@ -88,7 +92,9 @@ import Testing
         let out = folder.appendingPathComponent("edge.png")
         _ = try deriver.derive(from: .path(master.path), to: .newFile(out.path))
         // Column 3 of 8 touches the edge: Lanczos mixes in the transparent side, but only its alpha.
-        let pixel = try Fixtures.vips("getpoint", out.path, "3", "1").split(whereSeparator: \.isWhitespace).compactMap { Double($0).map(Int.init) }
+        let pixel = try Fixtures.vips("getpoint", out.path, "3", "1").split(whereSeparator: \.isWhitespace).compactMap {
+            Double($0).map(Int.init)
+        }
         #expect(pixel.count == 4)
         #expect(pixel[0] >= 250 && pixel[1] <= 5, "colour bled: \(pixel)")
     }

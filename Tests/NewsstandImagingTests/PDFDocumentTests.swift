@@ -16,11 +16,16 @@ import Testing
         let portrait = folder.appendingPathComponent("1.png")
         let first = try document.renderPage(0, encoding: .png, to: .newFile(portrait.path))
         // 1536 × 841.89 / 595.276 = 2172.3
-        #expect(first == RenderedPage(format: .png, width: 1536, height: 2172, byteCount: Int64(try Data.of(portrait).count), alternativeByteCount: nil))
+        #expect(
+            first
+                == RenderedPage(
+                    format: .png, width: 1536, height: 2172, byteCount: Int64(try Data.of(portrait).count),
+                    alternativeByteCount: nil))
         #expect(try Fixtures.size(portrait) == (1536, 2172))
         // Black text on white paper with a red box: the page has ink, and white margins.
         #expect(try Fixtures.vips("min", portrait.path).hasPrefix("0"))
-        #expect(try Fixtures.vips("getpoint", portrait.path, "5", "5").split(whereSeparator: \.isWhitespace) == ["255", "255", "255"])
+        #expect(
+            try Fixtures.vips("getpoint", portrait.path, "5", "5").split(whereSeparator: \.isWhitespace) == ["255", "255", "255"])
 
         let landscape = folder.appendingPathComponent("3.png")
         let third = try document.renderPage(2, encoding: .png, to: .newFile(landscape.path))
@@ -76,7 +81,8 @@ import Testing
 
         // Only an owner password (no editing, no printing): readers open it, and so do we.
         let restricted = folder.appendingPathComponent("restricted.pdf")
-        try Fixtures.run("qpdf", ["--encrypt", "", "owner", "256", "--print=none", "--modify=none", "--", plain.path, restricted.path])
+        try Fixtures.run(
+            "qpdf", ["--encrypt", "", "owner", "256", "--print=none", "--modify=none", "--", plain.path, restricted.path])
         let document = try PDFDocument(.path(restricted.path))
         #expect(document.pageCount == 1)
         let out = folder.appendingPathComponent("r.png")
@@ -157,17 +163,22 @@ import Testing
         let out = folder.appendingPathComponent("x.png")
         let strip = folder.appendingPathComponent("strip.pdf")
         try HandMadePDF(pages: [.text("strip", mediaBox: "0 0 1 200000")]).write(to: strip)
-        #expect(throws: ImagingError.tooLarge(path: "\(strip.path), page 1", width: 1536, height: 307_200_000, limit: 16_777_216)) {
+        #expect(throws: ImagingError.tooLarge(path: "\(strip.path), page 1", width: 1536, height: 307_200_000, limit: 16_777_216))
+        {
             try PDFDocument(.path(strip.path)).renderPage(0, to: .newFile(out.path))
         }
         let second = folder.appendingPathComponent("second.pdf")
         try HandMadePDF(pages: [.text("one", mediaBox: "0 0 595 842"), .text("two", mediaBox: "0 0 10 100000")]).write(to: second)
-        #expect(throws: ImagingError.tooLarge(path: "\(second.path), page 2", width: 1536, height: 15_360_000, limit: 16_777_216)) {
+        #expect(throws: ImagingError.tooLarge(path: "\(second.path), page 2", width: 1536, height: 15_360_000, limit: 16_777_216))
+        {
             try PDFDocument(.path(second.path)).renderPage(1, to: .newFile(out.path))
         }
         let thin = folder.appendingPathComponent("thin.pdf")
         try HandMadePDF(pages: [.text("thin", mediaBox: "0 0 595 1.2")]).write(to: thin)
-        #expect(throws: ImagingError.damagedPDF(path: thin.path, reason: "page 1 has no usable size (libvips reads it as 595x1 points)")) {
+        #expect(
+            throws: ImagingError.damagedPDF(
+                path: thin.path, reason: "page 1 has no usable size (libvips reads it as 595x1 points)")
+        ) {
             try PDFDocument(.path(thin.path)).renderPage(0, to: .newFile(out.path))
         }
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -201,7 +212,8 @@ import Testing
         let folder = try Fixtures.folder()
         let text = folder.appendingPathComponent("text.pdf")
         try Fixtures.pdf(text, pages: [Self.a4])
-        let textPage = try PDFDocument(.path(text.path)).renderPage(0, width: 768, to: .newFile(folder.appendingPathComponent("t").path))
+        let textPage = try PDFDocument(.path(text.path)).renderPage(
+            0, width: 768, to: .newFile(folder.appendingPathComponent("t").path))
         #expect(textPage.format == .png)
         #expect(try #require(textPage.alternativeByteCount) > textPage.byteCount / 2)
 

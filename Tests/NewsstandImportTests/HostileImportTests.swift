@@ -24,10 +24,13 @@ import Testing
             before = FolderSnapshot(magazine)
         }
 
-        func request(_ source: URL, jobs: Int = 1, width: Int = 600, memory: Int = ImportRequest.defaultPageMemoryLimit, timeout: Int = 60) -> ImportRequest {
+        func request(
+            _ source: URL, jobs: Int = 1, width: Int = 600, memory: Int = ImportRequest.defaultPageMemoryLimit, timeout: Int = 60
+        ) -> ImportRequest {
             ImportRequest(
                 source: source, magazine: magazine, issueName: "hostile", title: "Hostile", date: Date(timeIntervalSince1970: 0),
-                width: width, jobs: jobs, builtInSchema: Shell.repositoryRoot.appendingPathComponent("templates/page-classes.plist"),
+                width: width, jobs: jobs,
+                builtInSchema: Shell.repositoryRoot.appendingPathComponent("templates/page-classes.plist"),
                 pageMemoryLimit: memory, pageTimeout: timeout)
         }
 
@@ -44,7 +47,10 @@ import Testing
 
         /// The import failed with `error`, nothing changed in the magazine, and no renderer of
         /// `source` is left.
-        func expectFailure(_ result: Result<ImportSummary, ImportError>, _ error: ImportError, source: URL, sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectFailure(
+            _ result: Result<ImportSummary, ImportError>, _ error: ImportError, source: URL,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             if case .failure(let failure) = result {
                 #expect(failure == error, sourceLocation: sourceLocation)
             } else {
@@ -106,12 +112,14 @@ import Testing
         try HandMadePDF(pages: [.text("strip", mediaBox: "0 0 1 200000")]).write(to: strip)
         setup.expectFailure(
             await setup.run(setup.request(strip, width: 1536)),
-            .imaging(.tooLarge(path: "\(strip.path), page 1", width: 1536, height: 307_200_000, limit: 16_777_216), page: 1), source: strip)
+            .imaging(.tooLarge(path: "\(strip.path), page 1", width: 1536, height: 307_200_000, limit: 16_777_216), page: 1),
+            source: strip)
         let second = setup.work.appendingPathComponent("second.pdf")
         try HandMadePDF(pages: [.text("one", mediaBox: "0 0 595 842"), .text("two", mediaBox: "0 0 10 100000")]).write(to: second)
         setup.expectFailure(
             await setup.run(setup.request(second, jobs: 2, width: 1536)),
-            .imaging(.tooLarge(path: "\(second.path), page 2", width: 1536, height: 15_360_000, limit: 16_777_216), page: 2), source: second)
+            .imaging(.tooLarge(path: "\(second.path), page 2", width: 1536, height: 15_360_000, limit: 16_777_216), page: 2),
+            source: second)
     }
 
     /// A page taller than libvips can hold even at scale 1 makes GLib refuse the height, which
@@ -121,8 +129,10 @@ import Testing
         let pdf = setup.work.appendingPathComponent("tall.pdf")
         try HandMadePDF(pages: [.text("tall", mediaBox: "0 0 595 20000000")]).write(to: pdf)
         let message = LibraryMessage(
-            domain: "GLib-GObject", level: .warning, text: "value \"20000000\" of type 'gint' is invalid or out of range for property 'height' of type 'gint'")
-        setup.expectFailure(await setup.run(setup.request(pdf)), .libraryFailure(page: nil, source: pdf.path, message: message), source: pdf)
+            domain: "GLib-GObject", level: .warning,
+            text: "value \"20000000\" of type 'gint' is invalid or out of range for property 'height' of type 'gint'")
+        setup.expectFailure(
+            await setup.run(setup.request(pdf)), .libraryFailure(page: nil, source: pdf.path, message: message), source: pdf)
     }
 
     /// libvips said "unable to load page 1" for the second page.
@@ -133,7 +143,8 @@ import Testing
         file.missingKids = 1
         try file.write(to: pdf)
         setup.expectFailure(
-            await setup.run(setup.request(pdf, jobs: 2)), .imaging(.damagedPDF(path: pdf.path, reason: "poppler cannot read page 2"), page: 2),
+            await setup.run(setup.request(pdf, jobs: 2)),
+            .imaging(.damagedPDF(path: pdf.path, reason: "poppler cannot read page 2"), page: 2),
             source: pdf)
     }
 
@@ -170,14 +181,18 @@ import Testing
         try Self.create(folder, Array("p2".utf8) + [0xFF] + Array(".png".utf8), bytes)
         setup.expectFailure(
             await setup.run(setup.request(folder)),
-            .refusedEntry(path: folder.path + "/p2\\xFF.png", reason: "its name is not UTF-8; rename it (a page image is imported or the import fails, never skipped)"),
+            .refusedEntry(
+                path: folder.path + "/p2\\xFF.png",
+                reason: "its name is not UTF-8; rename it (a page image is imported or the import fails, never skipped)"),
             source: folder)
     }
 
     /// A file in `folder` whose name is `name`'s bytes, whatever they are.
     private static func create(_ folder: URL, _ name: [UInt8], _ bytes: Data) throws {
         let path = Array(folder.path.utf8) + [0x2F] + name + [0]
-        let fd = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        let fd = path.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
         defer { close(fd) }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -199,7 +214,8 @@ import Testing
             [
                 "-c",
                 "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.setpgid(0, 0); os.execv(sys.argv[1], sys.argv[1:])",
-                Shell.newsstand, "import", pdf.path, setup.magazine.path, "--issue", "killed", "--title", "Killed", "--date", "2026-01-01",
+                Shell.newsstand, "import", pdf.path, setup.magazine.path, "--issue", "killed", "--title", "Killed", "--date",
+                "2026-01-01",
                 "--width", "600", "--page-timeout", "900",
             ])
         defer { process.kill() }
@@ -208,7 +224,9 @@ import Testing
         // worker thread ("libvips worker"). (Killed before, a renderer finds itself orphaned and ends at once.)
         let started = try await offPool {
             BackgroundProcess.poll(timeout: 30) {
-                ProcessTable.renderers(of: pdf, doing: "renderPDFPage").contains { ProcessTable.threadNames(of: $0).contains("libvips worker") }
+                ProcessTable.renderers(of: pdf, doing: "renderPDFPage").contains {
+                    ProcessTable.threadNames(of: $0).contains("libvips worker")
+                }
             }
         }
         #expect(started, "no renderer started: \(process.errors)")

@@ -29,7 +29,8 @@ import Testing
             let start = ContinuousClock.now
             do throws(RendererProcessError) {
                 let ending = try child.run(deadline: start + .milliseconds(Int(seconds * 1000)), shouldStop: shouldStop)
-                return .success(Run(ending: ending, output: output.bytes, overflowed: output.overflowed, elapsed: start.duration(to: .now)))
+                return .success(
+                    Run(ending: ending, output: output.bytes, overflowed: output.overflowed, elapsed: start.duration(to: .now)))
             } catch {
                 return .failure(error)
             }
@@ -109,10 +110,14 @@ import Testing
     @Test func exitStatusesAndSignalsAreTold() async throws {
         #expect(try await run("sh", ["-c", "exit 7"]).ending == .exited(7))
         #expect(try await run("sh", ["-c", "kill -SEGV $$"]).ending == .signalled(SIGSEGV))
-        await #expect(throws: RendererProcessError.cannotStart(path: "/nonexistent/newsstand", reason: "No such file or directory")) {
+        await #expect(
+            throws: RendererProcessError.cannotStart(path: "/nonexistent/newsstand", reason: "No such file or directory")
+        ) {
             try await BlockingWork.run { () -> Result<RendererProcess.Ending, RendererProcessError> in
                 do throws(RendererProcessError) {
-                    return .success(try RendererProcess(executable: "/nonexistent/newsstand", arguments: []).run(deadline: .now + .seconds(5), shouldStop: { false }))
+                    return .success(
+                        try RendererProcess(executable: "/nonexistent/newsstand", arguments: []).run(
+                            deadline: .now + .seconds(5), shouldStop: { false }))
                 } catch {
                     return .failure(error)
                 }
@@ -128,7 +133,8 @@ enum ProcessTable {
         let own = getpid()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return names.compactMap(Int32.init).filter { pid in
-            guard pid != own, !isZombie(pid), let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
+            guard pid != own, !isZombie(pid), let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+            else { return false }
             return String(decoding: line, as: UTF8.self).contains(text)
         }
     }
@@ -139,19 +145,24 @@ enum ProcessTable {
         processes(containing: source.path).filter { pid in
             let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
             let arguments = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return arguments.count == 3 && arguments[1] == PageRendererChild.command && work.map { arguments[2].contains($0) } ?? true
+            return arguments.count == 3 && arguments[1] == PageRendererChild.command
+                && work.map { arguments[2].contains($0) } ?? true
         }
     }
 
     /// The names of the process's threads (libvips names its own "libvips worker").
     static func threadNames(of pid: Int32) -> [String] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+        return tasks.compactMap {
+            try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
     }
 
     /// Whether the process has ended and waits to be reaped (a container's init may never).
     static func isZombie(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 }

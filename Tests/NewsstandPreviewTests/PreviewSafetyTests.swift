@@ -30,7 +30,8 @@ import Testing
         let elsewhere = try Shell.temporaryFolder("elsewhere")
         try FileManager.default.createSymbolicLink(at: output.appendingPathComponent("f-1"), withDestinationURL: elsewhere)
         let writer = PreviewWriter(
-            magazine: magazine, output: output, templates: MagazineFixture.repositoryRoot.appendingPathComponent("templates/preview"))
+            magazine: magazine, output: output,
+            templates: MagazineFixture.repositoryRoot.appendingPathComponent("templates/preview"))
         let refused = PreviewError.folder(
             .symbolicLink(path: output.appendingPathComponent("f-1").path, target: elsewhere.path, expected: .folder))
         #expect(
@@ -45,7 +46,8 @@ import Testing
         let fixture = try MagazineFixture()
         let (magazine, plans) = try fixture.plans()
         try fixture.remove("issues/f-1/assets/1-0@2x.png")
-        try FileManager.default.createSymbolicLink(at: fixture.url("issues/f-1/assets/1-0@2x.png"), withDestinationURL: try secret())
+        try FileManager.default.createSymbolicLink(
+            at: fixture.url("issues/f-1/assets/1-0@2x.png"), withDestinationURL: try secret())
         let output = try Shell.temporaryFolder("preview")
         let writer = PreviewWriter(
             magazine: magazine, output: output,

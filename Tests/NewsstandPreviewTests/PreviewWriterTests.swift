@@ -103,7 +103,9 @@ import Testing
             let derived = output.appendingPathComponent("a-3/\(normal)")
             let full = try size(assets.appendingPathComponent(master))
             #expect(try size(derived) == full.map { $0 / 2 }, "\(normal)")
-            #expect(try Data(contentsOf: output.appendingPathComponent("a-3/\(master)")) == Data(contentsOf: assets.appendingPathComponent(master)))
+            #expect(
+                try Data(contentsOf: output.appendingPathComponent("a-3/\(master)"))
+                    == Data(contentsOf: assets.appendingPathComponent(master)))
         }
     }
 

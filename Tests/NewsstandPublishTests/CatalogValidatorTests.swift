@@ -49,7 +49,9 @@ import Testing
             }
         }
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-        return Served(status: status, etag: header("ETag"), lastModified: header("Last-Modified"), body: (try? Data(contentsOf: body)) ?? Data())
+        return Served(
+            status: status, etag: header("ETag"), lastModified: header("Last-Modified"),
+            body: (try? Data(contentsOf: body)) ?? Data())
     }
 
     /// Replaces f-1's first image by another of the same size: new bundles of the same length,
@@ -115,7 +117,8 @@ import Testing
         let destination = LocalFolderDestination(root: site.nginx.root)
         _ = try await Publisher.publish(site.built, to: destination)
         let verifier = PublishVerifier(destination: destination)
-        let catalogURL = try #require(try await Publisher(destination: destination, prune: false).plan(builtFolder: site.built).catalogURL)
+        let catalogURL = try #require(
+            try await Publisher(destination: destination, prune: false).plan(builtFolder: site.built).catalogURL)
         #expect(catalogURL == site.catalogURL)
         let old = try #require(await verifier.validators(of: catalogURL))
         let oldTime = try FileStatus.of(site.nginx.root.appendingPathComponent("issues.plist").path).modified
@@ -123,7 +126,8 @@ import Testing
         try Self.changeKeepingCatalogSize(site)
         let plan = try await Publisher(destination: destination, prune: false).plan(builtFolder: site.built)
         _ = try await Publisher(destination: destination, prune: false).run(plan)
-        #expect(await verifier.verifyReplaced(catalogURL, previous: old, sha256: try #require(plan.catalogs.first?.sha256)).isEmpty)
+        #expect(
+            await verifier.verifyReplaced(catalogURL, previous: old, sha256: try #require(plan.catalogs.first?.sha256)).isEmpty)
 
         try Self.setServedTime(site, Int(oldTime))
         let problems = await verifier.verifyReplaced(catalogURL, previous: old, sha256: try #require(plan.catalogs.first?.sha256))

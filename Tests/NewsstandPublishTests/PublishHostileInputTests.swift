@@ -214,7 +214,8 @@ import Testing
         _ = try await scene.publish()
         try FileManager.default.removeItem(at: scene.fixture.url("issues/f-2"))
         let (magazine, plans) = try scene.fixture.plans()
-        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: scene.built, jobs: 2, versioned: false)).build(plans)
+        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: scene.built, jobs: 2, versioned: false)).build(
+            plans)
         let stale = scene.site.appendingPathComponent("f-2/f-2.zip")
         try FileManager.default.removeItem(at: stale)
         try FileManager.default.createSymbolicLink(
@@ -229,7 +230,8 @@ import Testing
                 error.reason
                     == .fileSystem(
                         .symbolicLink(
-                            path: stale.path, target: scene.victim.appendingPathComponent("secret.txt").path, expected: .regularFile)))
+                            path: stale.path, target: scene.victim.appendingPathComponent("secret.txt").path,
+                            expected: .regularFile)))
         }
         #expect(try Data(contentsOf: scene.victim.appendingPathComponent("secret.txt")) == Data("precious".utf8))
         #expect(try scene.listing().filter { !$0.key.hasPrefix("site/") } == before.filter { !$0.key.hasPrefix("site/") })
@@ -244,7 +246,8 @@ import Testing
                 step: "read", target: state.path,
                 reason: .fileSystem(
                     .symbolicLink(
-                        path: state.path, target: scene.victim.appendingPathComponent("system.json").path, expected: .regularFile)),
+                        path: state.path, target: scene.victim.appendingPathComponent("system.json").path, expected: .regularFile)
+                ),
                 note: "Nothing was changed at \(scene.site.path).")
         ) { _ = try await scene.publish() }
     }

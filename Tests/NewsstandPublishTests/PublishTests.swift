@@ -45,10 +45,14 @@ import Testing
         var report = try await Publisher.publish(built, to: destination)
         // Each issue's bundles, then their indexes, then its covers; the catalog after all.
         #expect(
-            report.uploaded == ["f-1", "f-2"].flatMap { issue in
-                ["\(issue).zip", "\(issue)@2x.zip", "\(issue).index.json", "\(issue).index@2x.json", "cover.png", "cover@2x.png"]
+            report.uploaded
+                == ["f-1", "f-2"].flatMap { issue in
+                    [
+                        "\(issue).zip", "\(issue)@2x.zip", "\(issue).index.json", "\(issue).index@2x.json", "cover.png",
+                        "cover@2x.png",
+                    ]
                     .map { "\(issue)/\($0)" }
-            })
+                })
         #expect(report.replacedCatalogs == ["issues.plist"])
         try expectConsistent(site)
 
@@ -109,7 +113,8 @@ import Testing
         report = try await Publisher.publish(built, to: destination, prune: true)
         #expect(
             Set(report.deleted) == [
-                "f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/f-1.index.json", "f-1/f-1.index@2x.json", "f-1/cover.png", "f-1/cover@2x.png",
+                "f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/f-1.index.json", "f-1/f-1.index@2x.json", "f-1/cover.png",
+                "f-1/cover@2x.png",
             ])
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("f-1/f-1.zip").path))
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))

@@ -8,7 +8,9 @@ import Testing
 struct BackgroundAssetsPlanTests {
     static let catalog = URL(string: "https://cdn.example.com/mag/issues.plist")!
 
-    static func entry(_ name: String, day: Int, size: Int? = 1000, retinaSize: Int? = 2000, content: String? = nil) -> CatalogEntry {
+    static func entry(_ name: String, day: Int, size: Int? = 1000, retinaSize: Int? = 2000, content: String? = nil)
+        -> CatalogEntry
+    {
         var entry = CatalogEntry(
             name: name, title: name, date: Date(timeIntervalSince1970: Double(day) * 86_400), cover: "\(name)/cover.png",
             content: content ?? "\(name)/\(name).zip")
@@ -18,9 +20,12 @@ struct BackgroundAssetsPlanTests {
     }
 
     @Test func theNewestIsEssentialAndTheNextOnesAreNot() {
-        let entries = [Self.entry("a-1", day: 1), Self.entry("a-3", day: 3), Self.entry("a-2", day: 2), Self.entry("a-4", day: 4)]
+        let entries = [
+            Self.entry("a-1", day: 1), Self.entry("a-3", day: 3), Self.entry("a-2", day: 2), Self.entry("a-4", day: 4),
+        ]
         let plan = BackgroundAssetsPlan.make(
-            entries: entries, catalogURL: Self.catalog, scale: .retina, installed: [], nonEssentialCount: 2, essentialAllowance: nil,
+            entries: entries, catalogURL: Self.catalog, scale: .retina, installed: [], nonEssentialCount: 2,
+            essentialAllowance: nil,
             allowance: nil)
         #expect(plan.essential.map(\.name) == ["a-4"])
         #expect(plan.essential.first?.url.absoluteString == "https://cdn.example.com/mag/a-4/a-4@2x.zip")
@@ -37,7 +42,8 @@ struct BackgroundAssetsPlanTests {
             Self.entry("b-6", day: 6, size: 300),
         ]
         let plan = BackgroundAssetsPlan.make(
-            entries: entries, catalogURL: Self.catalog, scale: .normal, installed: [], nonEssentialCount: 3, essentialAllowance: 4000,
+            entries: entries, catalogURL: Self.catalog, scale: .normal, installed: [], nonEssentialCount: 3,
+            essentialAllowance: 4000,
             allowance: 1000)
         #expect(plan.essential.isEmpty)
         #expect(plan.nonEssential.map(\.name) == ["b-8", "b-6"])
@@ -51,17 +57,20 @@ struct BackgroundAssetsPlanTests {
 
     @Test func whatTheSystemCannotFetchIsLeftOutWithTheReason() {
         let entries = [
-            Self.entry("plain", day: 5, content: "http://cdn.example.com/plain.zip"), Self.entry("nosize", day: 4, retinaSize: nil),
+            Self.entry("plain", day: 5, content: "http://cdn.example.com/plain.zip"),
+            Self.entry("nosize", day: 4, retinaSize: nil),
             Self.entry("have", day: 3), Self.entry("twice", day: 2), Self.entry("twice", day: 1),
         ]
         let plan = BackgroundAssetsPlan.make(
-            entries: entries, catalogURL: Self.catalog, scale: .retina, installed: ["have"], nonEssentialCount: 10, essentialAllowance: nil,
+            entries: entries, catalogURL: Self.catalog, scale: .retina, installed: ["have"], nonEssentialCount: 10,
+            essentialAllowance: nil,
             allowance: nil)
         #expect(plan.essential.isEmpty)
         #expect(plan.nonEssential.map(\.name) == ["twice"])
         #expect(
             plan.skipped == [
-                .init(name: "plain", reason: .notHTTPS), .init(name: "nosize", reason: .sizeUnknown), .init(name: "have", reason: .installed),
+                .init(name: "plain", reason: .notHTTPS), .init(name: "nosize", reason: .sizeUnknown),
+                .init(name: "have", reason: .installed),
                 .init(name: "twice", reason: .listedTwice),
             ])
     }

@@ -102,7 +102,9 @@ struct BackgroundEnduranceTests {
                 for _ in taps { moments.append(random.next(below: 3) == 0 ? Double(random.next(below: 400)) / 1000 : nil) }
                 let handed = try await withThrowingTaskGroup(of: (String, Command).self) { group in
                     for (name, moment) in zip(taps, moments) {
-                        group.addTask { (name, try await Self.run(shelfPath, ["download", name, "--background"], killAfter: moment)) }
+                        group.addTask {
+                            (name, try await Self.run(shelfPath, ["download", name, "--background"], killAfter: moment))
+                        }
                     }
                     var results: [(String, Command)] = []
                     for try await result in group { results.append(result) }
@@ -111,7 +113,8 @@ struct BackgroundEnduranceTests {
                 for (name, command) in handed { record(command, "download \(name)") }
                 if !daemonKilled, asked >= Self.count / 2 {
                     for pid in Aria2Platform.processes(
-                        withArgument: "--conf-path=" + bed.libraryFolder.appendingPathComponent("Engines/aria2/\(Aria2Settings.fileName)").path)
+                        withArgument: "--conf-path="
+                            + bed.libraryFolder.appendingPathComponent("Engines/aria2/\(Aria2Settings.fileName)").path)
                     {
                         kill(pid, SIGKILL)
                         daemonKilled = true
@@ -141,7 +144,8 @@ struct BackgroundEnduranceTests {
             #expect(try await LibraryInvariants.violations(of: library, in: bed, allowsDownloading: false) == [])
             #expect(await library.backgroundTransfers.isEmpty)
             await library.close()
-            let downloads = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+            let downloads = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
             #expect(downloads.isEmpty, "left in Downloads/: \(downloads)")
             let engineFiles = bed.libraryFolder.appendingPathComponent("Engines/aria2/files").path
             let left = (try? FileManager.default.contentsOfDirectory(atPath: engineFiles)) ?? []
@@ -150,7 +154,8 @@ struct BackgroundEnduranceTests {
             #expect(
                 BackgroundProcess.poll(timeout: 30) {
                     Aria2Platform.processes(
-                        withArgument: "--conf-path=" + bed.libraryFolder.appendingPathComponent("Engines/aria2/\(Aria2Settings.fileName)").path
+                        withArgument: "--conf-path="
+                            + bed.libraryFolder.appendingPathComponent("Engines/aria2/\(Aria2Settings.fileName)").path
                     ).isEmpty
                 }, "the idle daemon was stopped")
             // Counted, not asserted: 200 answers for bundles (51 to 62 for 50 issues in runs

@@ -38,7 +38,9 @@ struct BackgroundTransferTests {
         try await Testbed.with { bed in
             defer { Self.killDaemons(bed) }
             let specs = (1...4).map {
-                Testbed.IssueSpec("b-\($0)", day: $0, normal: Testbed.IssueSpec.pages(scale: "", seed: $0), location: $0 % 2 == 0 ? "slow/" : "")
+                Testbed.IssueSpec(
+                    "b-\($0)", day: $0, normal: Testbed.IssueSpec.pages(scale: "", seed: $0), location: $0 % 2 == 0 ? "slow/" : ""
+                )
             }
             try bed.publish(specs)
             let installs = Installs()
@@ -74,9 +76,12 @@ struct BackgroundTransferTests {
                 // Once whole (a 206 continuing a cut connection is not a second fetch).
                 #expect(fetched.filter { $0.status == 200 }.count == 1, "\(spec.name) fetched once: \(fetched); \(result)")
             }
-            #expect(installs.counts.current == Dictionary(uniqueKeysWithValues: specs.map { ($0.name, 1) }), "each installed once")
+            #expect(
+                installs.counts.current == Dictionary(uniqueKeysWithValues: specs.map { ($0.name, 1) }), "each installed once")
             #expect(try await LibraryInvariants.violations(of: second, in: bed, allowsDownloading: false) == [])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+                    == [])
             #expect(await second.stopBackgroundEngineIfIdle())
             await second.close()
         }
@@ -89,7 +94,10 @@ struct BackgroundTransferTests {
     @Test func filesArrivingWhileTheLibraryClosesAreInstalledByTheNextOpen() async throws {
         try await Testbed.with { bed in
             let names = (1...8).map { "z-\($0)" }
-            try bed.publish(names.enumerated().map { Testbed.IssueSpec($1, day: $0 + 1, normal: Testbed.IssueSpec.pages(scale: "", seed: $0 + 1)) })
+            try bed.publish(
+                names.enumerated().map {
+                    Testbed.IssueSpec($1, day: $0 + 1, normal: Testbed.IssueSpec.pages(scale: "", seed: $0 + 1))
+                })
             let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("closing"))
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
@@ -109,7 +117,9 @@ struct BackgroundTransferTests {
             await second.waitForInstalls()
             for name in names { #expect(await second.issue(named: name)?.status == .available, "\(name)") }
             #expect(try await LibraryInvariants.violations(of: second, in: bed, allowsDownloading: false) == [])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+                    == [])
             await second.close()
         }
     }
@@ -142,7 +152,10 @@ struct BackgroundTransferTests {
     @Test(arguments: 0..<6) func reconcileHoldsOverRandomOrdersOfEvents(seed: Int) async throws {
         try await Testbed.with { bed in
             let names = (1...5).map { "r-\($0)" }
-            try bed.publish(names.enumerated().map { Testbed.IssueSpec($1, day: $0 + 1, normal: Testbed.IssueSpec.pages(scale: "", seed: $0 + 1)) })
+            try bed.publish(
+                names.enumerated().map {
+                    Testbed.IssueSpec($1, day: $0 + 1, normal: Testbed.IssueSpec.pages(scale: "", seed: $0 + 1))
+                })
             var random = SeededRandom(seed: UInt64(seed) &+ 0x9E37)
             let scratch = try Shell.temporaryFolder("scripted")
             let engine = ScriptedEngine(scratch: scratch)
@@ -177,7 +190,8 @@ struct BackgroundTransferTests {
                 case 6:
                     let name = names[random.next(below: names.count)]
                     let url = bed.nginx.baseURL.appendingPathComponent("\(name)/\(name).zip")
-                    engine.finishStale(TransferID(name: name, generation: 1000 + random.next(below: 5)), from: bed.nginx.root, url: url)
+                    engine.finishStale(
+                        TransferID(name: name, generation: 1000 + random.next(below: 5)), from: bed.nginx.root, url: url)
                 case 7:
                     // The app goes (force-quit: the engine forgets its jobs too); the next one
                     // knows only what the state and the files say. (A kill at any moment is the
@@ -209,7 +223,8 @@ struct BackgroundTransferTests {
             }
             let violations = try await LibraryInvariants.violations(of: library, in: bed, allowsDownloading: false)
             #expect(violations == [], "\(lines.current.joined(separator: "\n"))")
-            let left = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+            let left = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
             #expect(left == [], "nothing is left in Downloads/")
             await library.close()
         }

@@ -28,7 +28,8 @@ struct CrashSurvivalTests {
             try bed.writeCatalog(entries)
             for round in 1...4 {
                 let child = try BackgroundProcess(
-                    Shell.newsstand, ["library", bed.libraryFolder.path, "refresh", bed.catalogURL.absoluteString, "--covers", "0"])
+                    Shell.newsstand,
+                    ["library", bed.libraryFolder.path, "refresh", bed.catalogURL.absoluteString, "--covers", "0"])
                 try await Self.kill(child, within: 0.6)
                 let library = try bed.library()
                 let shelf = await library.issues.count

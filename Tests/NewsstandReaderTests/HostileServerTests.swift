@@ -69,7 +69,8 @@ struct HostileServerTests {
             let result = try await library.refresh(from: bed.catalogURL)
             #expect(result.added == ["f-1", "f-2"], "the issue is kept without its cover")
             #expect(result.problems == [.coverTooLarge(name: entries[0].name, url: cover, limit: 100_000)])
-            let covers = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Covers").path)
+            let covers = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Covers").path)
             #expect(covers == ["\(entries[1].name).png"], "no part of the endless cover is left")
             #expect(await library.issue(named: entries[0].name)?.coverFileURL == nil)
         }
@@ -199,7 +200,8 @@ struct HostileServerTests {
             }
             let requests = liar.requests(for: "/drip/f-1/f-1.zip", atLeast: 3)
             try #require(requests.count == 3, "\(requests)")
-            #expect(requests.map { $0.range != nil } == [false, true, false], "the refused answer restarts from zero: \(requests)")
+            #expect(
+                requests.map { $0.range != nil } == [false, true, false], "the refused answer restarts from zero: \(requests)")
             #expect(log.lines.contains { $0.contains("Content-Range does not continue the partial file") }, "\(log.lines)")
         }
     }
@@ -218,13 +220,15 @@ struct HostileServerTests {
             }
             let ftpCatalog = URL(string: "ftp://127.0.0.1/issues.plist")!
             await #expect(
-                throws: LibraryError.unsupportedURL(url: ftpCatalog.absoluteString, reason: "only http and https URLs can be fetched")
+                throws: LibraryError.unsupportedURL(
+                    url: ftpCatalog.absoluteString, reason: "only http and https URLs can be fetched")
             ) {
                 try await library.refresh(from: ftpCatalog)
             }
             try await library.refresh(from: bed.catalogURL)
             await #expect(
-                throws: LibraryError.unsupportedURL(url: "ftp://127.0.0.1/ftp.zip", reason: "only http and https URLs can be fetched")
+                throws: LibraryError.unsupportedURL(
+                    url: "ftp://127.0.0.1/ftp.zip", reason: "only http and https URLs can be fetched")
             ) {
                 try await library.download("ftp")
             }

@@ -14,14 +14,20 @@ struct IssueLifecycleTests {
     @Test func aFirstDownloadGoesFromQueuedToInstalled() {
         var issue = IssueLifecycle(name: "a")
         #expect(issue.phase == .notInstalled)
-        #expect(issue.handle(.requested(.user, engine: .inProcess)) == [.save, .emitStatus, .startTransfer(generation: 1, engine: .inProcess)])
+        #expect(
+            issue.handle(.requested(.user, engine: .inProcess)) == [
+                .save, .emitStatus, .startTransfer(generation: 1, engine: .inProcess),
+            ])
         #expect(issue.phase == .queued)
         #expect(issue.status == .downloading(DownloadProgress(bytesReceived: 0, bytesExpected: nil)))
         #expect(issue.handle(.started(generation: 1)) == [.emitStatus])
         let progress = DownloadProgress(bytesReceived: 10, bytesExpected: 20)
         #expect(issue.handle(.progressed(generation: 1, progress)) == [.emitProgress(progress)])
         #expect(issue.phase == .transferring)
-        #expect(issue.handle(.received(generation: 1, file: "a#1.zip")) == [.save, .emitStatus, .install(generation: 1, file: "a#1.zip")])
+        #expect(
+            issue.handle(.received(generation: 1, file: "a#1.zip")) == [
+                .save, .emitStatus, .install(generation: 1, file: "a#1.zip"),
+            ])
         #expect(issue.phase == .received)
         #expect(issue.handle(.installing(generation: 1)) == [.emitStatus])
         #expect(issue.phase == .installing)
@@ -42,7 +48,9 @@ struct IssueLifecycleTests {
         issue.installed = Self.content
         #expect(issue.handle(.catalogCompared(hasNewContent: true)) == [.save, .emitStatus])
         #expect(issue.phase == .updateAvailable)
-        #expect(issue.handle(.requested(.automatic, engine: .background)).contains(.startTransfer(generation: 1, engine: .background)))
+        #expect(
+            issue.handle(.requested(.automatic, engine: .background)).contains(.startTransfer(generation: 1, engine: .background))
+        )
         #expect(issue.phase == .updating)
         #expect(issue.status == .available)
         // An update by ranges has no received file: it goes from transferring to installed.
@@ -68,7 +76,10 @@ struct IssueLifecycleTests {
         _ = issue.handle(.requested(.user, engine: .inProcess))
         _ = issue.handle(.received(generation: 1, file: "a#1.zip"))
         let refused = LibraryError.verificationFailed(name: "a", path: "p", reason: "SHA-256")
-        #expect(issue.handle(.failed(generation: 1, refused)) == [.save, .discardReceivedFile("a#1.zip"), .emitFailure(refused), .emitStatus])
+        #expect(
+            issue.handle(.failed(generation: 1, refused)) == [
+                .save, .discardReceivedFile("a#1.zip"), .emitFailure(refused), .emitStatus,
+            ])
         #expect(issue.phase == .failed)
         #expect(issue.status == .none)
         #expect(issue.handle(.requested(.user, engine: .inProcess)).contains(.startTransfer(generation: 2, engine: .inProcess)))
@@ -86,7 +97,9 @@ struct IssueLifecycleTests {
         #expect(issue.handle(.installed(generation: 1, Self.content)) == [])
         #expect(issue.handle(.failed(generation: 1, Self.error)) == [])
         #expect(
-            issue.handle(.engineReported(generation: 1, engine: .background, .running(DownloadProgress(bytesReceived: 5, bytesExpected: 9))))
+            issue.handle(
+                .engineReported(
+                    generation: 1, engine: .background, .running(DownloadProgress(bytesReceived: 5, bytesExpected: 9))))
                 == [.cancelTransfer(generation: 1, engine: .background, keepingData: false)])
         #expect(issue == before)
     }
@@ -119,7 +132,10 @@ struct IssueLifecycleTests {
         // The in-process engine died with the process: a new generation continues the part file.
         var lost = IssueLifecycle(name: "a")
         _ = lost.handle(.requested(.user, engine: .inProcess))
-        #expect(lost.handle(.recovered(RecoveryFacts(hasContent: false, engine: .unknown))) == [.save, .startTransfer(generation: 2, engine: .inProcess)])
+        #expect(
+            lost.handle(.recovered(RecoveryFacts(hasContent: false, engine: .unknown))) == [
+                .save, .startTransfer(generation: 2, engine: .inProcess),
+            ])
         #expect(lost.transfer?.restarts == 1)
 
         // Content that vanished is not installed any more.
@@ -186,12 +202,18 @@ struct IssueLifecycleTests {
                 .installed(generation: generation, newer), .failed(generation: generation, error),
                 .suspended(generation: generation),
             ]
-            for report in [EngineReport.running(progress), .finished(file: file), .failed(error, resumable: true), .failed(error, resumable: false), .unknown] {
+            for report in [
+                EngineReport.running(progress), .finished(file: file), .failed(error, resumable: true),
+                .failed(error, resumable: false), .unknown,
+            ] {
                 events.append(.engineReported(generation: generation, engine: .background, report))
             }
         }
         for hasContent in [false, true] {
-            for engine in [nil, EngineReport.unknown, .running(progress), .finished(file: "a#\(current).zip"), .failed(error, resumable: true)] {
+            for engine in [
+                nil, EngineReport.unknown, .running(progress), .finished(file: "a#\(current).zip"),
+                .failed(error, resumable: true),
+            ] {
                 events.append(.recovered(RecoveryFacts(hasContent: hasContent, receivedFile: nil, engine: engine)))
             }
             events.append(.recovered(RecoveryFacts(hasContent: hasContent, receivedFile: "a#\(current).zip", engine: nil)))
@@ -290,6 +312,7 @@ struct IssueLifecycleTests {
             frontier = next
         }
         #expect(seen.count > 200, "\(seen.count) states, \(transitions) transitions")
-        #expect(Set(IssuePhase.allCases).subtracting(phases).isEmpty, "unreached: \(Set(IssuePhase.allCases).subtracting(phases))")
+        #expect(
+            Set(IssuePhase.allCases).subtracting(phases).isEmpty, "unreached: \(Set(IssuePhase.allCases).subtracting(phases))")
     }
 }

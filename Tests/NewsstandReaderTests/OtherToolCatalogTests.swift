@@ -213,7 +213,8 @@ struct OtherToolCatalogTests {
             let folder = stage.appendingPathComponent("d-1")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(Self.pages.utf8).write(to: folder.appendingPathComponent("pages.plist"))
-            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("1-0.png").path, withDestinationPath: "/etc/passwd")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("1-0.png").path, withDestinationPath: "/etc/passwd")
             let archive = bed.nginx.root.appendingPathComponent("d-1/d-1.zip")
             try FileManager.default.removeItem(at: archive)
             let zipped = try Shell.run("zip", ["-q", "-r", "--symlinks", archive.path, "d-1/"], in: stage)

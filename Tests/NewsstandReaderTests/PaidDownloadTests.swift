@@ -45,8 +45,10 @@ import Testing
     /// Publishes `specs` with `paid` of them sold (`Access` paid, a ProductID), their files
     /// under `paid/` and `slowpaid/` as well (links to nginx's root: the locations serve it).
     static func publish(_ bed: Testbed, _ specs: [Testbed.IssueSpec], paid: Set<String>, indexed: Bool = false) throws {
-        for folder in ["paid", "slowpaid"] where !FileManager.default.fileExists(atPath: bed.nginx.root.appendingPathComponent(folder).path) {
-            try FileManager.default.createSymbolicLink(atPath: bed.nginx.root.appendingPathComponent(folder).path, withDestinationPath: ".")
+        for folder in ["paid", "slowpaid"]
+        where !FileManager.default.fileExists(atPath: bed.nginx.root.appendingPathComponent(folder).path) {
+            try FileManager.default.createSymbolicLink(
+                atPath: bed.nginx.root.appendingPathComponent(folder).path, withDestinationPath: ".")
         }
         var entries = indexed ? try bed.publishIndexed(specs) : try bed.publish(specs)
         for i in entries.indices where paid.contains(entries[i].name) {
@@ -56,7 +58,10 @@ import Testing
         try bed.writeCatalog(entries)
     }
 
-    static func library(_ bed: Testbed, _ provider: SigningProvider?, recording: Recording? = nil, _ configure: (inout LibraryConfiguration) -> Void = { _ in }) throws -> IssueLibrary {
+    static func library(
+        _ bed: Testbed, _ provider: SigningProvider?, recording: Recording? = nil,
+        _ configure: (inout LibraryConfiguration) -> Void = { _ in }
+    ) throws -> IssueLibrary {
         try bed.library {
             $0.accessProvider = provider
             if let recording { $0.log = LibraryLog(minimumLevel: .debug) { level, text in recording.add("\(level): \(text)") } }
@@ -104,7 +109,9 @@ import Testing
             let library = try Self.library(bed, nil)
             try await library.refresh(from: bed.catalogURL)
             let before = await library.issues
-            await #expect(throws: LibraryError.notEntitled(name: "b", reason: "the issue is paid and the library has no access provider")) {
+            await #expect(
+                throws: LibraryError.notEntitled(name: "b", reason: "the issue is paid and the library has no access provider")
+            ) {
                 try await library.download("b")
             }
             #expect(await library.issues == before)

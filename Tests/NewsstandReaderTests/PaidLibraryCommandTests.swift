@@ -45,12 +45,16 @@ import Testing
 
             let none = try library(["download", "b"])
             #expect(none.status == 1)
-            #expect(none.stderr == "newsstand library: error: not entitled to issue 'b': the issue is paid and the library has no access provider\n")
+            #expect(
+                none.stderr
+                    == "newsstand library: error: not entitled to issue 'b': the issue is paid and the library has no access provider\n"
+            )
 
             let denied = try library(["download", "b", "--access-command", refused.path])
             #expect(denied.status == 1)
             #expect(
-                denied.stderr == "newsstand library: error: not entitled to issue 'b': no subscription covers b: \(service.signURL.absoluteString)?…\n",
+                denied.stderr
+                    == "newsstand library: error: not entitled to issue 'b': no subscription covers b: \(service.signURL.absoluteString)?…\n",
                 "the reason is the script's first line, its query stripped")
 
             let usage = try library(["list", "--access-command", good.path])

@@ -111,7 +111,9 @@ struct RangeUpdateTests {
             let second = try Self.servedEntry(bed, "page-10.png").recordRange
             let before = bed.bundleTraffic("m/m.zip").requests.count
             let result = try await library.update("m")
-            #expect(result == .ranges(bytesFetched: Int64(first.count + second.count), requests: 1, entriesFetched: 2, entriesKept: 12))
+            #expect(
+                result
+                    == .ranges(bytesFetched: Int64(first.count + second.count), requests: 1, entriesFetched: 2, entriesKept: 12))
             let requests = bed.bundleTraffic("m/m.zip").requests.dropFirst(before)
             #expect(requests.map(\.status) == [206])
             #expect(requests.first?.range?.contains(",") == true)
@@ -167,7 +169,8 @@ struct RangeUpdateTests {
             #expect(reason.contains("page-5.png") && reason.contains("SHA-256"), "\(reason)")
             try await Self.expectSound(library, bed)
             let content = try #require(await library.issue(named: "m")).contentURL
-            #expect(!FileManager.default.fileExists(atPath: content.appendingPathComponent(".newsstand-index.json").path),
+            #expect(
+                !FileManager.default.fileExists(atPath: content.appendingPathComponent(".newsstand-index.json").path),
                 "the lying index is not kept")
         }
     }
@@ -181,14 +184,16 @@ struct RangeUpdateTests {
             pages[4].seed = 99
             let library = try await Self.installed(bed, Self.twelve, then: pages) { _, text in
                 switch kind {
-                case "dotdot": text = text.replacingOccurrences(of: "\"name\":\"page-5.png\"", with: "\"name\":\"../../page-5.png\"")
+                case "dotdot":
+                    text = text.replacingOccurrences(of: "\"name\":\"page-5.png\"", with: "\"name\":\"../../page-5.png\"")
                 case "fileAndFolder":
                     // `page-5.png` and `page-5.png/e.png` (issue 23 §9): no folder holds both.
                     text = text.replacingOccurrences(of: "\"name\":\"page-6.png\"", with: "\"name\":\"page-5.png/e.png\"")
                 case "pastEnd":
                     text = text.replacingOccurrences(of: "\"length\":65536}\n]", with: "\"length\":6553600}\n]")
                 case "overlap":
-                    let header = text.components(separatedBy: "\"name\":\"page-5.png\"")[1].components(separatedBy: "\"header\":")[1]
+                    let header = text.components(separatedBy: "\"name\":\"page-5.png\"")[1].components(
+                        separatedBy: "\"header\":")[1]
                         .prefix { $0.isNumber }
                     text = text.replacingOccurrences(
                         of: "\"name\":\"page-6.png\"", with: "\"name\":\"page-6.png\",\"x\":0")
@@ -217,7 +222,9 @@ struct RangeUpdateTests {
             }
             #expect(reason.contains(kind == "bomb" ? "unpack limit" : "bundle index"), "\(reason)")
             if kind == "fileAndFolder" {
-                #expect(reason == "bundle index: entry 'page-5.png/e.png': name is inside 'page-5.png', which is a file of the bundle")
+                #expect(
+                    reason == "bundle index: entry 'page-5.png/e.png': name is inside 'page-5.png', which is a file of the bundle"
+                )
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).filter { $0.hasPrefix("page") } == before)
             try await Self.expectSound(library, bed)

@@ -123,8 +123,10 @@ struct RefreshTests {
             let base = bed.nginx.baseURL.absoluteString
             let day = { (n: Int) in Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 86_400) }
             // Newest first in the catalog: "First" comes before "Second".
-            let first = CatalogEntry(name: "twice", title: "First", date: day(3), cover: base + "t1.png", content: base + "t1.zip")
-            let second = CatalogEntry(name: "twice", title: "Second", date: day(2), cover: base + "t2.png", content: base + "t2.zip")
+            let first = CatalogEntry(
+                name: "twice", title: "First", date: day(3), cover: base + "t1.png", content: base + "t1.zip")
+            let second = CatalogEntry(
+                name: "twice", title: "Second", date: day(2), cover: base + "t2.png", content: base + "t2.zip")
             try bed.publish([.init("good", day: 1)], catalog: [first, second])
             let library = try bed.library()
             let result = try await library.refresh(from: bed.catalogURL)

@@ -114,7 +114,8 @@ struct SeamTests {
 
             try await library.remove("f-1")
             #expect(removals.steps.count == 1 && removals.offThePool, "the content is deleted on a thread of its own")
-            let issues = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
+            let issues = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
             #expect(issues.isEmpty, "nothing is left, not even the folder renamed aside")
         }
     }

@@ -76,7 +76,8 @@ struct StateStoreTests {
             #expect(await library.currentlyReadingIssue?.name == "a")
             #expect(await library.catalogURL == bed.catalogURL)
             let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-            #expect(files.contains("library.sqlite") && files.contains("library.json.migrated") && !files.contains("library.json"))
+            #expect(
+                files.contains("library.sqlite") && files.contains("library.json.migrated") && !files.contains("library.json"))
             // The validators came along: an unchanged catalog costs a 304.
             #expect(try await library.refresh().notModified)
             #expect(bed.requests("issues.plist", atLeast: 2).filter { $0.method == "GET" }.map(\.status) == [304])
@@ -96,13 +97,19 @@ struct StateStoreTests {
             let path = Self.databasePath(bed)
             let garbage = try ZipFixture.randomBytes(count: 8192, seed: 3)
             try garbage.write(to: URL(fileURLWithPath: path))
-            #expect(throws: LibraryError.stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 26, message: "file is not a database")))) {
+            #expect(
+                throws: LibraryError.stateUnusable(
+                    .unreadable(path: path, reason: SQLiteFailure(code: 26, message: "file is not a database")))
+            ) {
                 try bed.library()
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
             let cli = try Shell.run(Shell.newsstand, ["library", bed.libraryFolder.path, "list"])
             #expect(cli.status == 1)
-            #expect(cli.stderr == "newsstand library: error: cannot open library state: '\(path)' cannot be read: file is not a database (SQLite code 26)\n")
+            #expect(
+                cli.stderr
+                    == "newsstand library: error: cannot open library state: '\(path)' cannot be read: file is not a database (SQLite code 26)\n"
+            )
         }
     }
 
@@ -126,9 +133,12 @@ struct StateStoreTests {
             try await library.refresh()
             await library.close()
             #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "4\n")
-            let tables = try Shell.run("sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'"])
+            let tables = try Shell.run(
+                "sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'"])
             #expect(tables.stdout == "transfers\n", "version 3's table came with the migration")
-            let columns = try Shell.run("sqlite3", [path, "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'"])
+            let columns = try Shell.run(
+                "sqlite3",
+                [path, "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'"])
             #expect(columns.stdout == "content_index_url\ncontent_index_size\ncontent_index_sha256\nupdate_bytes\n")
         }
     }
@@ -173,7 +183,9 @@ struct StateStoreTests {
             try FileManager.default.moveItem(atPath: path, toPath: target.path)
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
             let before = try Data(contentsOf: target)
-            #expect(throws: LibraryError.stateUnusable(.notARegularFile(path: path, kind: "a symbolic link"))) { try bed.library() }
+            #expect(throws: LibraryError.stateUnusable(.notARegularFile(path: path, kind: "a symbolic link"))) {
+                try bed.library()
+            }
             #expect(try Data(contentsOf: target) == before)
 
             try FileManager.default.removeItem(atPath: path)
@@ -271,7 +283,8 @@ struct StateStoreTests {
                     .badReadingPosition(path: path, issue: "b", reason: "article -1 is not a whole number ≥ 0"),
                     .badReadingPosition(path: path, issue: "c", reason: "article 1.5 is not a whole number ≥ 0"),
                     .badReadingPosition(path: path, issue: "d", reason: "page 'ten' is not a whole number ≥ 0"),
-                    .badReadingPosition(path: path, issue: "e", reason: "article 9.223372036854776e+18 is not a whole number ≥ 0"),
+                    .badReadingPosition(
+                        path: path, issue: "e", reason: "article 9.223372036854776e+18 is not a whole number ≥ 0"),
                 ])
             // 2^31 is a position an Int holds on every platform the reader runs on (64-bit).
             #expect(await library.readingPosition(of: "a") == ReadingPosition(article: 1 << 31, page: 3))
@@ -287,7 +300,8 @@ struct StateStoreTests {
             let folder = bed.libraryFolder
             let record: [String: Any] = [
                 "name": "../x", "title": "X", "date": 0, "hasUpdate": false, "isInCatalog": true,
-                "remoteCoverURL": "http://h/x.png", "remoteContentURL": "http://h/x.zip", "status": ["none": [:] as [String: Any]],
+                "remoteCoverURL": "http://h/x.png", "remoteContentURL": "http://h/x.zip",
+                "status": ["none": [:] as [String: Any]],
             ]
             let state: [String: Any] = ["formatVersion": 1, "scale": "normal", "issues": ["../x": record]]
             try JSONSerialization.data(withJSONObject: state).write(to: folder.appendingPathComponent("library.json"))

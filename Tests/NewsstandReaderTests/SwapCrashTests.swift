@@ -52,7 +52,10 @@ struct SwapCrashTests {
                 case .betweenRenames: ("renameat,renameat2", "m", 2)
                 case .swapped: ("renameat,renameat2", ".swap-m", 2)
                 }
-            return ["-f", "-qq", "-o", "/dev/null", "-e", "trace=\(call)", "-P", path, "-e", "inject=\(call):signal=SIGKILL:when=\(when)"]
+            return [
+                "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(call)", "-P", path, "-e",
+                "inject=\(call):signal=SIGKILL:when=\(when)",
+            ]
         }
 
         /// What `Issues/` holds when the kill lands, for a new bundle with this SHA-256.

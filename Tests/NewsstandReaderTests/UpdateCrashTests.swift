@@ -55,7 +55,8 @@ struct UpdateCrashTests {
 
     static func leftovers(_ bed: Testbed) throws -> [String] {
         let issues = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
-        let downloads = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+        let downloads = try FileManager.default.contentsOfDirectory(
+            atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
         return issues.filter { $0 != "m" } + downloads.filter { $0.hasSuffix(".ranges") }
     }
 
@@ -67,7 +68,8 @@ struct UpdateCrashTests {
             let old = try await Self.prepare(bed)
             let issues = bed.libraryFolder.appendingPathComponent("Issues")
             try FileManager.default.moveItem(at: issues.appendingPathComponent("m"), to: issues.appendingPathComponent(".swap-m"))
-            try FileManager.default.createDirectory(at: issues.appendingPathComponent(".tmp-m-half"), withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(
+                at: issues.appendingPathComponent(".tmp-m-half"), withIntermediateDirectories: false)
             try Data("half".utf8).write(to: issues.appendingPathComponent(".tmp-m-half/page-3.png"))
             let library = try bed.library()
             #expect(try Self.installedVersion(bed, old: old) == "old")

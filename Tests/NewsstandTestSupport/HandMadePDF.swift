@@ -46,7 +46,10 @@ public struct HandMadePDF {
         objects.append(Data("<< /Type /Catalog /Pages 2 0 R >>".utf8))
         objects.append(Data("<< /Type /Pages /Kids [\(kids.joined(separator: " "))] /Count \(kids.count) >>".utf8))
         for (index, page) in pages.enumerated() {
-            objects.append(Data("<< /Type /Page /Parent 2 0 R /MediaBox [\(page.mediaBox)] /Resources \(page.resources) /Contents \(4 + 2 * index) 0 R >>".utf8))
+            objects.append(
+                Data(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [\(page.mediaBox)] /Resources \(page.resources) /Contents \(4 + 2 * index) 0 R >>"
+                        .utf8))
             objects.append(Self.stream(dictionary: "", Data(page.content.utf8)))
         }
         objects += extraObjects
@@ -80,12 +83,14 @@ public struct HandMadePDF {
     /// whose data is one row (poppler allocates the whole image before it reads, and leaves the
     /// rows missing blank): 60 KB that ask for `side` × `side` × 4 bytes when drawn.
     public static func hugeImage(side: Int = 20_000, pages count: Int = 1) -> HandMadePDF {
-        var pdf = HandMadePDF(pages: Array(repeating: Page(mediaBox: "0 0 595 842", content: "q 595 0 0 842 0 0 cm /Im1 Do Q"), count: count))
+        var pdf = HandMadePDF(
+            pages: Array(repeating: Page(mediaBox: "0 0 595 842", content: "q 595 0 0 842 0 0 cm /Im1 Do Q"), count: count))
         let image = pdf.firstExtraObject
         for index in pdf.pages.indices { pdf.pages[index].resources = "<< /XObject << /Im1 \(image) 0 R >> >>" }
         pdf.extraObjects = [
             stream(
-                dictionary: "/Type /XObject /Subtype /Image /Width \(side) /Height \(side) /ColorSpace /DeviceRGB /BitsPerComponent 8",
+                dictionary:
+                    "/Type /XObject /Subtype /Image /Width \(side) /Height \(side) /ColorSpace /DeviceRGB /BitsPerComponent 8",
                 Data(repeating: 0x80, count: side * 3))
         ]
         return pdf
@@ -99,9 +104,12 @@ public struct HandMadePDF {
         pdf.pages[0].resources = "<< /XObject << /X \(first) 0 R >> >>"
         for level in 0..<levels {
             let last = level == levels - 1
-            let body = last ? "0 0 1 rg 0 0 10 10 re f" : (0..<fanOut).map { "q 0.9 0 0 0.9 \($0) \($0) cm /X Do Q" }.joined(separator: " ")
+            let body =
+                last
+                ? "0 0 1 rg 0 0 10 10 re f" : (0..<fanOut).map { "q 0.9 0 0 0.9 \($0) \($0) cm /X Do Q" }.joined(separator: " ")
             let resources = last ? "<< >>" : "<< /XObject << /X \(first + level + 1) 0 R >> >>"
-            pdf.extraObjects.append(stream(dictionary: "/Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources \(resources)", Data(body.utf8)))
+            pdf.extraObjects.append(
+                stream(dictionary: "/Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources \(resources)", Data(body.utf8)))
         }
         return pdf
     }

@@ -14,7 +14,8 @@ if CommandLine.arguments.dropFirst().first == "start" {
 let nginx = try Nginx()
 let script = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandReaderTests/Scripts/stalled_server.py")
 let python = try PythonServer(script: script)
-let workers = (try? String(contentsOfFile: "/proc/\(nginx.processIdentifier)/task/\(nginx.processIdentifier)/children", encoding: .utf8))?
+let workers =
+    (try? String(contentsOfFile: "/proc/\(nginx.processIdentifier)/task/\(nginx.processIdentifier)/children", encoding: .utf8))?
     .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? []
 let started: [String: Any] = [
     "nginxWorkers": workers,

@@ -57,14 +57,16 @@ case "derive-all" where arguments.count >= 3:
     let masters = files(in: arguments[1]) { $0.contains("@2x.") }
     inParallel(masters.count, jobs: jobsArgument(3)) { index in
         let name = masters[index].replacingOccurrences(of: "@2x.", with: ".")
-        _ = try NormalSizeDeriver().derive(from: .path(arguments[1] + "/" + masters[index]), to: .newFile(arguments[2] + "/" + name))
+        _ = try NormalSizeDeriver().derive(
+            from: .path(arguments[1] + "/" + masters[index]), to: .newFile(arguments[2] + "/" + name))
     }
     print("\(masters.count) derived")
 case "optimize-all" where arguments.count >= 3:
     let images = files(in: arguments[1]) { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }
     let totals = Totals()
     inParallel(images.count, jobs: jobsArgument(3)) { index in
-        let outcome = try LosslessOptimizer().optimize(.path(arguments[1] + "/" + images[index]), to: .newFile(arguments[2] + "/" + images[index]))
+        let outcome = try LosslessOptimizer().optimize(
+            .path(arguments[1] + "/" + images[index]), to: .newFile(arguments[2] + "/" + images[index]))
         switch outcome {
         case .optimized(let before, let after): totals.add(before, after)
         case .keptOriginal(let bytes, _): totals.add(bytes, bytes)
@@ -78,7 +80,8 @@ case "render-pdf" where arguments.count >= 5:
         let width = Int(arguments[3]) ?? 1536
         let jpegPages = Totals()
         inParallel(document.pageCount, jobs: jobsArgument(5)) { index in
-            let page = try document.renderPage(index, width: width, encoding: encoding, to: .newFile(arguments[2] + "/page-\(index + 1)"))
+            let page = try document.renderPage(
+                index, width: width, encoding: encoding, to: .newFile(arguments[2] + "/page-\(index + 1)"))
             jpegPages.add(1, page.format == .jpeg ? 1 : 0)
         }
         print("\(document.pageCount) pages, \(jpegPages.after) JPEG")
@@ -93,7 +96,9 @@ case "choose" where arguments.count >= 3:
             let page = try PageImageScaler().scale(.path(path), toWidth: width, to: .newFile("\(folder)/\(index)"))
             let png = page.format == .png ? page.byteCount : page.alternativeByteCount ?? 0
             let jpeg = page.format == .jpeg ? page.byteCount : page.alternativeByteCount ?? 0
-            print("\(path) png=\(png) jpeg=\(jpeg) share=\(String(format: "%.3f", Double(jpeg) / Double(max(png, 1)))) chosen=\(page.format.name)")
+            print(
+                "\(path) png=\(png) jpeg=\(jpeg) share=\(String(format: "%.3f", Double(jpeg) / Double(max(png, 1)))) chosen=\(page.format.name)"
+            )
         } catch { fail("\(error)") }
     }
 default:

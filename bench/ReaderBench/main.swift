@@ -5,12 +5,12 @@
 //   ReaderBench list <library-folder>
 //   ReaderBench updates <library-folder> <issue>
 import Foundation
+import NewsstandCore
+import NewsstandReader
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import NewsstandCore
-import NewsstandReader
 
 setlocale(LC_ALL, "C.UTF-8")
 
@@ -69,7 +69,8 @@ case "refresh" where arguments.count == 3:
     start = Date()
     let again = try await library.refresh(from: URL(string: arguments[2])!)
     let unchanged = seconds(since: start)
-    let covers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: arguments[1]).appendingPathComponent("Covers").path)
+    let covers = try FileManager.default.contentsOfDirectory(
+        atPath: URL(fileURLWithPath: arguments[1]).appendingPathComponent("Covers").path)
     printJSON([
         "fresh": freshSeconds, "issues": fresh.added.count, "unchanged": unchanged, "notModified": again.notModified,
         "covers": covers.count, "freshCPU": freshCPU,

@@ -51,7 +51,8 @@ enum BuildCache {
         if record.hasSameStatus(status) { return .same }
         guard let recorded = record.xxh3, let file = try? folder.file(name), file.size == record.size else { return .changed }
         let hasher = XXH3()
-        guard (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == record.size, hasher.finalizeHex() == recorded else {
+        guard (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == record.size, hasher.finalizeHex() == recorded
+        else {
             return .changed
         }
         var fresh = record

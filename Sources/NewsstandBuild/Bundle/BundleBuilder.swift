@@ -92,7 +92,9 @@ struct BundleBuilder {
         let size: Int64
         let entries: [ZipWrittenEntry]
         do {
-            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }
+            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
+                hasher.update($0)
+            }
             for (name, canonical) in configs {
                 entryHasher.add(canonical)
                 try writer.addData(canonical, as: name, modified: plan.metadata.date, compression: .deflate)

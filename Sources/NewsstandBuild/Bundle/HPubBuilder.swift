@@ -43,7 +43,11 @@ struct HPubBuilder {
         let assets = try source.assets()
         var files: [(file: OpenFile, entry: String)] = []
         for name in assetNames() {
-            files.append((try images.open(name, source: source, assets: assets, outputFolder: outputFolder).file, "\(Self.assetFolder)/\(name)"))
+            files.append(
+                (
+                    try images.open(name, source: source, assets: assets, outputFolder: outputFolder).file,
+                    "\(Self.assetFolder)/\(name)"
+                ))
         }
         let name = Self.fileName(of: plan)
         let pending: AtomicFile
@@ -55,7 +59,9 @@ struct HPubBuilder {
         let hasher = SHA256()  // updated on the zip writer's feed thread, read after `close()`
         let size: Int64
         do {
-            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) { hasher.update($0) }
+            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
+                hasher.update($0)
+            }
             try writePages(to: writer, source: source)
             for item in files {
                 try writer.addFile(
@@ -68,7 +74,8 @@ struct HPubBuilder {
             throw error
         } catch {
             pending.discard()
-            throw .archive(issue: plan.name, error as? ArchiveError ?? ArchiveError(path: pending.temporaryPath, reason: "\(error)"))
+            throw .archive(
+                issue: plan.name, error as? ArchiveError ?? ArchiveError(path: pending.temporaryPath, reason: "\(error)"))
         }
         do {
             // Best effort: the book is made again from its sources, like the bundles.
@@ -87,7 +94,8 @@ struct HPubBuilder {
         defer { BundleBuilder.configGate.unlock() }
         let config = try source.config("pages.plist")
         let date = plan.metadata.date
-        try writer.addData(bookJSON(contents: Self.pageNames(config.root)), as: "book.json", modified: date, compression: .deflate)
+        try writer.addData(
+            bookJSON(contents: Self.pageNames(config.root)), as: "book.json", modified: date, compression: .deflate)
         try writer.addData(Data(renderer.stylesheet.utf8), as: "book.css", modified: date, compression: .deflate)
         for (a, article) in (config.root.array ?? []).enumerated() {
             for (p, page) in (article.array ?? []).enumerated() {

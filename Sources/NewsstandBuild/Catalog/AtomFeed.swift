@@ -55,8 +55,12 @@ struct AtomFeed {
             let bundle = "type=\"application/zip\" href=\"\(Markup.escape(catalog.content))\"\(length)/>"
             let links: String
             if let previewURL {
-                let page = previewURL.absoluteString + (catalog.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? catalog.name) + "/"
-                links = "<link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(page))\"/>\n        <link rel=\"enclosure\" " + bundle
+                let page =
+                    previewURL.absoluteString
+                    + (catalog.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? catalog.name) + "/"
+                links =
+                    "<link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(page))\"/>\n        <link rel=\"enclosure\" "
+                    + bundle
             } else {
                 links = "<link rel=\"alternate\" " + bundle
             }

@@ -15,7 +15,8 @@ public enum AtomFeedRules {
     /// The problem with a summary (nil when there is none: the feed shows the Title), or nil.
     static func summaryProblem(_ summary: String?, issue: String) -> String? {
         guard let summary else {
-            return "issue '\(issue)' has no Summary; the Newsstand feed needs one of \(range) bytes (the Atom feed shows the Title instead)"
+            return
+                "issue '\(issue)' has no Summary; the Newsstand feed needs one of \(range) bytes (the Atom feed shows the Title instead)"
         }
         let bytes = summary.utf8.count
         guard !summaryBytes.contains(bytes) else { return nil }
@@ -26,7 +27,8 @@ public enum AtomFeedRules {
     static func coverProblem(_ probe: ImageSize.Probe?, file: String, issue: String) -> String? {
         let size = try? probe?.size.get()
         let isPNG = probe?.signature == .png
-        let rule = "the Newsstand feed's cover must be a PNG with an aspect ratio between 1:2 and 2:1 and a long side of at least \(minimumCoverSide) px"
+        let rule =
+            "the Newsstand feed's cover must be a PNG with an aspect ratio between 1:2 and 2:1 and a long side of at least \(minimumCoverSide) px"
         guard let size, isPNG else {
             return "issue '\(issue)' cover '\(file)' is \(size.map { "\($0), not PNG" } ?? "unreadable"); \(rule)"
         }

@@ -22,7 +22,8 @@ public struct CatalogWriter {
     public var justBuilt: Set<String>
 
     public init(
-        magazine: Magazine, output: URL, feeds: Set<Feed>, now: Date = Date(), checksFeedRules: Bool = false, index: BuildIndex? = nil,
+        magazine: Magazine, output: URL, feeds: Set<Feed>, now: Date = Date(), checksFeedRules: Bool = false,
+        index: BuildIndex? = nil,
         justBuilt: Set<String> = []
     ) {
         self.magazine = magazine
@@ -65,7 +66,8 @@ public struct CatalogWriter {
             let manifest: BuildManifest?
             do {
                 if let index {
-                    manifest = try index.manifest(at: folder, name: name, omittingInputs: true, remembering: !justBuilt.contains(name))
+                    manifest = try index.manifest(
+                        at: folder, name: name, omittingInputs: true, remembering: !justBuilt.contains(name))
                 } else {
                     manifest = try BuildManifest.load(in: folder, omittingInputs: true)
                 }
@@ -80,9 +82,12 @@ public struct CatalogWriter {
         let entries = Catalog.sorted(manifests.map { $0.catalogEntry(baseURL: baseURL) })
         var diagnostics: [Diagnostic] = []
         var warnings: [String] = []
-        try writeUnlessUnchanged("issues.plist", digest: CatalogDigest.of("issues.plist", entries: entries)) { Catalog.encode(entries) }
+        try writeUnlessUnchanged("issues.plist", digest: CatalogDigest.of("issues.plist", entries: entries)) {
+            Catalog.encode(entries)
+        }
         if feeds.contains(.shelf) {
-            let books = Dictionary(uniqueKeysWithValues: manifests.compactMap { m in m.bookURL(baseURL: baseURL).map { (m.name, $0) } })
+            let books = Dictionary(
+                uniqueKeysWithValues: manifests.compactMap { m in m.bookURL(baseURL: baseURL).map { (m.name, $0) } })
             let digest = CatalogDigest.of(ShelfFeed.fileName, entries: entries, books: books)
             try writeUnlessUnchanged(ShelfFeed.fileName, digest: digest) {
                 ShelfFeed.encode(entries, books: books)
@@ -131,7 +136,9 @@ public struct CatalogWriter {
             let file = try? folder.file(name), file.size == recorded.size
         {
             let hasher = XXH3()
-            if (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == recorded.size, hasher.finalizeHex() == recorded.xxh3 {
+            if (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == recorded.size,
+                hasher.finalizeHex() == recorded.xxh3
+            {
                 index.record(recorded)
                 return
             }

@@ -58,7 +58,8 @@ struct EntryUpdateRecord: Codable, Equatable {
         switch read(from: issueOutput, now: now) {
         case .success(let found?): previous = found
         case .success(nil): break
-        case .failure(let problem): warning = "issue '\(manifest.name)': \(problem); the feed's updated time starts again from now"
+        case .failure(let problem):
+            warning = "issue '\(manifest.name)': \(problem); the feed's updated time starts again from now"
         }
         if let previous, previous.record.fingerprint == fingerprint {
             return Resolution(updated: previous.date, write: nil, warning: warning)
@@ -83,7 +84,8 @@ struct EntryUpdateRecord: Codable, Equatable {
         var description: String {
             switch self {
             case .unreadable(let error): "\(error.path) cannot be read: \(error.reason)"
-            case .tooLarge(let path): "\(path) is larger than \(EntryUpdateRecord.maximumBytes) bytes; newsstand never writes one that large"
+            case .tooLarge(let path):
+                "\(path) is larger than \(EntryUpdateRecord.maximumBytes) bytes; newsstand never writes one that large"
             case .undecodable(let path): "\(path) is not a feed record newsstand can read"
             case .badTime(let path, let time):
                 "\(path) gives the time \(SourceText.quoted(time)), which is not a UTC date no later than a day from now"

@@ -70,7 +70,8 @@ final class ImageCache {
         case .success(let list): for entry in list { entries[entry.key] = entry }
         case .failure(let reason):
             warnings.append(
-                "issue '\(issue)': \(records.path(of: indexName)) \(reason); it is replaced, and nothing it lists is used or removed")
+                "issue '\(issue)': \(records.path(of: indexName)) \(reason); it is replaced, and nothing it lists is used or removed"
+            )
         }
         removeLeftoverTemporaries(in: folder)
         let cache = ImageCache(records: records, folder: folder, entries: entries)
@@ -86,7 +87,9 @@ final class ImageCache {
     /// pending, with the same file (or none: optimising found nothing smaller).
     private func replay(_ journal: [ImageCacheEntry]) {
         for done in journal {
-            guard let pending = entries[done.key], !pending.isDone, done.file == nil || done.file == pending.file else { continue }
+            guard let pending = entries[done.key], !pending.isDone, done.file == nil || done.file == pending.file else {
+                continue
+            }
             entries[done.key] = done
         }
     }
@@ -124,7 +127,9 @@ final class ImageCache {
             return .failure(IndexProblem("cannot be read (\(error.reason))"))
         }
         guard let data else { return .failure(IndexProblem("is larger than \(maximumIndexBytes) bytes")) }
-        guard let list = try? JSONDecoder().decode(Index.self, from: data) else { return .failure(IndexProblem("is not a list of images")) }
+        guard let list = try? JSONDecoder().decode(Index.self, from: data) else {
+            return .failure(IndexProblem("is not a list of images"))
+        }
         for entry in list.entries {
             guard isKey(entry.key), entry.file.map(isCacheName) ?? true, entry.temporary.map(isTemporaryCacheName) ?? true else {
                 return .failure(IndexProblem("names a file that is not a cache file"))
@@ -227,7 +232,8 @@ final class ImageCache {
         }
         var notes: [String] = []
         if let folder = try? records.folder(folderName) {
-            let cache = ImageCache(records: records, folder: folder, entries: Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }))
+            let cache = ImageCache(
+                records: records, folder: folder, entries: Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }))
             notes = cache.removeAll(besides: [])
         }
         try? records.removeFile(indexName)

@@ -90,7 +90,9 @@ struct ImagePreparer {
                 for asset in plan.assets where asset.kind == .image {
                     for retina in [false, true] {
                         let name = asset.fileName(retina: retina)
-                        guard let format = FileSignature.expected(forFileName: name), format == .png || format == .jpeg else { continue }
+                        guard let format = FileSignature.expected(forFileName: name), format == .png || format == .jpeg else {
+                            continue
+                        }
                         let source = prepared[index].substitutes[name].map(Task.Source.cached) ?? .asset(name)
                         optimizations.append(Task(issue: index, operation: .optimize, source: source, target: name))
                     }
@@ -122,8 +124,11 @@ struct ImagePreparer {
         let looks = try WorkQueue<Task, Look, BuildError>(tasks).run(
             width: width,
             perform: { task throws(BuildError) in
-                guard let cache = snapshot[task.issue] else { throw .issueOutputVanished(issue: plans[task.issue].name, path: "") }
-                return try Self.look(task, plan: plans[task.issue], cache: cache.folder, entries: cache.entries, fingerprint: fingerprint)
+                guard let cache = snapshot[task.issue] else {
+                    throw .issueOutputVanished(issue: plans[task.issue].name, path: "")
+                }
+                return try Self.look(
+                    task, plan: plans[task.issue], cache: cache.folder, entries: cache.entries, fingerprint: fingerprint)
             }, finished: { _ in })
         // Misses, once per issue and key (two identical masters are derived once).
         var misses: [(task: Task, look: Look, entry: ImageCacheEntry)] = []
@@ -142,9 +147,12 @@ struct ImagePreparer {
         let made = try WorkQueue<(task: Task, look: Look, entry: ImageCacheEntry), ImageCacheEntry, BuildError>(misses).run(
             width: width,
             perform: { miss throws(BuildError) in
-                guard let cache = snapshot[miss.task.issue] else { throw .issueOutputVanished(issue: plans[miss.task.issue].name, path: "") }
+                guard let cache = snapshot[miss.task.issue] else {
+                    throw .issueOutputVanished(issue: plans[miss.task.issue].name, path: "")
+                }
                 let made = try Self.make(
-                    miss.task, expecting: miss.look.xxh3, entry: miss.entry, plan: plans[miss.task.issue], cache: cache.folder, limits: limits)
+                    miss.task, expecting: miss.look.xxh3, entry: miss.entry, plan: plans[miss.task.issue], cache: cache.folder,
+                    limits: limits)
                 // Kept at once: a build stopped after this keeps the image (`ImageJournal`).
                 do throws(FileSystemError) {
                     try cache.journal.append(made)

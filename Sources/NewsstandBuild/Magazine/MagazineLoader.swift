@@ -144,7 +144,9 @@ public enum MagazineLoader {
             return []
         } catch .wrongKind(_, let kind, _) {
             diagnostics.append(
-                Diagnostic(.issueNotAFolder, "issues is \(kind); the magazine's issues must be a folder inside it", at: .init(file: "issues")))
+                Diagnostic(
+                    .issueNotAFolder, "issues is \(kind); the magazine's issues must be a folder inside it",
+                    at: .init(file: "issues")))
             return []
         } catch {
             diagnostics.append(
@@ -175,7 +177,8 @@ public enum MagazineLoader {
                 continue  // a README or notes beside the issues
             default:
                 diagnostics.append(
-                    Diagnostic(.issueNotAFolder, "\(display) is \(entry.kind); an issue must be a folder", at: .init(file: display)))
+                    Diagnostic(
+                        .issueNotAFolder, "\(display) is \(entry.kind); an issue must be a folder", at: .init(file: display)))
             }
         }
         folders.sort()

@@ -88,7 +88,9 @@ public final class BuildIndex: Sendable {
     /// Reads the index in the output folder `output`. An index that is missing or was made by
     /// another version of newsstand gives an empty one; one that cannot be trusted gives an
     /// empty one and the reason, to be printed as a warning.
-    public static func load(output: URL, clock: @escaping @Sendable () -> Double = systemClock) -> (index: BuildIndex, problem: String?) {
+    public static func load(output: URL, clock: @escaping @Sendable () -> Double = systemClock) -> (
+        index: BuildIndex, problem: String?
+    ) {
         let path = output.appendingPathComponent(folderName).appendingPathComponent(fileName).path
         let data: Data?
         do throws(FileSystemError) {
@@ -96,10 +98,15 @@ public final class BuildIndex: Sendable {
         } catch .missing {
             return (empty(clock: clock), nil)
         } catch {
-            return (empty(clock: clock), "build index \(path) is not used (\(error.reason)); every issue's manifest is read instead")
+            return (
+                empty(clock: clock), "build index \(path) is not used (\(error.reason)); every issue's manifest is read instead"
+            )
         }
         guard let data else {
-            return (empty(clock: clock), "build index \(path) is not used (larger than \(maximumBytes >> 20) MB); every issue's manifest is read instead")
+            return (
+                empty(clock: clock),
+                "build index \(path) is not used (larger than \(maximumBytes >> 20) MB); every issue's manifest is read instead"
+            )
         }
         switch parse(Array(data), clock: clock) {
         case .success(let index): return (index, nil)
@@ -145,7 +152,8 @@ public final class BuildIndex: Sendable {
                 guard try input.string() == ToolVersion.current else { return .failure(.otherToolVersion) }
                 var catalog: [String: CatalogRecord] = [:]
                 for _ in 0..<(try input.count()) {
-                    let record = CatalogRecord(file: try input.string(), digest: try input.string(), size: try input.signed(), xxh3: try input.string())
+                    let record = CatalogRecord(
+                        file: try input.string(), digest: try input.string(), size: try input.signed(), xxh3: try input.string())
                     guard catalog.updateValue(record, forKey: record.file) == nil else { return .failure(.malformed) }
                 }
                 var entries: [String: (identity: FileIdentity, range: Range<Int>)] = [:]
@@ -153,7 +161,8 @@ public final class BuildIndex: Sendable {
                     let name = try input.string()
                     let identity = FileIdentity(
                         device: try input.unsigned(), inode: try input.unsigned(), size: try input.signed(),
-                        modifiedSeconds: try input.signed(), modifiedNanoseconds: try input.signed(), changedSeconds: try input.signed(),
+                        modifiedSeconds: try input.signed(), modifiedNanoseconds: try input.signed(),
+                        changedSeconds: try input.signed(),
                         changedNanoseconds: try input.signed())
                     let range = try input.skip(try input.count())
                     guard entries.updateValue((identity, range), forKey: name) == nil else { return .failure(.malformed) }
@@ -213,10 +222,14 @@ public final class BuildIndex: Sendable {
     /// index while the file has the recorded identity. Read from the file, it is remembered
     /// unless `remembering` is false (an issue this build wrote: its manifest is a second old
     /// at most, and is remembered by the next build).
-    func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError) -> BuildManifest? {
+    func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError)
+        -> BuildManifest?
+    {
         let folder = issueOutput.path
         let path = (folder.hasSuffix("/") ? folder : folder + "/") + BuildManifest.folderName + "/" + BuildManifest.fileName
-        if let identity = FileIdentity.of(path: path), let known = remembered(name, identity: identity, path: path, omittingInputs: omittingInputs) {
+        if let identity = FileIdentity.of(path: path),
+            let known = remembered(name, identity: identity, path: path, omittingInputs: omittingInputs)
+        {
             return known
         }
         let url = BuildManifest.url(in: issueOutput)

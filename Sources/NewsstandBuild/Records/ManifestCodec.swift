@@ -74,7 +74,8 @@ enum ManifestCodec {
         let summary = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
         let productID = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
         guard let access = IssueAccess(rawValue: try input.string()) else { throw RecordReader.Malformed() }
-        let metadata = IssueMetadata(title: title, date: date, cover: coverName, summary: summary, productID: productID, access: access)
+        let metadata = IssueMetadata(
+            title: title, date: date, cover: coverName, summary: summary, productID: productID, access: access)
         let bundle = try output(&input)
         let retinaBundle = try output(&input)
         let cover = try output(&input)

@@ -49,7 +49,8 @@ public enum RecordedValidation {
     /// validated one at a time on the calling thread, as without records (a config may take
     /// tens of MB to read: two at once would double the peak).
     public static func validate(
-        issues names: [String], in magazine: Magazine, feeds: Set<Feed> = [], records: OpenFolder?, index: BuildIndex? = nil, width: Int,
+        issues names: [String], in magazine: Magazine, feeds: Set<Feed> = [], records: OpenFolder?, index: BuildIndex? = nil,
+        width: Int,
         batch: Int = 64, each: (String, IssueValidation, Outcome) -> Void
     ) {
         var start = 0
@@ -105,7 +106,8 @@ public enum RecordedValidation {
         }
         guard let manifest else { return .refused(.noRecord) }
         guard manifest.toolVersion == ToolVersion.current else { return .refused(.otherVersion(manifest.toolVersion)) }
-        guard let recorded = manifest.validation, manifest.name == name, recorded.key == ValidationRecord.key(magazine, feeds: feeds),
+        guard let recorded = manifest.validation, manifest.name == name,
+            recorded.key == ValidationRecord.key(magazine, feeds: feeds),
             !recorded.diagnostics.hasErrors, recorded.diagnostics.allSatisfy(isPrintable),
             Set(recorded.configDigests.keys) == ["issue.plist", "pages.plist"]
         else { return .refused(.changed) }
@@ -139,7 +141,8 @@ public enum RecordedValidation {
             settings: OutputSettings(of: manifest),
             isCurrent: !touched
                 && BuildCache.outputsPresent(
-                    manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records)))
+                    manifest, in: output, content: BuildCache.contentFolder(of: manifest, issueFolder: output, output: records))
+        )
         return .reused(IssueValidation(diagnostics: recorded.diagnostics, plan: reused))
     }
 

@@ -42,7 +42,8 @@ public struct ValidationRecord: Sendable, Codable, Equatable {
     /// DeriveNormalSize off (`magazine.plist`) makes a missing normal-size image an error
     /// again, so a record made with derivation on is not reused with it off.
     public static func key(_ magazine: Magazine, feeds: Set<Feed>) -> String {
-        (feeds.contains(.atom) ? magazine.recordKey + "+atom" : magazine.recordKey) + (magazine.derivesNormalSize ? "" : "+no-derive")
+        (feeds.contains(.atom) ? magazine.recordKey + "+atom" : magazine.recordKey)
+            + (magazine.derivesNormalSize ? "" : "+no-derive")
     }
 
     private enum Keys: String, CodingKey { case key, listing, configDigests, assets, derived, diagnostics }

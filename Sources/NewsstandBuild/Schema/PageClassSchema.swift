@@ -51,7 +51,8 @@ public struct PageClassSchema: Sendable {
         var properties: [PropertySpec] = []
         if let parent = pageClass.parent {
             if visiting.contains(parent) || parent == name {
-                let cycle = (visiting + [name, parent]).drop { $0 != parent }.map { SourceText.quoted($0) }.joined(separator: " → ")
+                let cycle = (visiting + [name, parent]).drop { $0 != parent }.map { SourceText.quoted($0) }.joined(
+                    separator: " → ")
                 diagnostics.add(.schemaCycle, "page classes inherit in a cycle: \(cycle)", at: pageClass.location)
                 return nil
             }

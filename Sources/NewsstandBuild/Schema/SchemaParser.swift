@@ -33,7 +33,8 @@ package struct SchemaParser: DiagnosticReporter {
 
     package mutating func parse(_ root: PlistNode) -> [PageClass] {
         guard let entries = root.entries else {
-            problems.add(.schemaInvalid, "the schema's root must be a dict of page classes, found \(root.kindName)", line: root.line)
+            problems.add(
+                .schemaInvalid, "the schema's root must be a dict of page classes, found \(root.kindName)", line: root.line)
             return []
         }
         var classes: [PageClass] = []
@@ -46,7 +47,9 @@ package struct SchemaParser: DiagnosticReporter {
     private mutating func parseClass(_ entry: PlistNode.Entry) -> PageClass? {
         let node = entry.node
         guard let entries = node.entries else {
-            problems.add(.schemaInvalid, "page class \(SourceText.quoted(entry.key)) must be a dict, found \(node.kindName)", line: node.line)
+            problems.add(
+                .schemaInvalid, "page class \(SourceText.quoted(entry.key)) must be a dict, found \(node.kindName)",
+                line: node.line)
             return nil
         }
         for unknown in entries where !Self.classKeys.contains(unknown.key) {
@@ -60,7 +63,8 @@ package struct SchemaParser: DiagnosticReporter {
             if let name = inherits.string {
                 parent = name
             } else {
-                problems.add(.schemaInvalid, "'inherits' of \(SourceText.quoted(entry.key)) must be a string", line: inherits.line)
+                problems.add(
+                    .schemaInvalid, "'inherits' of \(SourceText.quoted(entry.key)) must be a string", line: inherits.line)
             }
         }
         var properties: [PropertySpec] = []
@@ -83,7 +87,8 @@ package struct SchemaParser: DiagnosticReporter {
                 if case .scalar(.boolean(let b)) = flag.value {
                     required = b
                 } else {
-                    problems.add(.schemaInvalid, "'required' of \(SourceText.quoted(entry.key)) must be true or false", line: flag.line)
+                    problems.add(
+                        .schemaInvalid, "'required' of \(SourceText.quoted(entry.key)) must be true or false", line: flag.line)
                 }
             }
             return PropertySpec(name: entry.key, type: type, isRequired: required)
@@ -96,7 +101,8 @@ package struct SchemaParser: DiagnosticReporter {
             return nil
         }
         for unknown in entries where !Self.propertyKeys.contains(unknown.key) {
-            problems.add(.schemaInvalid, "property \(name) has unknown key \(SourceText.quoted(unknown.key))", line: unknown.keyLine)
+            problems.add(
+                .schemaInvalid, "property \(name) has unknown key \(SourceText.quoted(unknown.key))", line: unknown.keyLine)
         }
         guard let typeNode = node["type"], let typeName = typeNode.string else {
             problems.add(.schemaInvalid, "property \(name) has no 'type' string", line: node.line)

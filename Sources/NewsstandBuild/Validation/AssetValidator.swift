@@ -45,7 +45,8 @@ struct AssetValidator: DiagnosticReporter {
         do {
             entries = try folder.entries()
         } catch {
-            problems.add(.fileUnreadable, "\(displayFolder)/ cannot be read: \(error.reason)", at: SourceLocation(file: displayFolder))
+            problems.add(
+                .fileUnreadable, "\(displayFolder)/ cannot be read: \(error.reason)", at: SourceLocation(file: displayFolder))
             return []
         }
         listing = AssetListing.digest(entries)
@@ -87,7 +88,8 @@ struct AssetValidator: DiagnosticReporter {
                 continue  // reported where it is
             }
             let master = RetinaName.of(reference.name)
-            if reference.kind == .image, derivesNormalSize, !names.contains(reference.name), names.otherCase(of: reference.name) == nil,
+            if reference.kind == .image, derivesNormalSize, !names.contains(reference.name),
+                names.otherCase(of: reference.name) == nil,
                 names.contains(master) || refused.contains(master) || names.otherSpelling(of: master) != nil
             {
                 // Only the @2x master is given: the build derives the normal size from it.
@@ -115,7 +117,8 @@ struct AssetValidator: DiagnosticReporter {
                         at: reference.location)
                 } else {
                     problems.add(
-                        .assetMissing, "\(reference.kind.rawValue) \(SourceText.quoted(reference.name)) is not in \(displayFolder)/",
+                        .assetMissing,
+                        "\(reference.kind.rawValue) \(SourceText.quoted(reference.name)) is not in \(displayFolder)/",
                         at: reference.location)
                 }
                 continue
@@ -165,7 +168,9 @@ struct AssetValidator: DiagnosticReporter {
     private mutating func probe(_ name: String, at location: SourceLocation) -> ImageSize.Probe? {
         guard let folder else { return nil }
         if folders.contains(name) {
-            problems.add(.assetNotRegularFile, "\(SourceText.quoted(name)) is a folder; assets must be regular files in assets/", at: location)
+            problems.add(
+                .assetNotRegularFile, "\(SourceText.quoted(name)) is a folder; assets must be regular files in assets/",
+                at: location)
             return nil
         }
         do {
@@ -238,7 +243,9 @@ struct AssetValidator: DiagnosticReporter {
         case .success:
             return
         case .failure(.corrupt(let reason)):
-            problems.add(.imageUnreadable, "cannot read the size of @2x master \(SourceText.quoted(master)): \(reason)", at: reference.location)
+            problems.add(
+                .imageUnreadable, "cannot read the size of @2x master \(SourceText.quoted(master)): \(reason)",
+                at: reference.location)
         case .failure(.unsupportedFormat):
             return  // PNG and JPEG sizes are always read
         }
@@ -248,7 +255,8 @@ struct AssetValidator: DiagnosticReporter {
         let actual = probe.signature
         guard let expected = FileSignature.expected(forFileName: name), actual != expected else { return }
         let what = actual == .unknown ? "not \(expected.rawValue) data" : "\(actual.rawValue) data"
-        problems.add(.contentMismatch, "\(SourceText.quoted(name)) is \(what), but its extension says \(expected.rawValue)", at: location)
+        problems.add(
+            .contentMismatch, "\(SourceText.quoted(name)) is \(what), but its extension says \(expected.rawValue)", at: location)
     }
 
     private mutating func imageSize(_ name: String, _ probe: ImageSize.Probe, at location: SourceLocation) -> ImageSize? {
@@ -295,7 +303,8 @@ struct AssetValidator: DiagnosticReporter {
     }
 
     private mutating func reportUnportableNames(_ names: [String]) {
-        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) where name.contains(" ") || !name.allSatisfy(\.isASCII) {
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        where name.contains(" ") || !name.allSatisfy(\.isASCII) {
             problems.add(
                 .assetNameUnportable,
                 "\(SourceText.quoted(name)) has spaces or non-ASCII characters, which need escaping in URLs and break some tools",

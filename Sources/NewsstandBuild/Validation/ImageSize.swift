@@ -38,7 +38,9 @@ package struct ImageSize: Equatable, CustomStringConvertible {
                 size: .failure(.corrupt("a PNG is 1 to 2,147,483,647 pixels wide and high; its header says \(size)")))
         case .gif, .jpeg:
             guard size.width < 1 || size.height < 1 else { return probe }
-            return Probe(signature: probe.signature, size: .failure(.corrupt("a \(probe.signature.rawValue) of \(size) pixels shows nothing")))
+            return Probe(
+                signature: probe.signature,
+                size: .failure(.corrupt("a \(probe.signature.rawValue) of \(size) pixels shows nothing")))
         default:
             return probe
         }

@@ -29,7 +29,9 @@ struct IssueMetadataReader: DiagnosticReporter {
         }
         for entry in entries where !Self.knownKeys.contains(entry.key) {
             let hint = Suggestion.hint(for: entry.key, among: Self.knownKeys)
-            problems.add(.issueUnknownKey, "issue.plist key \(SourceText.quoted(entry.key)) is not used by newsstand\(hint)", line: entry.keyLine)
+            problems.add(
+                .issueUnknownKey, "issue.plist key \(SourceText.quoted(entry.key)) is not used by newsstand\(hint)",
+                line: entry.keyLine)
         }
         let title = requiredString("Title", code: .issueTitle, root)
         let cover = requiredString("Cover", code: .issueCover, root)
@@ -38,12 +40,14 @@ struct IssueMetadataReader: DiagnosticReporter {
             date = value
         } else {
             let found = root["Date"].map { "found \($0.kindName)\($0.string.map { " '\($0)'" } ?? "")" } ?? "it is missing"
-            problems.add(.issueDate, "Date must be a <date> such as 2013-11-28T08:00:00Z; \(found)", line: root["Date"]?.line ?? root.line)
+            problems.add(
+                .issueDate, "Date must be a <date> such as 2013-11-28T08:00:00Z; \(found)", line: root["Date"]?.line ?? root.line)
         }
         if let node = root["Name"] {
             if let name = node.string {
                 if name != issueName {
-                    problems.add(.issueNameMismatch, "Name '\(name)' differs from the issue's folder name '\(issueName)'", line: node.line)
+                    problems.add(
+                        .issueNameMismatch, "Name '\(name)' differs from the issue's folder name '\(issueName)'", line: node.line)
                 }
             } else {
                 problems.add(.issueKeyWrongType, "Name must be a string, found \(node.kindName)", line: node.line)
@@ -95,7 +99,8 @@ struct IssueMetadataReader: DiagnosticReporter {
     private mutating func readAccess(_ root: PlistNode) -> IssueAccess? {
         guard let node = root["Access"] else { return .free }
         guard let text = node.string else {
-            problems.add(.issueKeyWrongType, "Access must be a string ('free' or 'paid'), found \(node.kindName)", line: node.line)
+            problems.add(
+                .issueKeyWrongType, "Access must be a string ('free' or 'paid'), found \(node.kindName)", line: node.line)
             return nil
         }
         if let access = IssueAccess(rawValue: text) { return access }

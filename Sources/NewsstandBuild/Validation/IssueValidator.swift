@@ -39,7 +39,8 @@ public enum IssueValidator {
         do {
             source = try IssueSource.openFolder(magazine: magazine.folder, issue: name)
         } catch {
-            diagnostics.append(folderProblem(error, display: display, what: "an issue must be a folder inside the magazine's issues/"))
+            diagnostics.append(
+                folderProblem(error, display: display, what: "an issue must be a folder inside the magazine's issues/"))
             return IssueValidation(diagnostics: diagnostics.sorted(), plan: nil)
         }
 
@@ -73,9 +74,12 @@ public enum IssueValidator {
         } catch {
             assetsUsable = false
             diagnostics.append(
-                folderProblem(error, display: assetsDisplay, what: "an issue's assets must be a folder inside the magazine", code: .assetNotRegularFile))
+                folderProblem(
+                    error, display: assetsDisplay, what: "an issue's assets must be a folder inside the magazine",
+                    code: .assetNotRegularFile))
         }
-        var assets = AssetValidator(folder: assetsFolder, displayFolder: assetsDisplay, derivesNormalSize: magazine.derivesNormalSize)
+        var assets = AssetValidator(
+            folder: assetsFolder, displayFolder: assetsDisplay, derivesNormalSize: magazine.derivesNormalSize)
         let planned = assetsUsable ? assets.validate(references) : []
         diagnostics += assets.diagnostics
         if feeds.contains(.atom), let metadata {
@@ -113,7 +117,8 @@ public enum IssueValidator {
             diagnostics.append(Diagnostic(.fileMissing, "\(display) is missing", at: SourceLocation(file: display)))
             return nil
         } catch let failure {
-            diagnostics.append(folderProblem(failure, display: display, what: "\(name) must be a regular file in the issue's folder"))
+            diagnostics.append(
+                folderProblem(failure, display: display, what: "\(name) must be a regular file in the issue's folder"))
             return nil
         }
         do {

@@ -45,13 +45,15 @@ package struct PageConfigValidator: DiagnosticReporter {
 
     package mutating func validate(_ root: PlistNode) {
         guard let articles = root.array else {
-            problems.add(.pagesRootNotArray, "the page config must be an array of articles, found \(root.kindName)", line: root.line)
+            problems.add(
+                .pagesRootNotArray, "the page config must be an array of articles, found \(root.kindName)", line: root.line)
             return
         }
         if articles.isEmpty { problems.add(.pagesRootNotArray, "the page config has no articles", line: root.line) }
         for (a, article) in articles.enumerated() {
             guard let pages = article.array else {
-                problems.add(.articleNotArray, "article \(a + 1) must be an array of pages, found \(article.kindName)", line: article.line)
+                problems.add(
+                    .articleNotArray, "article \(a + 1) must be an array of pages, found \(article.kindName)", line: article.line)
                 continue
             }
             if pages.isEmpty { problems.add(.emptyArticle, "article \(a + 1) has no pages", line: article.line) }
@@ -63,12 +65,14 @@ package struct PageConfigValidator: DiagnosticReporter {
 
     private mutating func validatePage(_ page: PlistNode, label: String) {
         guard let entries = page.entries else {
-            problems.add(.pageNotDict, "\(label) must be a dict with 'class' and 'properties', found \(page.kindName)", line: page.line)
+            problems.add(
+                .pageNotDict, "\(label) must be a dict with 'class' and 'properties', found \(page.kindName)", line: page.line)
             return
         }
         for entry in entries where entry.key != "class" && entry.key != "properties" {
             problems.add(
-                .unknownPageKey, "\(label) has key \(SourceText.quoted(entry.key)), which apps ignore; expected only 'class' and 'properties'",
+                .unknownPageKey,
+                "\(label) has key \(SourceText.quoted(entry.key)), which apps ignore; expected only 'class' and 'properties'",
                 line: entry.keyLine)
         }
         let classNode = page["class"]
@@ -121,7 +125,8 @@ package struct PageConfigValidator: DiagnosticReporter {
         for spec in table.required where !present.contains(spec.name) {
             problems.add(
                 .requiredPropertyMissing,
-                "required property \(SourceText.quoted(path + spec.name)) (\(spec.type.description)) of \(owner) is missing", line: node.line)
+                "required property \(SourceText.quoted(path + spec.name)) (\(spec.type.description)) of \(owner) is missing",
+                line: node.line)
         }
     }
 
@@ -152,15 +157,22 @@ package struct PageConfigValidator: DiagnosticReporter {
                 || URL(string: text)?.scheme == nil
             {
                 problems.add(
-                    .propertyWrongType, "property \(SourceText.quoted(path)) must be an absolute URL with a scheme, found \(SourceText.quoted(text))",
+                    .propertyWrongType,
+                    "property \(SourceText.quoted(path)) must be an absolute URL with a scheme, found \(SourceText.quoted(text))",
                     line: node.line)
             }
         case (.array(let item, let minCount, let maxCount), .array(let items)):
             if let minCount, items.count < minCount {
-                problems.add(.arrayCount, "property \(SourceText.quoted(path)) must have at least \(minCount) item(s), found \(items.count)", line: node.line)
+                problems.add(
+                    .arrayCount,
+                    "property \(SourceText.quoted(path)) must have at least \(minCount) item(s), found \(items.count)",
+                    line: node.line)
             }
             if let maxCount, items.count > maxCount {
-                problems.add(.arrayCount, "property \(SourceText.quoted(path)) must have at most \(maxCount) item(s), found \(items.count)", line: node.line)
+                problems.add(
+                    .arrayCount,
+                    "property \(SourceText.quoted(path)) must have at most \(maxCount) item(s), found \(items.count)",
+                    line: node.line)
             }
             for (index, element) in items.enumerated() {
                 validateValue(element, type: item, path: "\(path)[\(index)]", owner: owner)

@@ -50,7 +50,8 @@ public struct ImportJSON: Codable, Equatable, Sendable {
         self.import = Report(
             written: true, issue: name, folder: summary.issueFolder, pages: summary.pages, articles: summary.articles,
             pngPages: summary.pngPages, jpegPages: summary.jpegPages, normalSizesWritten: summary.wroteNormalSizes,
-            imageBytes: summary.imageBytes, cover: summary.cover, width: width, skipped: summary.notes, warnings: summary.warnings,
+            imageBytes: summary.imageBytes, cover: summary.cover, width: width, skipped: summary.notes,
+            warnings: summary.warnings,
             leftoversRemoved: summary.leftoversRemoved)
     }
 

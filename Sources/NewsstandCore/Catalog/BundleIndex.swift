@@ -197,7 +197,9 @@ extension BundleIndex {
             guard !stop.overflow, stop.partialValue <= wire.bundle.size else {
                 throw refuse("its data ends past the end of the bundle (\(wire.bundle.size) bytes)")
             }
-            guard method != .stored || w.length == w.size else { throw refuse("stored data of \(w.length) bytes for a size of \(w.size)") }
+            guard method != .stored || w.length == w.size else {
+                throw refuse("stored data of \(w.length) bytes for a size of \(w.size)")
+            }
             end = stop.partialValue
             entries.append(
                 Entry(

@@ -111,7 +111,8 @@ public struct CatalogStreamParser {
                 throw malformed("a tag longer than \(Self.maxMarkup) bytes")
             }
         case .comment, .instruction:
-            let ended = byte == Ascii.greaterThan && (mode == .comment ? tail == (Ascii.dash, Ascii.dash) : tail.1 == Ascii.question)
+            let ended =
+                byte == Ascii.greaterThan && (mode == .comment ? tail == (Ascii.dash, Ascii.dash) : tail.1 == Ascii.question)
             tail = (tail.1, byte)
             if ended { mode = .content }
         case .cdata:

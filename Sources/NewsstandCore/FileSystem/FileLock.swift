@@ -17,7 +17,8 @@ public final class FileLock: Sendable {
     /// up to `timeout` seconds while someone else holds it; nil when it is still held then.
     /// Opening an existing lock file writes nothing, so a folder on a full disk can be locked.
     /// Waiting blocks the calling thread.
-    public static func acquire(_ name: String, in folder: OpenFolder, timeout: TimeInterval) throws(FileSystemError) -> FileLock? {
+    public static func acquire(_ name: String, in folder: OpenFolder, timeout: TimeInterval) throws(FileSystemError) -> FileLock?
+    {
         try folder.checkName(name)
         let descriptor = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw folder.failure(opening: name, expected: .regularFile) }

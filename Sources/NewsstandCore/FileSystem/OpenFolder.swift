@@ -123,7 +123,9 @@ public final class OpenFolder: @unchecked Sendable {  // immutable: a descriptor
             var kind = Self.kind(direntType: entry.pointee.d_type)
             if kind == nil {
                 var info = stat()
-                kind = fstatat(descriptor, Self.cName(bytes), &info, AT_SYMLINK_NOFOLLOW) == 0 ? EntryKind(mode: info.st_mode) : .unknown
+                kind =
+                    fstatat(descriptor, Self.cName(bytes), &info, AT_SYMLINK_NOFOLLOW) == 0
+                    ? EntryKind(mode: info.st_mode) : .unknown
             }
             result.append(FolderEntry(rawName: bytes, kind: kind ?? .unknown))
         }
@@ -228,7 +230,9 @@ public final class OpenFolder: @unchecked Sendable {  // immutable: a descriptor
         let entry = path(of: name)
         guard let kind = kind(of: name) else { return .fromErrno(entry, code) }
         if kind == .symbolicLink { return .symbolicLink(path: entry, target: linkTarget(of: name), expected: expected) }
-        if code == ENOTDIR || code == ELOOP || kind != expected { return .wrongKind(path: entry, found: kind, expected: expected) }
+        if code == ENOTDIR || code == ELOOP || kind != expected {
+            return .wrongKind(path: entry, found: kind, expected: expected)
+        }
         return .fromErrno(entry, code)
     }
 }

@@ -56,7 +56,9 @@ struct PageRenderer: Sendable {
         do {
             ending = try child.run(deadline: .now + .seconds(timeout), shouldStop: shouldStop)
         } catch {
-            guard case .cannotStart(let path, let reason) = error else { throw .rendererUnavailable(path: executable.path, reason: "\(error)") }
+            guard case .cannotStart(let path, let reason) = error else {
+                throw .rendererUnavailable(path: executable.path, reason: "\(error)")
+            }
             throw .rendererUnavailable(path: path, reason: reason)
         }
         log.finish()
@@ -73,7 +75,8 @@ struct PageRenderer: Sendable {
         }
         switch answer {
         case .failed(let error): throw .imaging(error, page: page)
-        case .refused(let reason): throw .rendererFailed(page: page, source: job.sourceName, reason: "it refused the job: \(reason)")
+        case .refused(let reason):
+            throw .rendererFailed(page: page, source: job.sourceName, reason: "it refused the job: \(reason)")
         case .counted, .rendered: break
         }
         if let failure = log.failure { throw .libraryFailure(page: page, source: job.sourceName, message: failure) }

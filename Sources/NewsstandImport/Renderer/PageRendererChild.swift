@@ -41,7 +41,9 @@ public enum PageRendererChild {
 
     private static func limitResources(memory: Int) {
         #if canImport(Glibc)
-            let (coreFiles, privateMemory) = (__rlimit_resource_t(RLIMIT_CORE.rawValue), __rlimit_resource_t(RLIMIT_DATA.rawValue))
+            let (coreFiles, privateMemory) = (
+                __rlimit_resource_t(RLIMIT_CORE.rawValue), __rlimit_resource_t(RLIMIT_DATA.rawValue)
+            )
         #else
             let (coreFiles, privateMemory) = (RLIMIT_CORE, RLIMIT_DATA)
         #endif
@@ -63,7 +65,8 @@ public enum PageRendererChild {
         case .countPDFPages:
             return .counted(pages: try PDFDocument(source, limits: job.limits).pageCount)
         case .renderPDFPage(let index):
-            page = try PDFDocument(source, limits: job.limits).renderPage(index, width: job.width, encoding: .automatic, to: output)
+            page = try PDFDocument(source, limits: job.limits).renderPage(
+                index, width: job.width, encoding: .automatic, to: output)
         case .scaleImage:
             page = try PageImageScaler(limits: job.limits).scale(source, toWidth: job.width, encoding: .automatic, to: output)
         }

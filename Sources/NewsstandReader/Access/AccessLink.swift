@@ -15,7 +15,10 @@ struct AccessLink: Sendable {
     /// Whether `renewed()` was used: only one renewal per link.
     private let renewal = Locked(false)
 
-    init(issue: String, productID: String?, url: URL, resource: AccessRequest.Resource, isPaid: Bool, provider: (any AccessProvider)?) {
+    init(
+        issue: String, productID: String?, url: URL, resource: AccessRequest.Resource, isPaid: Bool,
+        provider: (any AccessProvider)?
+    ) {
         self.issue = issue
         self.productID = productID
         self.url = url
@@ -32,10 +35,11 @@ struct AccessLink: Sendable {
     /// A fresh URL after a 401 or 403, or nil when this link was already renewed once or the
     /// issue is free (the refusal then stands).
     func renewed() async throws(LibraryError) -> URL? {
-        guard isPaid, renewal.withLock({ used in
-            defer { used = true }
-            return !used
-        })
+        guard isPaid,
+            renewal.withLock({ used in
+                defer { used = true }
+                return !used
+            })
         else { return nil }
         return try await ask(isRenewal: true)
     }

@@ -121,7 +121,9 @@ public struct BackgroundAssetsPlan: Sendable, Equatable {
         else { return .failure(.notHTTPS) }
         guard let size = entry.contentSize(retina: retina), size > 0 else { return .failure(.sizeUnknown) }
         return .success(
-            Asset(identifier: identifier(of: entry.name, scale: scale), name: entry.name, url: url, size: Int64(size), isEssential: isEssential))
+            Asset(
+                identifier: identifier(of: entry.name, scale: scale), name: entry.name, url: url, size: Int64(size),
+                isEssential: isEssential))
     }
 
     /// The identifier of an issue's download at `scale`.
@@ -131,7 +133,8 @@ public struct BackgroundAssetsPlan: Sendable, Equatable {
     public static func issueName(ofIdentifier identifier: String) -> (name: String, scale: LibraryScale)? {
         guard identifier.hasPrefix("newsstand.") else { return nil }
         let rest = identifier.dropFirst("newsstand.".count)
-        guard let dot = rest.lastIndex(of: "."), let scale = LibraryScale(rawValue: String(rest[rest.index(after: dot)...])) else {
+        guard let dot = rest.lastIndex(of: "."), let scale = LibraryScale(rawValue: String(rest[rest.index(after: dot)...]))
+        else {
             return nil
         }
         let name = String(rest[..<dot])

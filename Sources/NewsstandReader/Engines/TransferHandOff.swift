@@ -45,7 +45,7 @@ struct TransferHandOff: Sendable {
             let source = try OpenFolder.open(file.deletingLastPathComponent())
             do {
                 try source.rename(file.lastPathComponent, to: name, in: target)
-            } catch where error.code == EXDEV {
+            } catch  where error.code == EXDEV {
                 try copy(file, named: name, into: target)
             }
             // The engine's copy may be gone the moment this returns: the move must survive a power cut.

@@ -109,7 +109,9 @@ struct IssueLifecycle: Equatable, Sendable {
             guard let current = transfer, current.file == nil else { return [] }
             transfer = nil
             failure = nil
-            return [.cancelTransfer(generation: current.generation, engine: current.engine, keepingData: true), .save, .emitStatus]
+            return [
+                .cancelTransfer(generation: current.generation, engine: current.engine, keepingData: true), .save, .emitStatus,
+            ]
         case .removalStarted:
             // Saved when a transfer or a failure is dropped: a crash during the removal must not
             // bring back a download the user has just removed.

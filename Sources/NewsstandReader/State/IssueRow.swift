@@ -10,7 +10,8 @@ enum IssueRow {
     static func values(of record: IssueRecord) -> [SQLiteValue?] {
         let progress: DownloadProgress? = if case .downloading(let progress) = record.status { progress } else { nil }
         return [
-            .text(record.name), .text(record.title), .real(record.date.timeIntervalSince1970), record.summary.map(SQLiteValue.text),
+            .text(record.name), .text(record.title), .real(record.date.timeIntervalSince1970),
+            record.summary.map(SQLiteValue.text),
             record.productID.map(SQLiteValue.text), .text(record.remoteCoverURL.absoluteString),
             .text(record.remoteContentURL.absoluteString), record.contentSize.map { .integer(Int64($0)) },
             record.contentSHA256.map(SQLiteValue.text), record.coverSHA256.map(SQLiteValue.text), .text(record.status.label),
@@ -19,7 +20,8 @@ enum IssueRow {
             record.cachedCoverURL.map { .text($0.absoluteString) }, record.cachedCoverSHA256.map(SQLiteValue.text),
             record.cachedCoverScale.map { .text($0.rawValue) }, record.installedSHA256.map(SQLiteValue.text),
             record.installedContentURL.map { .text($0.absoluteString) }, record.installedScale.map { .text($0.rawValue) },
-            record.fallback.map { .text($0.coverURL.absoluteString) }, record.fallback.map { .text($0.contentURL.absoluteString) },
+            record.fallback.map { .text($0.coverURL.absoluteString) },
+            record.fallback.map { .text($0.contentURL.absoluteString) },
             record.fallback?.contentSize.map { .integer(Int64($0)) }, record.fallback?.contentSHA256.map(SQLiteValue.text),
             record.fallback?.coverSHA256.map(SQLiteValue.text), record.missingRetinaContentURL.map { .text($0.absoluteString) },
             record.contentIndexURL.map { .text($0.absoluteString) }, record.contentIndexSize.map { .integer(Int64($0)) },
@@ -93,7 +95,8 @@ enum IssueRow {
         case let other: throw fail("status '\(other)' is not none, downloading or available")
         }
         var record = IssueRecord(
-            name: name, title: try required(1, "title"), date: Date(timeIntervalSince1970: seconds), summary: try text(3, "summary"),
+            name: name, title: try required(1, "title"), date: Date(timeIntervalSince1970: seconds),
+            summary: try text(3, "summary"),
             productID: try text(4, "product_id"), remoteCoverURL: try requiredURL(5, "remote_cover_url"),
             remoteContentURL: try requiredURL(6, "remote_content_url"), contentSize: try size(7, "content_size"),
             contentSHA256: try text(8, "content_sha256"), coverSHA256: try text(9, "cover_sha256"), status: status,

@@ -48,7 +48,7 @@ struct LibraryState: Sendable {
     }
 
     /// Whether anything changed since the last commit (or load).
-    var hasChanges: Bool { 
+    var hasChanges: Bool {
         !issues.changed.isEmpty || !readingPositions.changed.isEmpty || !settings.changed.isEmpty || !transfers.changed.isEmpty
     }
 

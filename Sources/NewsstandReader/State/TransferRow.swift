@@ -25,7 +25,9 @@ enum TransferRow {
         guard IssueName.isSafe(name) else { throw fail("the name is not safe as a file name") }
         func text(_ column: Int32, _ label: String, limit: Int = IssueRow.maxTextBytes) throws(IssueRow.Refusal) -> String? {
             if row.isNull(column) { return nil }
-            guard let value = row.text(column, limit: limit) else { throw fail("\(label) is not UTF-8 text of at most \(limit) bytes") }
+            guard let value = row.text(column, limit: limit) else {
+                throw fail("\(label) is not UTF-8 text of at most \(limit) bytes")
+            }
             return value
         }
         func required<Value>(_ column: Int32, _ label: String, _ make: (String) -> Value?) throws(IssueRow.Refusal) -> Value {
@@ -35,10 +37,14 @@ enum TransferRow {
         }
         func count(_ column: Int32, _ label: String) throws(IssueRow.Refusal) -> Int64? {
             if row.isNull(column) { return nil }
-            guard let value = row.int64(column), value >= 0, Int(exactly: value) != nil else { throw fail("\(label) is not a whole number ≥ 0") }
+            guard let value = row.int64(column), value >= 0, Int(exactly: value) != nil else {
+                throw fail("\(label) is not a whole number ≥ 0")
+            }
             return value
         }
-        guard let generation = try count(1, "generation").map(Int.init), generation > 0 else { throw fail("generation is not ≥ 1") }
+        guard let generation = try count(1, "generation").map(Int.init), generation > 0 else {
+            throw fail("generation is not ≥ 1")
+        }
         var record = TransferRecord(
             name: name, generation: generation, stage: try required(2, "stage", TransferRecord.Stage.init(rawValue:)),
             engine: try required(3, "engine", TransferEngineKind.init(rawValue:)),
@@ -48,7 +54,9 @@ enum TransferRow {
             scale: try required(8, "scale", LibraryScale.init(rawValue:)))
         if let file = try text(9, "received_file") {
             // Only the hand-off's name for this very generation: anything else is not ours to touch.
-            guard file == TransferHandOff.receivedName(of: record.id) else { throw fail("received_file '\(file)' is not this transfer's") }
+            guard file == TransferHandOff.receivedName(of: record.id) else {
+                throw fail("received_file '\(file)' is not this transfer's")
+            }
             record.receivedFile = file
         }
         guard (record.stage == .received) == (record.receivedFile != nil) else {

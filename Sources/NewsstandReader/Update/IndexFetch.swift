@@ -43,7 +43,8 @@ struct IndexFetch: Sendable {
             return .failure(.indexUnusable(error.description))
         }
         if let bundleSHA256, index.bundleSHA256 != bundleSHA256.lowercased() {
-            return .failure(.indexUnusable("it describes a bundle with SHA-256 \(index.bundleSHA256), the catalog's is \(bundleSHA256)"))
+            return .failure(
+                .indexUnusable("it describes a bundle with SHA-256 \(index.bundleSHA256), the catalog's is \(bundleSHA256)"))
         }
         if let bundleSize, index.bundleSize != Int64(bundleSize) {
             return .failure(.indexUnusable("it describes a bundle of \(index.bundleSize) bytes, the catalog's is \(bundleSize)"))

@@ -160,7 +160,9 @@ final class MultipartRangeSink: ResponseSink, @unchecked Sendable {  // one tran
             case .head:
                 head.append(chunk[index])
                 index += 1
-                guard head.count <= Self.maxHeadBytes else { throw refuse("a part's head is longer than \(Self.maxHeadBytes) bytes") }
+                guard head.count <= Self.maxHeadBytes else {
+                    throw refuse("a part's head is longer than \(Self.maxHeadBytes) bytes")
+                }
                 try advanceHead()
             case .closed:
                 // Only the line end after the closing boundary may follow.

@@ -102,7 +102,9 @@ struct UpdateAssembler: Sendable {
     }
 
     /// Writes one fetched entry into the new folder, checked against the index as it streams.
-    private func extract(_ entry: BundleIndex.Entry, from spool: OpenFile, at offset: Int64, into folder: OpenFolder) throws(Failure) {
+    private func extract(_ entry: BundleIndex.Entry, from spool: OpenFile, at offset: Int64, into folder: OpenFolder)
+        throws(Failure)
+    {
         let target: WritableFile
         do throws(FileSystemError) {
             guard let (parent, file) = try folder.parent(of: entry.name, create: true) else {

@@ -65,7 +65,12 @@ enum ImportFixtures {
             let assets = magazine.appendingPathComponent("issues/a-3/assets")
             for master in try FileManager.default.contentsOfDirectory(atPath: assets.path) where master.hasSuffix("@2x.png") {
                 let normal = master.replacingOccurrences(of: "@2x.png", with: ".png")
-                try run("vips", ["resize", assets.appendingPathComponent(master).path, assets.appendingPathComponent(normal).path, "0.5", "--kernel", "lanczos3"])
+                try run(
+                    "vips",
+                    [
+                        "resize", assets.appendingPathComponent(master).path, assets.appendingPathComponent(normal).path, "0.5",
+                        "--kernel", "lanczos3",
+                    ])
             }
         }
         return magazine

@@ -25,7 +25,9 @@ enum ReleaseTarball {
         let untar = try Shell.run("tar", ["-xzf", tarball, "-C", folder.path])
         guard untar.status == 0 else { throw TestFailure("tar: \(untar.stderr)") }
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        guard entries.count == 1, let top = entries.first else { throw TestFailure("the tarball holds \(entries), not one folder") }
+        guard entries.count == 1, let top = entries.first else {
+            throw TestFailure("the tarball holds \(entries), not one folder")
+        }
         return folder.appendingPathComponent(top)
     }
 
@@ -35,6 +37,8 @@ enum ReleaseTarball {
     {
         var variables = ["PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "", "HOME": folder.path, "LANG": "C.UTF-8"]
         variables.merge(environment) { _, new in new }
-        return try await Shell.runOffPool("env", ["-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [program] + arguments, in: folder)
+        return try await Shell.runOffPool(
+            "env", ["-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [program] + arguments,
+            in: folder)
     }
 }

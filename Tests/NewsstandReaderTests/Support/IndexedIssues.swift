@@ -9,7 +9,9 @@ import NewsstandTestSupport
 extension Testbed {
     /// A bundle of `issue.plist`, `pages.plist` and one incompressible image per page
     /// (`page-<n>.png`, `imageBytes` bytes from `seed`), in the order given.
-    static func pagedBundle(_ pages: [(page: Int, seed: Int)], imageBytes: Int = 64 << 10, scale: String = "") -> [ZipFixture.Entry] {
+    static func pagedBundle(_ pages: [(page: Int, seed: Int)], imageBytes: Int = 64 << 10, scale: String = "") -> [ZipFixture
+        .Entry]
+    {
         [.text("issue.plist", "<plist><dict/></plist>"), .text("pages.plist", "<plist><array/></plist>")]
             + pages.map { .random("page-\($0.page)\(scale).png", count: imageBytes, seed: $0.seed) }
     }
@@ -29,7 +31,8 @@ extension Testbed {
             let folder = nginx.root.appendingPathComponent(spec.name)
             let base = nginx.baseURL.absoluteString + spec.location + spec.name + "/"
             let indexName = "\(spec.name).index.json"
-            var normal = String(decoding: try BundleIndexFixture.index(of: folder.appendingPathComponent("\(spec.name).zip")), as: UTF8.self)
+            var normal = String(
+                decoding: try BundleIndexFixture.index(of: folder.appendingPathComponent("\(spec.name).zip")), as: UTF8.self)
             tamper(spec.name, &normal)
             let retina = try BundleIndexFixture.index(of: folder.appendingPathComponent("\(spec.name)@2x.zip"))
             try Data(normal.utf8).write(to: folder.appendingPathComponent(indexName))

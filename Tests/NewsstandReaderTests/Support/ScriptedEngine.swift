@@ -32,9 +32,11 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
     /// Delivers `id`'s body (the file under `root` its URL names, or `body` instead) as finished
     /// with `status`, then deletes the file; keeps the job when `keep` (a duplicate follows).
     func finish(_ id: TransferID, from root: URL, status: Int = 200, body: Data? = nil, keep: Bool = false) {
-        guard let (sink, job) = state.withLock({ held -> ((any TransferEventSink)?, TransferJob?) in
-            (held.sink, keep ? held.jobs[id] : held.jobs.removeValue(forKey: id))
-        }) as? ((any TransferEventSink), TransferJob) else { return }
+        guard
+            let (sink, job) = state.withLock({ held -> ((any TransferEventSink)?, TransferJob?) in
+                (held.sink, keep ? held.jobs[id] : held.jobs.removeValue(forKey: id))
+            }) as? ((any TransferEventSink), TransferJob)
+        else { return }
         let file = scratch.appendingPathComponent("CFNetworkDownload_\(UUID().uuidString).tmp")
         let data = body ?? (try? Data(contentsOf: root.appendingPathComponent(String(job.url.path.dropFirst()))))
         try? data?.write(to: file)
@@ -53,10 +55,12 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
 
     /// Fails `id` with `failure` (by default a network error, resumable: the library starts it again).
     func fail(_ id: TransferID, with failure: TransferFailure = .network(code: 7, reason: "connection reset")) {
-        guard let sink = state.withLock({ held -> (any TransferEventSink)? in
-            held.jobs[id] = nil
-            return held.sink
-        }) else { return }
+        guard
+            let sink = state.withLock({ held -> (any TransferEventSink)? in
+                held.jobs[id] = nil
+                return held.sink
+            })
+        else { return }
         sink.failed(id, failure, resumeData: nil)
     }
 

@@ -88,7 +88,8 @@ final class ScriptedTransport: HTTPTransport {
         }
         let answer = Self.answer(request, file: file, fault: fault)
         state.withLock {
-            $0.log.append(Logged(path: path, status: answer.head.status, range: request.headers["Range"], bodyBytes: answer.sent.count))
+            $0.log.append(
+                Logged(path: path, status: answer.head.status, range: request.headers["Range"], bodyBytes: answer.sent.count))
         }
         try sink.open(answer.head)
         var offset = 0

@@ -59,12 +59,13 @@ enum StoredZip {
     /// Reproducible incompressible bytes (xorshift), so a bundle is larger than a chunk.
     static func noise(count: Int, seed: UInt64) -> Data {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return Data((0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                return UInt8(truncatingIfNeeded: state)
+            })
     }
 
     /// zip's CRC-32 (reflected, polynomial 0xEDB88320), bit by bit: test data is small.
@@ -79,6 +80,10 @@ enum StoredZip {
 }
 
 extension Data {
-    fileprivate mutating func append(le16 value: UInt16) { Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) } }
-    fileprivate mutating func append(le32 value: UInt32) { Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) } }
+    fileprivate mutating func append(le16 value: UInt16) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+    fileprivate mutating func append(le32 value: UInt32) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
 }
