@@ -84,10 +84,13 @@ struct DownloadTests {
             #expect(issue.status == .available)
             let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 2)
             try #require(requests.count == 2)
-            #expect(requests[0].range == nil)
-            #expect(requests[1].status == 206)
-            #expect(requests[1].range == "bytes=\(kept)-")
-            #expect(requests[1].bytesSent == size - kept)
+            // By kind, not by position: nginx logs a request when it ends, and the cut one can
+            // end after the resume (at 100 KB/s it notices the client gone at its next write).
+            #expect(requests.filter { $0.range == nil }.count == 1)
+            let resumed = try #require(requests.first { $0.range != nil })
+            #expect(resumed.status == 206)
+            #expect(resumed.range == "bytes=\(kept)-")
+            #expect(resumed.bytesSent == size - kept)
             let image = try Data(contentsOf: issue.contentURL.appendingPathComponent("1-0.png"))
             #expect(image == (try ZipFixture.randomBytes(count: 1_500_000, seed: 5)))
         }
@@ -106,9 +109,9 @@ struct DownloadTests {
             let issue = try await library.download("f-1")
             let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 2)
             try #require(requests.count == 2)
-            #expect(requests[1].range != nil, "the resume was attempted with If-Range")
-            #expect(requests[1].status == 200)
-            #expect(requests[1].bytesSent == entries[0].contentSize)
+            let resumed = try #require(requests.first { $0.range != nil }, "the resume was attempted with If-Range")
+            #expect(resumed.status == 200)
+            #expect(resumed.bytesSent == entries[0].contentSize)
             let image = try Data(contentsOf: issue.contentURL.appendingPathComponent("1-0.png"))
             #expect(image == (try ZipFixture.randomBytes(count: 1_400_000, seed: 6)))
         }
@@ -124,9 +127,9 @@ struct DownloadTests {
             #expect(issue.status == .available)
             let requests = bed.requests("norange/f-1/f-1.zip", atLeast: 2)
             try #require(requests.count == 2)
-            #expect(requests[1].range != nil)
-            #expect(requests[1].status == 200)
-            #expect(requests[1].bytesSent == entries[0].contentSize)
+            let resumed = try #require(requests.first { $0.range != nil })
+            #expect(resumed.status == 200)
+            #expect(resumed.bytesSent == entries[0].contentSize)
             let image = try Data(contentsOf: issue.contentURL.appendingPathComponent("1-0.png"))
             #expect(image == (try ZipFixture.randomBytes(count: 1_500_000, seed: 5)))
         }

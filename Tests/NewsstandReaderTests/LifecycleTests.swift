@@ -27,9 +27,13 @@ struct LifecycleTests {
             #expect(issue.status == .available)
             let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 2)
             try #require(requests.count == 2)
-            #expect(requests[1].status == 206)
-            #expect(requests[1].range == "bytes=\(progress.bytesReceived)-")
-            #expect(requests[1].bytesSent == size - Int(progress.bytesReceived))
+            // By kind, not by position: nginx logs a request when it ends, and the cut one (at
+            // 100 KB/s, it notices the client gone at its next write) can end after the resume.
+            #expect(requests.filter { $0.range == nil }.map(\.status) == [200])
+            let resumed = try #require(requests.first { $0.range != nil })
+            #expect(resumed.status == 206)
+            #expect(resumed.range == "bytes=\(progress.bytesReceived)-")
+            #expect(resumed.bytesSent == size - Int(progress.bytesReceived))
         }
     }
 
