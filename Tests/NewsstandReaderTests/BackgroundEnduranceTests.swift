@@ -63,8 +63,10 @@ struct BackgroundEnduranceTests {
             let refreshed = try await Self.run(shelfPath, ["refresh", bed.catalogURL.absoluteString], killAfter: nil)
             try #require(refreshed.status == 0, "\(refreshed.stderr)")
 
-            var random = SeededRandom(seed: UInt64(UInt32(truncatingIfNeeded: getpid())))
-            var transcript: [String] = []
+            // A seed of its own each run, named in a failure's story.
+            let seed = UInt64(UInt32(truncatingIfNeeded: getpid())) &* 2_654_435_761 &+ UInt64(Date().timeIntervalSince1970)
+            var random = SeededRandom(seed: seed)
+            var transcript = ["seed \(seed)"]
             var installs: [String: Int] = [:]
             var asked = 0
             var killedCommands = 0
@@ -134,7 +136,7 @@ struct BackgroundEnduranceTests {
                 }
                 try await Task.sleep(nanoseconds: UInt64(100 + random.next(below: 400)) * 1_000_000)
             }
-            let story = transcript.suffix(120).joined(separator: "\n")
+            let story = ([transcript[0]] + transcript.dropFirst().suffix(120)).joined(separator: "\n")
             #expect(settled, "not every issue was installed in time: \(last.filter { $0.value.status != "available" }); \(story)")
             #expect(daemonKilled, "aria2c was never seen running to be killed")
             #expect(killedCommands > 5, "few commands were killed while running: \(killedCommands)")
