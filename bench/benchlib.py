@@ -21,18 +21,7 @@ def run(argv, prepare=None, repeat=REPEAT, **kwargs):
     machine's disk makes single timings noisy). Before each run `prepare` removes the
     previous run's output, and dirty pages are written out, so no command pays for another's
     writes."""
-    best = None
-    for _ in range(repeat):
-        if prepare:
-            prepare()
-        os.sync()
-        start = time.perf_counter()
-        proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)
-        seconds = time.perf_counter() - start
-        if proc.returncode != 0:
-            sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-        best = seconds if best is None else min(best, seconds)
-    return best
+    return min(timed(argv, prepare, **kwargs) for _ in range(repeat))
 
 
 def timed(argv, prepare=None, **kwargs):

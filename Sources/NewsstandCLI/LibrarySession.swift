@@ -98,6 +98,11 @@ struct LibrarySession: Sendable {
             }
             if outcomes.isEmpty { console.out("nothing to download") }
         }
+        return Self.exitStatus(of: outcomes)
+    }
+
+    /// A command over several issues fails when any of them failed.
+    static func exitStatus<Success>(of outcomes: [(String, Result<Success, LibraryError>)]) -> Int32 {
         let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
         return failed ? ExitStatus.failure : ExitStatus.success
     }
@@ -199,8 +204,7 @@ struct LibrarySession: Sendable {
             }
             if outcomes.isEmpty { console.out("nothing to download") }
         }
-        let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
-        return failed ? ExitStatus.failure : ExitStatus.success
+        return Self.exitStatus(of: outcomes)
     }
 
     /// Updates the named issues (nil: every issue with an update), one after the other.
@@ -236,8 +240,7 @@ struct LibrarySession: Sendable {
             }
             if outcomes.isEmpty { console.out("nothing to update") }
         }
-        let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
-        return failed ? ExitStatus.failure : ExitStatus.success
+        return Self.exitStatus(of: outcomes)
     }
 
     func remove(folder: URL, name: String) throws -> Int32 {
