@@ -19,21 +19,36 @@ public struct URLSessionTransport: HTTPTransport {
 /// too). The session's serial delegate queue feeds the sink; a timer applies the deadline and
 /// the minimum rate, because URLSession has no rate limit and, on Linux, its request timeout
 /// does not fire while waiting for the response. The lock guards what the timer shares.
+///
+/// Once the request has failed (a limit, or the sink refused), the timer cancels the task again
+/// on every tick, and if the task has still not completed `abandonAfter` seconds later, ends
+/// the request itself on the delegate queue: FoundationNetworking can lose a cancel made while
+/// a task changes state (seen on a loaded 2-core CI machine, where an endless body then kept
+/// the request open for good). On Apple platforms the first cancel ends it.
 final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private typealias Completion = @Sendable (TransferFailure?) -> Void
 
+    /// How long a failed request waits for its task to complete before it ends without it.
+    static let abandonAfter: TimeInterval = 2
+
     private let sink: any ResponseSink
+    private let queue: OperationQueue
     private let lock = NSLock()
     private var completion: Completion?
     private var watch: TransferWatch
     private var received: Int64 = 0
     private var failure: TransferFailure?
+    /// When `failure` was set (the monotonic clock): the start of the wait for the task's end.
+    private var failedAt: DispatchTime?
+    /// Set once the timer has stopped waiting for a failed task.
+    private var isAbandoned = false
     private var timer: DispatchSourceTimer?
     /// Set while the task waits for a network (`waitsForConnectivity`): the rate rule waits too.
     private var isWaiting = false
 
-    private init(_ request: HTTPRequest, sink: any ResponseSink, completion: @escaping Completion) {
+    private init(_ request: HTTPRequest, sink: any ResponseSink, queue: OperationQueue, completion: @escaping Completion) {
         self.sink = sink
+        self.queue = queue
         self.completion = completion
         watch = TransferWatch(request.limits)
     }
@@ -57,10 +72,10 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         let canceller = TaskCanceller()
         let failure: TransferFailure? = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let delegate = URLSessionRequest(request, sink: sink) { continuation.resume(returning: $0) }
+                let delegate = URLSessionRequest(request, sink: sink, queue: queue) { continuation.resume(returning: $0) }
                 let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
                 let task = session.dataTask(with: urlRequest)
-                delegate.watch(task, every: max(0.05, min(1, request.limits.stallTimeout / 4)))
+                delegate.watch(task, in: session, every: max(0.05, min(1, request.limits.stallTimeout / 4)))
                 task.resume()
                 canceller.attach(task)
                 session.finishTasksAndInvalidate()
@@ -71,21 +86,47 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         if let failure { throw failure }
     }
 
-    private func watch(_ task: URLSessionTask, every interval: TimeInterval) {
+    /// What a tick of the timer does.
+    private enum TickAction {
+        case nothing, cancel, abandon
+    }
+
+    private func watch(_ task: URLSessionTask, in session: URLSession, every interval: TimeInterval) {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self, weak task] in
+        timer.setEventHandler { [weak self, weak task, weak session] in
             guard let self else { return }
-            let stop = self.lock.withLock {
-                let reason = self.isWaiting ? self.watch.checkDeadline() : self.watch.check(received: self.received)
-                guard self.completion != nil, self.failure == nil, let reason else { return false }
-                self.failure = reason
-                return true
+            switch self.tick() {
+            case .nothing:
+                break
+            case .cancel:
+                task?.cancel()
+            case .abandon:
+                session?.invalidateAndCancel()
+                self.queue.addOperation { self.complete(error: nil) }
             }
-            if stop { task?.cancel() }
         }
         lock.withLock { self.timer = timer }
         timer.resume()
+    }
+
+    /// Applies the limits, and once the request has failed, decides whether to cancel again or
+    /// to stop waiting for the task.
+    private func tick() -> TickAction {
+        lock.withLock {
+            guard completion != nil, !isAbandoned else { return .nothing }
+            if failure != nil {
+                let waited = DispatchTime.now().uptimeNanoseconds &- (failedAt ?? .now()).uptimeNanoseconds
+                guard Double(waited) / 1e9 >= Self.abandonAfter else { return .cancel }
+                isAbandoned = true
+                return .abandon
+            }
+            let reason = isWaiting ? watch.checkDeadline() : watch.check(received: received)
+            guard let reason else { return .nothing }
+            failure = reason
+            failedAt = .now()
+            return .cancel
+        }
     }
 
     /// Apple platforms, with `waitsForConnectivity`: the task waits for a network instead of
@@ -142,6 +183,12 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        complete(error: error)
+    }
+
+    /// Ends the request once, on the delegate queue: from the task's completion, or from the
+    /// timer when a failed task never completed.
+    private func complete(error: Error?) {
         let (completion, failure): (Completion?, TransferFailure?) = lock.withLock {
             timer?.cancel()
             timer = nil
@@ -149,6 +196,7 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             self.completion = nil
             return (completion, self.failure ?? error.map(Self.failure(for:)))
         }
+        guard let completion else { return }
         var outcome = failure
         if outcome == .stalled, case .timedOut(let seconds)? = lock.withLock({ watch.check(received: received) }) {
             outcome = .timedOut(seconds: seconds)  // URLSession's resource timeout: the deadline's backstop
@@ -157,11 +205,15 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             do { try sink.finish() } catch { outcome = error }
         }
         sink.close()
-        completion?(outcome)
+        completion(outcome)
     }
 
     private func fail(_ reason: TransferFailure) {
-        lock.withLock { failure = failure ?? reason }
+        lock.withLock {
+            guard failure == nil else { return }
+            failure = reason
+            failedAt = .now()
+        }
     }
 
     /// The failure a URLSession error stands for (`BackgroundSessionError` reads a task's error with it).

@@ -11,9 +11,11 @@ import Foundation
 /// - `/drip/<file>?chunk=N&interval=S`: the file below `root`, N bytes (default 1) every S
 ///   seconds (default 1), with `Content-Length`, a strong `ETag` and `Range`/`If-Range`;
 ///   `skew=N` answers a range N bytes later than the one asked for (saying so in `Content-Range`).
-/// - `/endless/<name>?declared=N|none&chunk=N&interval=S`: an XML plist prefix and then spaces
-///   without end, announced as `Content-Length: N` (or close-delimited); `chunk` bytes every
-///   `interval` seconds (default: 64 KiB as fast as the socket takes it).
+/// - `/endless/<name>?declared=N|none&chunk=N&interval=S&cap=N`: an XML plist prefix and then
+///   spaces without end (up to `cap` bytes, default 64 MiB, far above any test's limit, so that
+///   a client that never stops reading cannot keep the machine busy), announced as
+///   `Content-Length: N` (or close-delimited); `chunk` bytes every `interval` seconds (default:
+///   64 KiB as fast as the socket takes it).
 /// - `/hold/<file>`: the file's first half at once, the rest only after `<root>/.release` exists.
 public final class LyingServer: Sendable {
     private let server: PythonServer

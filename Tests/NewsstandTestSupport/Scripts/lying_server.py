@@ -87,10 +87,16 @@ class Handler(BaseHTTPRequestHandler):
         chunk, interval = int(query.get("chunk", 65536)), float(query.get("interval", 0))
         self.send(PREFIX)
         block = b" " * chunk
-        while True:
-            self.send(block)
+        # "Without end" up to a cap far above any limit a test sets: a client that never stops
+        # reading (FoundationNetworking reads a cancelled task's body on) must not keep both
+        # cores busy for the rest of the test run.
+        left = int(query.get("cap", 64 << 20))
+        while left > 0:
+            self.send(block[:left])
+            left -= chunk
             if interval:
                 time.sleep(interval)
+        self.close_connection = True
 
     def serve_hold(self, rest, query):
         data = open(os.path.join(root, rest), "rb").read()
