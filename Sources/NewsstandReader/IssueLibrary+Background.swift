@@ -27,7 +27,8 @@ extension IssueLibrary {
         let watched = activeTransferNames()
         let since = backgroundInstalls
         if backgroundEngine == nil {
-            let engine = choice.make(for: layout, maxUnstatedBytes: configuration.maxUnstatedBundleBytes, log: configuration.log)
+            let engine = choice.make(
+                for: layout, scale: state.scale, maxUnstatedBytes: configuration.maxUnstatedBundleBytes, log: configuration.log)
             let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
             backgroundEngine = engine
             backgroundEngineForSystem.withLock { $0 = engine }
@@ -102,6 +103,37 @@ extension IssueLibrary {
         await handle(.requested(intent, engine: .background), of: name)
         // Returns once the engine has the job (or its refusal is recorded).
         await settleEngineCalls()
+    }
+
+    /// Moves every in-process download to the background engine, for an app whose background
+    /// time runs out: call it from the expiration handler of `beginBackgroundTask(expirationHandler:)`
+    /// (or as the app enters the background). Each download stops as `suspendDownloads()` stops
+    /// it, keeping its part file, and goes on as a background download of the same intent (a
+    /// download asked with `NetworkPolicy.automatic` stays automatic). Background URLSessions
+    /// continue the part with `Range` and `If-Range`, so a 206 brings only the rest; aria2 starts
+    /// a file of its own, and the part is discarded once the issue is installed. An update goes
+    /// on as a download of its whole new bundle.
+    /// - Returns: the issues now on the background engine. One the engine refused keeps its
+    ///   pending download (`resumePendingDownloads()` continues it in process).
+    /// - Throws: `backgroundEngineMissing` before `useBackgroundEngine(_:)`.
+    @discardableResult
+    public func handDownloadsToBackground() async throws(LibraryError) -> [String] {
+        try checkOpen()
+        guard backgroundEngine != nil else { throw .backgroundEngineMissing(path: folder.path) }
+        let intents = running.keys.sorted().map { name in
+            (name, policy(of: name) == .automatic ? TransferIntent.automatic : .user)
+        }
+        await suspendDownloads()
+        var handed: [String] = []
+        for (name, intent) in intents {
+            do {
+                try await startBackgroundDownload(name, intent: intent)
+            } catch {
+                log(.error, "download of \(name) stays in process: \(error)")
+            }
+            if state.transfers[name]?.isActive == true { handed.append(name) }
+        }
+        return handed
     }
 
     /// Installs a bundle that arrived outside the library (a Background Assets download, a file

@@ -17,18 +17,18 @@ public enum BackgroundEngine: Sendable {
     /// An engine of the app's own.
     case custom(any TransferEngine)
 
-    /// The engine, for the library in `layout`.
-    func make(for layout: LibraryLayout, maxUnstatedBytes: Int64, log: LibraryLog) -> any TransferEngine {
+    /// The engine, for the library in `layout` whose downloads are at `scale`.
+    func make(for layout: LibraryLayout, scale: LibraryScale, maxUnstatedBytes: Int64, log: LibraryLog) -> any TransferEngine {
         switch self {
         case .urlSession(let bundleIdentifier, let sharedContainerIdentifier):
             let settings = BackgroundSessionEngine.Settings(
                 identity: BackgroundSessionIdentity(bundleIdentifier: bundleIdentifier, libraryFolder: layout.folder),
                 sharedContainerIdentifier: sharedContainerIdentifier, maxUnstatedBytes: maxUnstatedBytes,
                 log: { log(.info, $0) })
-            let downloads = layout.downloads
-            // A task handed over by a foreground download continues its part file.
+            // A task handed over by a foreground download continues its part file: the one the
+            // in-process download of the same issue writes.
             return BackgroundSessionEngine(settings: settings) { id in
-                downloads.appendingPathComponent("\(id).part")
+                layout.part(of: id.name, scale: scale)
             }
         case .aria2(let configuration):
             return Aria2Engine(folder: layout.aria2, configuration: configuration)
