@@ -97,6 +97,8 @@ let package = Package(
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
+        // The app the stand-in OS transfer service launches, kills and wakes (StandInServiceTests).
+        .executableTarget(name: "StandInApp", dependencies: ["NewsstandReader", "NewsstandCore"], path: "Tests/StandInApp"),
         // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal.
         .executableTarget(name: "TestChildGuard", path: "Tests/TestChildGuard"),
         // A test process to kill (KilledTestRunTests): its servers and folder must not outlive it.

@@ -246,9 +246,10 @@ extension IssueLibrary {
         case .received(let id, let file):
             // The row as committed now: another process (the command that handed this job over
             // after this library opened) may have written it since, and a file discarded on a
-            // stale view is a bundle fetched again.
+            // stale view is a bundle fetched again. Another generation's file is the lifecycle's
+            // to judge: an earlier one of the same request is installed in the current one's place.
             await synchronize()
-            guard state.transfers[id.name]?.isActive == true, state.transfers[id.name]?.generation == id.generation else {
+            guard state.transfers[id.name]?.isActive == true else {
                 discardReceived(file)
                 return
             }

@@ -104,6 +104,28 @@ struct IssueLifecycleTests {
         #expect(issue == before)
     }
 
+    /// A relaunch's reconcile took generation 1 for lost and started 2; then 1's file arrived
+    /// (the system delivered its event after the reconcile): it is installed as 2's, whose task
+    /// is cancelled, and nothing is fetched twice. A file of an earlier request stays stale.
+    @Test func aLateFileOfAnEarlierGenerationOfTheSameRequestIsInstalled() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.user, engine: .background))
+        #expect(
+            issue.handle(.engineReported(generation: 1, engine: .background, .unknown)) == [
+                .save, .startTransfer(generation: 2, engine: .background),
+            ])
+        #expect(
+            issue.handle(.received(generation: 1, file: "a#1.received")) == [
+                .save, .emitStatus, .cancelTransfer(generation: 2, engine: .background, keepingData: false),
+                .install(generation: 2, file: "a#1.received"),
+            ])
+        #expect(issue.transfer?.file == "a#1.received")
+        // The cancelled task's last word changes nothing; a second late file is not taken.
+        #expect(issue.handle(.engineReported(generation: 2, engine: .background, .failed(Self.error, resumable: false))) == [])
+        #expect(issue.handle(.received(generation: 1, file: "again")) == [.discardReceivedFile("again")])
+        #expect(issue.handle(.installed(generation: 2, Self.content)).contains(.discardReceivedFile("a#1.received")))
+    }
+
     @Test func theSameHandOffTwiceInstallsOnce() {
         var issue = IssueLifecycle(name: "a")
         _ = issue.handle(.requested(.user, engine: .background))
@@ -271,7 +293,10 @@ struct IssueLifecycleTests {
             case .reattach(let generation):
                 rule(after.transfer?.generation == generation, "\(context)")
             case .cancelTransfer(let generation, _, _):
-                rule(after.transfer?.generation != generation, "a cancelled transfer is not current: \(context)")
+                // Or its file came from an earlier generation of the same request: its task goes.
+                rule(
+                    after.transfer?.generation != generation || after.transfer?.file != nil,
+                    "a cancelled transfer is not current: \(context)")
             case .discardReceivedFile(let file):
                 rule(after.transfer?.file != file, "the file being installed is never discarded: \(context)")
             default: break
@@ -285,7 +310,12 @@ struct IssueLifecycleTests {
                 g
             default: nil
             }
-        if let generation, before.transfer?.generation != generation {
+        if let generation, let current = before.transfer, current.generation != generation, case .received = event,
+            current.file == nil, generation < current.generation, current.generation - generation <= current.restarts
+        {
+            // An earlier generation of the same request: its file is the current transfer's.
+            rule(after.transfer?.generation == current.generation && after.transfer?.file != nil, "late file \(context)")
+        } else if let generation, before.transfer?.generation != generation {
             rule(after == before, "stale \(context)")
         }
     }

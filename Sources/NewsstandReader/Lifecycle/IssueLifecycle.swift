@@ -169,8 +169,23 @@ struct IssueLifecycle: Equatable, Sendable {
 
     private mutating func receive(_ file: String, generation: Int) -> [LifecycleAction] {
         guard var current = transfer(generation) else {
-            // A stale generation's file is no one's to install.
-            return [.discardReceivedFile(file)]
+            if var current = transfer, current.file == nil, generation < current.generation,
+                current.generation - generation <= current.restarts
+            {
+                // An earlier generation of the same request, taken for lost while its file was on
+                // its way (a relaunch's events can come after the reconcile that restarted it): as
+                // good as the current one's, since the install checks it against the size and
+                // SHA-256 the request was made with. The newer transfer is cancelled.
+                current.stage = .received(file: file)
+                transfer = current
+                return [
+                    .save, .emitStatus,
+                    .cancelTransfer(generation: current.generation, engine: current.engine, keepingData: false),
+                    .install(generation: current.generation, file: file),
+                ]
+            }
+            // Any other generation's file is no one's to install (the same hand-off again excepted).
+            return transfer?.file == file ? [] : [.discardReceivedFile(file)]
         }
         if let held = current.file {
             // The same hand-off twice is one; a second file for one generation is not ours.
@@ -256,7 +271,9 @@ struct IssueLifecycle: Equatable, Sendable {
         switch report {
         case .running:
             return [.cancelTransfer(generation: generation, engine: engine, keepingData: false)]
-        case .finished(let file): return [.discardReceivedFile(file)]
+        case .finished(let file):
+            // Not when an earlier generation's late file became the current transfer's.
+            return transfer?.file == file ? [] : [.discardReceivedFile(file)]
         case .failed, .unknown: return []
         }
     }
