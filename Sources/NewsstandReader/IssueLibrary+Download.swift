@@ -14,7 +14,7 @@ extension IssueLibrary {
     ///     a download already running keeps its own.
     ///   - progress: called as bytes arrive (bytes on disk, bytes expected).
     /// - Throws: `LibraryError` (`issueBusy` while the issue's download is on the background
-    ///   engine); the issue's status is back to none (the `.part` file is kept
+    ///   engine, `cancelled` while its removal waits to begin); the issue's status is back to none (the `.part` file is kept
     ///   for a resume unless the download was bad).
     @discardableResult
     public func download(
@@ -98,6 +98,8 @@ extension IssueLibrary {
     > {
         if let task = running[name] { return task }
         try checkOpen()
+        // Its removal was asked first and waits for this library's downloads to stop.
+        if removing.contains(name) { throw .cancelled(name: name) }
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
         // Handed to the background engine: one transfer per issue (`cancelBackgroundDownload` first).
         if state.transfers[name]?.isActive == true { throw .issueBusy(name: name) }

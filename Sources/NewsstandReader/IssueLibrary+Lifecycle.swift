@@ -37,8 +37,11 @@ extension IssueLibrary {
     /// carries out its actions.
     func handle(_ event: LifecycleEvent, of name: String, from before: IssueLifecycle? = nil) async {
         guard var life = before ?? lifecycle(of: name) else { return }
+        let unchanged = life
         let actions = life.handle(event)
-        store(life, event: event)
+        // An event that changed nothing (a stale one) writes nothing: the rows in memory may be
+        // older than another process's commit, and writing them back would undo it.
+        if before != nil || life != unchanged { store(life, event: event) }
         await perform(actions, of: name)
     }
 

@@ -39,12 +39,14 @@ extension IssueLibrary {
     }
 
     /// The issue's claim, once this library's own work on the issue has stopped (its download is
-    /// cancelled; another removal of it is waited for); `issueBusy` when another process (or
-    /// library instance) holds it.
+    /// cancelled, and one asked meanwhile refused as cancelled; another removal of it is waited
+    /// for); `issueBusy` when another process (or library instance) holds it.
     private func claimForRemoval(_ name: String) async throws(LibraryError) -> ClaimLock {
         let claims = claims
         countClaimant(name, 1)
-        // At most two seconds of this library's own work starting again meanwhile.
+        removing.insert(name)
+        defer { removing.remove(name) }
+        // At most two seconds of this library's own work ending meanwhile.
         for _ in 0..<100 {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }

@@ -55,6 +55,10 @@ public actor IssueLibrary {
     /// Downloads asked for whose status is not committed yet, with the bytes already on disk.
     var starting: [String: DownloadProgress] = [:]
     var suspending: Set<String> = []
+    /// Issues whose removal waits for this library's own work on them to stop: a download asked
+    /// meanwhile is refused as cancelled, so that downloads started again and again cannot keep
+    /// the removal from its claim.
+    var removing: Set<String> = []
     var observers: [UUID: AsyncStream<LibraryEvent>.Continuation] = [:]
     /// Followers of the shelf (`shelfUpdates()`).
     var shelfFollowers: [ShelfUpdates] = []
