@@ -17,6 +17,11 @@ public struct BackgroundTransfer: Sendable, Equatable {
 }
 
 extension IssueLibrary {
+    /// How long a reconcile waits for the events of transfers an engine's report does not list,
+    /// when the engine may deliver them after it was asked (`TransferEngine.reportsFinishedTransfers`),
+    /// before it takes them for lost and starts them again: 2 seconds.
+    public static let eventGrace: TimeInterval = 2
+
     /// Uses `choice` for background downloads: attaches the library to it (events a relaunch
     /// brought are delivered now) and reconciles (`reconcileTransfers()`). Call it at launch,
     /// before `handleEventsForBackgroundSession`: on Apple platforms the system delivers a
@@ -225,14 +230,21 @@ extension IssueLibrary {
         // An install under way changes the content and the row: the facts are read after it.
         await waitForInstalls()
         var result = ReconcileResult()
-        let reports: [TransferID: TransferReport]?
-        do {
-            reports = try await engine.report()
-        } catch {
-            log(.error, "the background engine could not be asked: \(error)")
-            reports = nil
-        }
         let handOff = TransferHandOff(downloads: layout.downloads)
+        var reports = await ask(engine)
+        if let listed = reports, !engine.reportsFinishedTransfers {
+            // A transfer the engine does not list may have finished with its event on the way:
+            // a relaunch's events come after the session opens, and this asks before them.
+            var missing: [TransferRecord] = []
+            for (name, row) in state.transfers
+            where row.isActive && state.issues[name] != nil && listed[row.id] == nil && handOff.alreadyTaken(row.id) == nil {
+                missing.append(row)
+            }
+            if !missing.isEmpty {
+                await waitForEvents(changing: missing, handOff: handOff)
+                reports = await ask(engine)
+            }
+        }
         let issues = try? OpenFolder.open(layout.issues)
         var active: [TransferRecord] = []
         for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { active.append(row) }
@@ -286,6 +298,30 @@ extension IssueLibrary {
             result.running.removeAll { $0 == name }
         }
         return result
+    }
+
+    /// What `engine` holds, or nil when it cannot be asked.
+    private func ask(_ engine: any TransferEngine) async -> [TransferID: TransferReport]? {
+        do {
+            return try await engine.report()
+        } catch {
+            log(.error, "the background engine could not be asked: \(error)")
+            return nil
+        }
+    }
+
+    /// Waits up to `eventGrace` until each of `rows` has moved on (its event arrived: a file
+    /// handed over, a failure, another stage or generation), while the engine's events run.
+    private func waitForEvents(changing rows: [TransferRecord], handOff: TransferHandOff) async {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.eventGrace * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            let waiting = rows.filter { row in
+                guard let now = state.transfers[row.name], now.isActive else { return false }
+                return now.generation == row.generation && now.stage == row.stage && handOff.alreadyTaken(row.id) == nil
+            }
+            if waiting.isEmpty { return }
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
     }
 
     /// Stops an engine that runs outside the process (aria2's daemon) when this library has

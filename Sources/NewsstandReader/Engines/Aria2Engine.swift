@@ -20,6 +20,8 @@ import NewsstandCore
 public final class Aria2Engine: TransferEngine {
     /// Runs outside the process.
     public let kind = TransferEngineKind.background
+    /// True: aria2 lists a finished download until the library took its file.
+    public let reportsFinishedTransfers = true
     /// The engine's folder.
     public let folder: URL
 

@@ -24,6 +24,19 @@ public protocol TransferEngine: AnyObject, Sendable {
     /// What the engine holds for this library now: running, finished but not yet handed over,
     /// or failed, by key. A transfer it does not list is `unknown` to it.
     func report() async throws(TransferFailure) -> [TransferID: TransferReport]
+    /// Whether `report()` lists a transfer that finished while no process listened until the
+    /// library has it (aria2 keeps its finished downloads in its lists), or whether such a
+    /// transfer may be missing from the report while its event is still on its way (a background
+    /// URLSession: a relaunched app's events come after its session is created, and a reconcile
+    /// asks before them). For an engine of the second kind, a reconcile waits up to
+    /// `IssueLibrary.eventGrace` for the events of the transfers the report does not list before
+    /// it takes them for lost. False unless an engine says otherwise.
+    var reportsFinishedTransfers: Bool { get }
+}
+
+extension TransferEngine {
+    /// False: a reconcile gives the engine's events their time before it starts a transfer again.
+    public var reportsFinishedTransfers: Bool { false }
 }
 
 /// One transfer as the library gives it to an engine.
