@@ -22,9 +22,9 @@ public struct URLSessionTransport: HTTPTransport {
 ///
 /// Once the request has failed (a limit, or the sink refused), the timer cancels the task again
 /// on every tick, and if the task has still not completed `abandonAfter` seconds later, ends
-/// the request itself on the delegate queue: FoundationNetworking can lose a cancel made while
-/// a task changes state (seen on a loaded 2-core CI machine, where an endless body then kept
-/// the request open for good). On Apple platforms the first cancel ends it.
+/// the request itself on the delegate queue: FoundationNetworking reads a cancelled task's body
+/// on and may not complete the task while it does, so an endless body kept a request open for
+/// good (seen on a loaded 2-core CI machine). On Apple platforms the first cancel ends it.
 final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private typealias Completion = @Sendable (TransferFailure?) -> Void
 
