@@ -92,6 +92,26 @@ struct BackgroundSessionFinishTests {
         #expect(!FileManager.default.fileExists(atPath: part.path))
     }
 
+    /// A task made from resume data: the system's file is whole, its response the resumed
+    /// request's 206. Whole by its Content-Range: handed over as a 200; a file of only the
+    /// range (or a range that does not reach the end) is refused.
+    @Test func aResumedTasksWholeFileWithA206IsHandedOverAndAPartialOneRefused() throws {
+        try whole.write(to: rest)
+        #expect(
+            BackgroundSessionFinish.resolve(rest, head: head(206, "bytes 400-999/1000"), offset: 0, part: part, limit: 1000)
+                == .handOver(rest, status: 200))
+        #expect(
+            BackgroundSessionFinish.resolve(rest, head: head(206, "bytes 400-998/1000"), offset: 0, part: part, limit: 1000)
+                == .fail(.badResponse("a partial response to a request for the whole file")))
+        try whole.suffix(from: 400).write(to: rest)
+        #expect(
+            BackgroundSessionFinish.resolve(rest, head: head(206, "bytes 400-999/1000"), offset: 0, part: part, limit: 1000)
+                == .fail(.badResponse("a partial response to a request for the whole file")))
+        #expect(
+            BackgroundSessionFinish.resolve(rest, head: head(206, nil), offset: 0, part: part, limit: 1000)
+                == .fail(.badResponse("a partial response to a request for the whole file")))
+    }
+
     @Test func aWholeNewFileReplacesThePart() throws {
         try lay(offset: 400, restFrom: 0)
         let outcome = BackgroundSessionFinish.resolve(rest, head: head(200, nil), offset: 400, part: part, limit: 1000)
@@ -124,9 +144,10 @@ struct BackgroundSessionFinishTests {
         #expect(
             BackgroundSessionFinish.resolve(rest, head: head(200, nil), offset: 0, part: part, limit: 999)
                 == .fail(.tooLarge(limit: 999)))
-        // A 206 to a request that asked for no range is a lie about what the file holds.
+        // A 206 to a request that asked for no range is whole only when the file is all the
+        // range says (a task made from resume data); one that is not is a lie about the file.
         #expect(
-            BackgroundSessionFinish.resolve(rest, head: head(206, "bytes 0-999/1000"), offset: 0, part: part, limit: 1000)
+            BackgroundSessionFinish.resolve(rest, head: head(206, "bytes 0-999/1200"), offset: 0, part: part, limit: 2000)
                 == .fail(.badResponse("a partial response to a request for the whole file")))
         #expect(try Data(contentsOf: part) == whole.prefix(400))
         #expect(metadataExists)

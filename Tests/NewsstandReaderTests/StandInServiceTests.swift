@@ -124,6 +124,30 @@ struct StandInServiceTests {
         }
     }
 
+    /// A connection cut mid-transfer: the service fails the task with resume data (offset,
+    /// validator, the partial file), the library starts a new generation from it, and the
+    /// service continues with `Range` and `If-Range`: only the rest is fetched.
+    @Test func aCutTransferGoesOnFromItsResumeData() async throws {
+        try await Self.with(2) { bed, service, specs in
+            try await service.fault("cut", "s-1")
+            let app = try service.launch(specs.map(\.name))
+            let stats = try await service.settled()
+            app.killNow()
+            _ = app.wait()
+            try await Self.checkInvariants(service, stats, names: specs.map(\.name), in: bed)
+            let requests = bed.nginx.requests().filter { $0.uri == "/slow/s-1/s-1.zip" }
+            let size = try #require(
+                try FileManager.default.attributesOfItem(
+                    atPath: bed.nginx.root.appendingPathComponent("s-1/s-1.zip").path)[.size] as? Int)
+            let resumed = try #require(requests.first { $0.range != nil }, "a request with Range: \(requests)")
+            #expect(resumed.status == 206)
+            let offset = try #require(resumed.range.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
+            #expect(offset >= 65_536 && offset < size, "\(requests)")
+            #expect(resumed.bytesSent == size - offset, "only the rest was fetched: \(requests)")
+            #expect(Self.wholeFetches(of: "s-1", in: bed) == 0)
+        }
+    }
+
     /// A force-quit: iOS cancels every transfer and relaunches nothing; when the user opens the
     /// app again it learns why they ended and starts them again.
     @Test func aForceQuitCancelsEverythingRelaunchesNothingAndTheNextOpenStartsAgain() async throws {

@@ -13,7 +13,8 @@ import Foundation
 /// that wake's completion-handler calls; a finished file is deleted once the app handled it;
 /// task identifiers start at 1 in every session; a force-quit cancels every task and relaunches
 /// nothing; faults on demand (`fault(_:_:)`): `duplicate`, `stale`, `status404`,
-/// `killDuringHandOff`, each for one issue's next finished transfer.
+/// `killDuringHandOff`, each for one issue's next finished transfer, and `cut`, its next
+/// transfer's connection reset after the first 64 KB (a failure with resume data).
 public final class TransferServiceStandIn: Sendable {
     private let server: PythonServer
     /// The service's own folder: its downloads (`tmp/`) and each wake's output.

@@ -89,7 +89,12 @@ final class StandInEngine: TransferEngine, @unchecked Sendable {  // safe: its s
                     id, DownloadProgress(bytesReceived: Int64(event["received"] as? Int ?? 0), bytesExpected: expected))
             case "finished":
                 _ = try? call("handling", ["seq": seq, "pid": pid])
-                sink.finished(id, status: event["status"] as? Int, file: URL(fileURLWithPath: event["file"] as? String ?? "/"))
+                let file = URL(fileURLWithPath: event["file"] as? String ?? "/")
+                var status = event["status"] as? Int
+                // A task resumed from resume data ends with the whole file and its last 206, as
+                // on iOS; whole when as long as the range says (BackgroundSessionFinish's rule).
+                if status == 206, let total = event["total"] as? Int, FileStatus.size(of: file) == Int64(total) { status = 200 }
+                sink.finished(id, status: status, file: file)
                 _ = try? call("handled", ["seq": seq])
             default:
                 let error = event["error"] as? String ?? "failed"

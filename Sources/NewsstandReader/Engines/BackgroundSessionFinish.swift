@@ -5,8 +5,10 @@ import NewsstandCore
 /// given a complete body: a task that continued the part file (`Range: bytes=<offset>-` +
 /// `If-Range`) finishes either with the rest (206: appended here to the part file, which is
 /// then handed over whole, as a 200) or with the whole file (200: it changed since the part was
-/// written, so the part is discarded and the new body handed over). Any other status goes to
-/// the sink as it came, with its body (it refuses a 404's error page).
+/// written, so the part is discarded and the new body handed over). A task made from resume
+/// data ends with the system's whole file and the 206 of its last request: handed over as a
+/// 200 when the file is as long as that 206's `Content-Range` says the whole is. Any other
+/// status goes to the sink as it came, with its body (it refuses a 404's error page).
 enum BackgroundSessionFinish {
     /// What to tell the sink.
     enum Outcome: Equatable {
@@ -24,7 +26,16 @@ enum BackgroundSessionFinish {
     static func resolve(_ location: URL, head: HTTPHead?, offset: Int64, part: URL, limit: Int64) -> Outcome {
         let status = head?.status
         guard offset > 0 else {
-            if status == 206 { return .fail(.badResponse("a partial response to a request for the whole file")) }
+            if status == 206 {
+                // A task made from resume data: the system joined the bytes it had with the rest,
+                // and its response is the last request's. Whole when the file is as long as the
+                // range says the whole is; any other 206 is only a part.
+                let range = head?.value("Content-Range").flatMap(ContentRange.init)
+                guard let total = range?.total, range?.end == total - 1, FileStatus.size(of: location) == total else {
+                    return .fail(.badResponse("a partial response to a request for the whole file"))
+                }
+                return checked(location, status: 200, limit: limit)
+            }
             return checked(location, status: status, limit: limit)
         }
         switch status {

@@ -10,8 +10,9 @@
 # - a force-quit cancels every task, relaunches nothing, and reports each as cancelled
 #   (reason: the user force-quit) once the user opens the app again;
 # - faults on demand: a finished event delivered twice, a stale generation's finished event, a
-#   404 body delivered as a finished file, and the app killed inside the hand-off (the task is
-#   then over and its file deleted, as on iOS).
+#   404 body delivered as a finished file, the app killed inside the hand-off (the task is
+#   then over and its file deleted, as on iOS), and a connection cut after the first 64 KB
+#   (a failure with resume data).
 #
 # RPC: POST /<verb> with a JSON body, answered with JSON, on 127.0.0.1. Prints its port first.
 import json, os, signal, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
@@ -82,9 +83,12 @@ def download(task):
             response = error
         status = response.status if hasattr(response, "status") else response.code
         validator = response.headers.get("ETag")
+        total = None
         if status == 206 and resume:
+            # As iOS: the bytes it had and the rest make one file; the response stays the 206.
             os.replace(resume["file"], path)
             offset = resume["offset"]
+            total = (response.headers.get("Content-Range") or "").rpartition("/")[2]
         elif resume and os.path.exists(resume["file"]):
             os.remove(resume["file"])
         expected = response.headers.get("Content-Length")
@@ -100,6 +104,9 @@ def download(task):
                     break
                 out.write(block)
                 received += len(block)
+                with lock:
+                    if take_fault("cut", issue_name(task["description"])):
+                        raise ConnectionResetError("the connection was reset (the stand-in's fault)")
                 now = time.monotonic()
                 if now - last > 0.3:
                     last = now
@@ -121,7 +128,7 @@ def download(task):
                 status = 404
             task["state"] = "finished"
             push({"kind": "finished", "task": task["id"], "description": task["description"], "status": status,
-                  "file": path})
+                  "file": path, "total": int(total) if total and total.isdigit() else None})
             if take_fault("duplicate", name):
                 twin = path + ".dup"
                 with open(path, "rb") as source, open(twin, "wb") as out:
