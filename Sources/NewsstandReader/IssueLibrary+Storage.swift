@@ -38,16 +38,20 @@ extension IssueLibrary {
         if let doomed { await delete(doomed, of: name) }
     }
 
-    /// The issue's claim, once this library's own work on the issue has stopped (its download is
-    /// cancelled, and one asked meanwhile refused as cancelled; another removal of it is waited
-    /// for); `issueBusy` when another process (or library instance) holds it.
+    /// The issue's claim, once this library's own work on the issue has stopped: its download
+    /// is cancelled (one asked meanwhile is refused as cancelled, so none starts again) and its
+    /// install or another removal of it waited for, however long a loaded disk makes them take;
+    /// `issueBusy` when another process (or library instance) holds it for more than a second.
+    /// (Not at once: a child process that another thread is starting holds a copy of every
+    /// descriptor, the claim's lock among them, until its `exec`, a moment after the claim was
+    /// given up.)
     private func claimForRemoval(_ name: String) async throws(LibraryError) -> ClaimLock {
         let claims = claims
         countClaimant(name, 1)
         removing.insert(name)
         defer { removing.remove(name) }
-        // At most two seconds of this library's own work ending meanwhile.
-        for _ in 0..<100 {
+        var heldElsewhereSince: Date?
+        while !Task.isCancelled {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
             do {
@@ -56,11 +60,19 @@ extension IssueLibrary {
                 countClaimant(name, -1)
                 throw error
             }
-            guard running[name] != nil || (claimants[name] ?? 0) > 1 else { break }
+            if running[name] != nil || (claimants[name] ?? 0) > 1 {
+                heldElsewhereSince = nil
+            } else if let since = heldElsewhereSince, Date().timeIntervalSince(since) > 1 {
+                // Nothing of this library's holds it: another process does.
+                countClaimant(name, -1)
+                throw .issueBusy(name: name)
+            } else if heldElsewhereSince == nil {
+                heldElsewhereSince = Date()
+            }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
         countClaimant(name, -1)
-        throw .issueBusy(name: name)
+        throw .cancelled(name: name)
     }
 
     /// Deletes a content folder renamed aside (`takeOffShelf`); a crash before the end leaves a
