@@ -6,7 +6,9 @@ extension IssueLibrary {
     /// none. An issue that has left the catalog disappears from the shelf entirely. Nothing is
     /// removed unless the new state is committed: when the commit fails (another program holds
     /// the database locked, the disk is full), the content is put back and the error thrown.
-    /// - Throws: `issueBusy` while another process downloads, updates or removes the issue.
+    /// - Throws: `issueBusy` while another process downloads, updates or removes the issue (for
+    ///   more than a second); `cancelled` when the calling task is cancelled while this library's
+    ///   own work on the issue is still stopping.
     public func remove(_ name: String) async throws(LibraryError) {
         try checkOpen()
         await synchronize()
