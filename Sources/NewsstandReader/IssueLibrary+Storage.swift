@@ -42,8 +42,9 @@ extension IssueLibrary {
 
     /// The issue's claim, once this library's own work on the issue has stopped: its download
     /// is cancelled (one asked meanwhile is refused as cancelled, so none starts again) and its
-    /// install or another removal of it waited for, however long a loaded disk makes them take;
-    /// `issueBusy` when another process (or library instance) holds it for more than a second.
+    /// install or another removal of it waited for, up to two minutes (a loaded disk can make an
+    /// install take long; a claim never given back must not hang the removal); `issueBusy` then,
+    /// or when another process (or library instance) holds it for more than a second.
     /// (Not at once: a child process that another thread is starting holds a copy of every
     /// descriptor, the claim's lock among them, until its `exec`, a moment after the claim was
     /// given up.)
@@ -53,6 +54,7 @@ extension IssueLibrary {
         removing.insert(name)
         defer { removing.remove(name) }
         var heldElsewhereSince: Date?
+        let ownWorkDeadline = Date().addingTimeInterval(120)
         while !Task.isCancelled {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
@@ -64,6 +66,10 @@ extension IssueLibrary {
             }
             if running[name] != nil || (claimants[name] ?? 0) > 1 {
                 heldElsewhereSince = nil
+                if Date() > ownWorkDeadline {
+                    countClaimant(name, -1)
+                    throw .issueBusy(name: name)
+                }
             } else if let since = heldElsewhereSince, Date().timeIntervalSince(since) > 1 {
                 // Nothing of this library's holds it: another process does.
                 countClaimant(name, -1)
