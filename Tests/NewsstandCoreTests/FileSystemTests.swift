@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    @Test func aTemporaryNameSaysWhatItIsForAndWhoWritesIt() throws {
+        let name = AtomicFile.temporaryName(for: "e-39#1.json")
+        #expect(AtomicFile.parseTemporaryName(name)?.name == "e-39#1.json")
+        #expect(AtomicFile.parseTemporaryName(name)?.writer == ProcessInfo.processInfo.processIdentifier)
+        #expect(AtomicFile.parseTemporaryName(".a.b.c.42.ff.tmp")?.name == "a.b.c")
+        for other in [
+            ".x.tmp", ".42.ff.tmp", ".a.0.ff.tmp", ".a.-3.ff.tmp", ".a.42.xyz.tmp", ".a.42..tmp", "a.42.ff.tmp", ".a.42.ff",
+        ] {
+            #expect(AtomicFile.parseTemporaryName(other) == nil, "\(other)")
+        }
+        // Only a writer that has exited abandons its file; this process is writing its own.
+        let gone = try TestChild.start("/bin/true", [])
+        gone.wait()
+        #expect(AtomicFile.isAbandoned(".a.json.\(gone.pid).1f.tmp"))
+        #expect(!AtomicFile.isAbandoned(name))
+        #expect(!AtomicFile.isAbandoned(".a.json.1.1f.tmp"), "init runs")
+        #expect(!AtomicFile.isAbandoned("a.json"))
+    }
+
     @Test func aWriteRefusedByAFileSizeLimitKeepsItsErrno() throws {
         let (_, folder, _) = try scene()
         let file = try folder.createFile("x")

@@ -54,6 +54,26 @@ struct Aria2HostileStateTests {
         }
     }
 
+    /// A process killed while writing a job's record leaves its temporary file behind: the next
+    /// report removes it, and nothing else (a running writer's, another name's, a link).
+    @Test func aRecordWriteCutByAKillIsRemovedByTheNextReport() async throws {
+        try await Aria2Bed.with { bed in
+            let files = bed.folder.appendingPathComponent("files")
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            let gone = try TestChild.start("/bin/true", [])
+            gone.wait()
+            let cut = ".a-1#1.json.\(gone.pid).4443a6d6.tmp"
+            let kept = [".a-1#1.json.\(getpid()).1f.tmp", ".notes.txt.\(gone.pid).1f.tmp", ".a-1#01.json.\(gone.pid).1f.tmp"]
+            for name in [cut] + kept { try Data("{".utf8).write(to: files.appendingPathComponent(name)) }
+            let link = ".b-1#1.json.\(gone.pid).2e.tmp"
+            try FileManager.default.createSymbolicLink(
+                atPath: files.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd")
+            #expect(try await bed.engine().report().isEmpty)
+            let left = try FileManager.default.contentsOfDirectory(atPath: files.path).sorted()
+            #expect(left == (kept + [link]).sorted())
+        }
+    }
+
     @Test func aRecordOthersCouldReadIsSpent() async throws {
         try await Aria2Bed.with { bed in
             let engine = bed.engine()

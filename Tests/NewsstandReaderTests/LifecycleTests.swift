@@ -51,9 +51,20 @@ struct LifecycleTests {
             try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: true)
             try Data("half".utf8).write(to: leftover.appendingPathComponent("1-0.png"))
             try FileManager.default.removeItem(at: b.contentURL)
+            // A process killed while fetching a cover leaves its temporary file; a running
+            // process's (this one's) is its own.
+            let covers = bed.libraryFolder.appendingPathComponent("Covers")
+            let gone = try TestChild.start("/bin/true", [])
+            gone.wait()
+            let cutCover = covers.appendingPathComponent(".a.png.\(gone.pid).1f.tmp")
+            let ownCover = covers.appendingPathComponent(".b.png.\(getpid()).2e.tmp")
+            try FileManager.default.createDirectory(at: covers, withIntermediateDirectories: true)
+            for file in [cutCover, ownCover] { try Data("half".utf8).write(to: file) }
 
             await library.close()
             let reopened = try bed.library()
+            #expect(!FileManager.default.fileExists(atPath: cutCover.path))
+            #expect(FileManager.default.fileExists(atPath: ownCover.path))
             #expect(!FileManager.default.fileExists(atPath: leftover.path))
             #expect(await reopened.issue(named: "a")?.status == .available)
             #expect(await reopened.issue(named: "b")?.status == IssueStatus.none, "missing content is not shown as available")

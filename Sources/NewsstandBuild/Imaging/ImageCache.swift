@@ -98,22 +98,7 @@ final class ImageCache {
     /// writing them: regular files named as ours whose process has exited (a running build's,
     /// in this output or another, is left to it).
     private static func removeLeftoverTemporaries(in folder: OpenFolder) {
-        for entry in (try? folder.entries()) ?? [] where entry.kind == .regularFile {
-            guard let name = entry.name, isTemporaryCacheName(name), let pid = writer(of: name), !isRunning(pid) else { continue }
-            try? folder.removeRegularFile(name)
-        }
-    }
-
-    /// The process id a temporary name carries (`.<key>.<ext>.<pid>.<random>.tmp`).
-    static func writer(of temporaryName: String) -> Int32? {
-        let parts = temporaryName.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 5 else { return nil }
-        return Int32(parts[2]).flatMap { $0 > 0 ? $0 : nil }
-    }
-
-    /// Whether process `pid` exists (one we may not signal exists too).
-    private static func isRunning(_ pid: Int32) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+        AtomicFile.removeAbandonedTemporaries(in: folder, madeFor: isCacheName)
     }
 
     /// The list's entries, or why they cannot be trusted (an absent list is empty).

@@ -54,6 +54,37 @@ public final class AtomicFile: @unchecked Sendable {  // used by one owner at a 
         name.hasPrefix(".") && name.hasSuffix(".tmp") && name.count > 5
     }
 
+    /// The name a temporary name was made for and the id of the process writing it
+    /// (`.<name>.<pid>.<random>.tmp`, as `temporaryName(for:)` makes them); nil for any other name.
+    public static func parseTemporaryName(_ temporaryName: String) -> (name: String, writer: Int32)? {
+        guard isTemporaryName(temporaryName) else { return nil }
+        let parts = temporaryName.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0,
+            !parts[parts.count - 2].isEmpty, parts[parts.count - 2].allSatisfy(\.isHexDigit)
+        else { return nil }
+        let name = parts[..<(parts.count - 3)].joined(separator: ".")
+        return name.isEmpty ? nil : (name, pid)
+    }
+
+    /// Whether `temporaryName` is a temporary file whose writer has exited (killed while
+    /// writing): it will never be renamed, so it may be removed. A writer that exists, or that
+    /// this process may not signal (another user's, a sandbox's), is taken as still writing.
+    public static func isAbandoned(_ temporaryName: String) -> Bool {
+        guard let pid = parseTemporaryName(temporaryName)?.writer else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Removes from `folder` the abandoned temporary files (`isAbandoned`) of the names
+    /// `isOurs` accepts: regular files only, reached by name (a link under such a name stays).
+    public static func removeAbandonedTemporaries(in folder: OpenFolder, madeFor isOurs: (String) -> Bool) {
+        for entry in (try? folder.entries()) ?? [] where entry.kind == .regularFile {
+            guard let name = entry.name, let target = parseTemporaryName(name)?.name, isOurs(target), isAbandoned(name) else {
+                continue
+            }
+            try? folder.removeRegularFile(name)
+        }
+    }
+
     /// Starts writing `name` in `folder` under `temporaryName` (a new one by default; a caller
     /// that records its files before writing them passes the one it recorded). `permissions`
     /// apply from the creation on (0600 for a file holding a secret: never readable by others,

@@ -16,6 +16,9 @@ extension Aria2Daemon {
         } catch {
             throw .folder(error)
         }
+        // What a process killed while writing the engine's files left behind.
+        let ownNames: Set = [Aria2Settings.fileName, Aria2DaemonRecord.fileName, Self.sessionName]
+        AtomicFile.removeAbandonedTemporaries(in: engineFolder) { ownNames.contains($0) }
         var lastFailure = Aria2Error.didNotStart(seconds: configuration.startTimeout)
         for _ in 0..<3 {
             let port = try Self.freePort()

@@ -78,6 +78,13 @@ struct Aria2Files: Sendable {
         try remove(old)
     }
 
+    /// Removes the temporary files of records whose writer was killed while writing them (a
+    /// record is written under a temporary name and renamed: `Aria2JobRecord.write`). A running
+    /// writer's are left to it, and nothing that is not named as a key's record is touched.
+    func removeAbandonedRecordWrites() {
+        AtomicFile.removeAbandonedTemporaries(in: folder) { Aria2Key.id(ofRecordName: $0) != nil }
+    }
+
     /// Removes the key's file, control file and record (regular files only).
     func remove(_ id: TransferID) throws(FileSystemError) {
         try folder.removeRegularFile(Aria2Key.fileName(of: id))

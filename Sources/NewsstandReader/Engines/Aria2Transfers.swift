@@ -103,6 +103,7 @@ final class Aria2Transfers: Sendable {
             case .leftover: forget(entry, client, files, deletingFiles: false)
             }
         }
+        files.removeAbandonedRecordWrites()
         return reports
     }
 
