@@ -41,8 +41,10 @@ let package = Package(
             dependencies: ["CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // libvips' headers are in /usr/include/vips and need only GLib's: pkg-config for "vips"
         // also lists every private dependency's flags, among them -pthread, which SwiftPM warns
-        // about on every build. gobject-2.0 gives exactly the GLib include paths.
-        .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
+        // about on every build. gobject-2.0 gives exactly the GLib include paths (and links GLib).
+        .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
+        // libvips through dlopen, when an image is first worked on (CVips.h says why).
+        .target(name: "CVips", dependencies: ["CGObject"]),
         // Lossless JPEG rewriting needs libjpeg's setjmp/longjmp error handling: plain C.
         .target(name: "CJPEGLossless", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "NewsstandArchive", dependencies: ["CArchive"]),

@@ -19,12 +19,12 @@ enum ColourProfile {
         do throws(VipsFailure) {
             let image = try vipsImage { out in
                 out.pointee = cube.withUnsafeBytes {
-                    vips_image_new_from_memory_copy($0.baseAddress, $0.count, 64, 64, 3, VIPS_FORMAT_UCHAR)
+                    cvips_image_new_from_memory_copy($0.baseAddress, $0.count, 64, 64, 3, VIPS_FORMAT_UCHAR)
                 }
                 return out.pointee == nil ? -1 : 0
             }
             withExtendedLifetime(image) {
-                profile.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
+                profile.withUnsafeBytes { cvips_image_set_blob_copy(image.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
             }
             let converted = try vipsImage { cvips_icc_to_srgb(image.pointer, $0) }
             guard converted.bands == 3 else { return false }

@@ -32,7 +32,7 @@ enum ImageLoader {
     static func detect(_ source: UnsafeMutablePointer<VipsSource>, name: String, accepting accepted: [ImageFormat])
         throws(ImagingError) -> ImageFormat
     {
-        guard let loader = vips_foreign_find_load_source(source) else {
+        guard let loader = cvips_foreign_find_load_source(source) else {
             _ = VipsRuntime.takeError()
             throw .unsupportedFormat(path: name, found: nil, accepted: accepted)
         }

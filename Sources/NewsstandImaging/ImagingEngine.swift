@@ -5,8 +5,7 @@ public enum ImagingEngine {
     /// "libvips 8.14.1", or the reason libvips cannot start.
     public static var libraryVersion: String {
         do throws(ImagingError) {
-            try VipsRuntime.start()
-            return "libvips " + String(cString: vips_version_string())
+            return "libvips " + (try VipsRuntime.version())
         } catch {
             return error.description
         }

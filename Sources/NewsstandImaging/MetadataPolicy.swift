@@ -13,7 +13,7 @@ enum MetadataPolicy {
         let copy = try vipsImage { cvips_copy(image.pointer, $0) }
         withExtendedLifetime(copy) {
             for field in copy.fieldNames where isRemovable(field) {
-                vips_image_remove(copy.pointer, field)
+                cvips_image_remove(copy.pointer, field)
             }
         }
         return (copy, false)

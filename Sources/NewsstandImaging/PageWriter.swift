@@ -48,7 +48,7 @@ enum PageWriter {
         case .automatic:
             let inMemory = image
             image = try step("rendering", input) { out in
-                out.pointee = vips_image_copy_memory(inMemory.pointer)
+                out.pointee = cvips_image_copy_memory(inMemory.pointer)
                 return out.pointee == nil ? -1 : 0
             }
             let jpegBytes = try NewsstandImaging.write(

@@ -19,7 +19,7 @@ public struct ImageLayout: Sendable, Equatable, CustomStringConvertible {
     init(_ image: VipsImageRef) {
         self.init(
             width: image.width, height: image.height, bands: image.bands,
-            bitsPerSample: Int(vips_format_sizeof(image.bandFormat)) * 8)
+            bitsPerSample: Int(cvips_format_sizeof(image.bandFormat)) * 8)
     }
 
     public var description: String { "\(width)x\(height), \(bands) bands of \(bitsPerSample) bits" }

@@ -14,20 +14,20 @@ final class VipsImageRef {
 
     deinit { cvips_unref(pointer) }
 
-    var width: Int { Int(vips_image_get_width(pointer)) }
-    var height: Int { Int(vips_image_get_height(pointer)) }
-    var bands: Int { Int(vips_image_get_bands(pointer)) }
-    var bandFormat: VipsBandFormat { vips_image_get_format(pointer) }
-    var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
-    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    var width: Int { Int(cvips_image_get_width(pointer)) }
+    var height: Int { Int(cvips_image_get_height(pointer)) }
+    var bands: Int { Int(cvips_image_get_bands(pointer)) }
+    var bandFormat: VipsBandFormat { cvips_image_get_format(pointer) }
+    var interpretation: VipsInterpretation { cvips_image_get_interpretation(pointer) }
+    var hasAlpha: Bool { cvips_image_hasalpha(pointer) != 0 }
 
     /// The libvips loader that made it ("pngload_source"), when it was loaded.
     var loader: String? { string("vips-loader") }
 
     func string(_ field: String) -> String? {
-        guard vips_image_get_typeof(pointer, field) != 0 else { return nil }
+        guard cvips_image_get_typeof(pointer, field) != 0 else { return nil }
         var value: UnsafePointer<CChar>?
-        guard vips_image_get_string(pointer, field, &value) == 0, let value else {
+        guard cvips_image_get_string(pointer, field, &value) == 0, let value else {
             _ = VipsRuntime.takeError()
             return nil
         }
@@ -35,9 +35,9 @@ final class VipsImageRef {
     }
 
     func int(_ field: String) -> Int? {
-        guard vips_image_get_typeof(pointer, field) != 0 else { return nil }
+        guard cvips_image_get_typeof(pointer, field) != 0 else { return nil }
         var value: Int32 = 0
-        guard vips_image_get_int(pointer, field, &value) == 0 else {
+        guard cvips_image_get_int(pointer, field, &value) == 0 else {
             _ = VipsRuntime.takeError()
             return nil
         }
@@ -46,10 +46,10 @@ final class VipsImageRef {
 
     /// A binary field (an ICC profile, EXIF), copied out.
     func blob(_ field: String) -> [UInt8]? {
-        guard vips_image_get_typeof(pointer, field) != 0 else { return nil }
+        guard cvips_image_get_typeof(pointer, field) != 0 else { return nil }
         var data: UnsafeRawPointer?
         var length = 0
-        guard vips_image_get_blob(pointer, field, &data, &length) == 0, let data else {
+        guard cvips_image_get_blob(pointer, field, &data, &length) == 0, let data else {
             _ = VipsRuntime.takeError()
             return nil
         }
