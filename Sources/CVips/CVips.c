@@ -16,8 +16,13 @@
 
 #if defined(__APPLE__)
 #define CVIPS_LIBRARY "libvips.42.dylib"
+// dyld's default search path has neither Homebrew prefix (and SIP strips DYLD_* variables),
+// so where Homebrew installs it is tried too, Apple silicon's first.
+static const char *const cvips_library_paths[] = {
+    CVIPS_LIBRARY, "/opt/homebrew/lib/" CVIPS_LIBRARY, "/usr/local/lib/" CVIPS_LIBRARY, NULL};
 #else
 #define CVIPS_LIBRARY "libvips.so.42"
+static const char *const cvips_library_paths[] = {CVIPS_LIBRARY, NULL};
 #endif
 
 // Every libvips function CVips calls. Each gets a pointer of its own declared type (from
@@ -48,17 +53,23 @@ static char cvips_reason[512];
 static void cvips_load_library(void) {
     // Local: libvips' symbols do not join the process's global scope (nothing else binds to
     // them); its loader modules (vips-modules-*) name libvips themselves and find this copy.
-    void *library = dlopen(CVIPS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    void *library = NULL;
+    for (int i = 0; !library && cvips_library_paths[i]; i++) {
+        if (i > 0) (void)dlerror();  // the first name's reason is the one reported
+        library = dlopen(cvips_library_paths[i], RTLD_NOW | RTLD_LOCAL);
+    }
     if (!library) {
+        // dlerror() names the library and says why ("libvips.so.42: cannot open shared object
+        // file: No such file or directory").
         const char *why = dlerror();
-        snprintf(cvips_reason, sizeof cvips_reason, "%s could not be opened (%s)", CVIPS_LIBRARY, why ? why : "no reason given");
+        snprintf(cvips_reason, sizeof cvips_reason, "%s", why ? why : CVIPS_LIBRARY ": could not be opened");
         cvips_failure = cvips_reason;
         return;
     }
 #define CVIPS_RESOLVE(name) \
     cvips_p_##name = (__typeof__(cvips_p_##name))dlsym(library, #name); \
     if (!cvips_p_##name) { \
-        snprintf(cvips_reason, sizeof cvips_reason, "%s has no function %s (too old a libvips)", CVIPS_LIBRARY, #name); \
+        snprintf(cvips_reason, sizeof cvips_reason, "%s has no function %s (a libvips too old or incompatible)", CVIPS_LIBRARY, #name); \
         cvips_failure = cvips_reason; \
         return; \
     }

@@ -2,7 +2,7 @@ import CVips
 
 /// Facts about the engine for callers that cache its results.
 public enum ImagingEngine {
-    /// "libvips 8.14.1", or the reason libvips cannot start.
+    /// "libvips 8.14.1", or the reason libvips cannot be opened.
     public static var libraryVersion: String {
         do throws(ImagingError) {
             return "libvips " + (try VipsRuntime.version())

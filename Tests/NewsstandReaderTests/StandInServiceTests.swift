@@ -152,7 +152,9 @@ struct StandInServiceTests {
     /// app again it learns why they ended and starts them again.
     @Test func aForceQuitCancelsEverythingRelaunchesNothingAndTheNextOpenStartsAgain() async throws {
         try await Self.with(3) { bed, service, specs in
-
+            // Held: the force-quit comes before any transfer could finish, however loaded the
+            // machine (under CI's load a launch's transfers once finished first).
+            for spec in specs { try await service.fault("hold", spec.name) }
             let app = try service.launch(specs.map(\.name))
             _ = try await service.call("forcequit")
             _ = app.wait()
@@ -162,6 +164,7 @@ struct StandInServiceTests {
             #expect((stats["live"] as? [String])?.isEmpty == true, "every task cancelled: \(stats)")
             #expect(service.installCounts.isEmpty)
 
+            _ = try await service.call("release")
             _ = try service.open()
             stats = try await service.settled()
             try await Self.checkInvariants(service, stats, names: specs.map(\.name), in: bed)

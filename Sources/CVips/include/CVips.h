@@ -4,9 +4,9 @@
 // The imaging engine's view of libvips: its types (from its headers) and fixed-argument
 // functions for exactly the calls NewsstandImaging makes. libvips' C API takes variadic,
 // NULL-terminated options, which Swift cannot call; and libvips is not linked: CVips.c opens
-// it with dlopen the first time the engine starts (`cvips_open`), so that a command that works
-// on no image (validate, a build whose images are all given, publish, the reader's tools) does
-// not pay for binding libvips and the hundred libraries it brings (24 ms of every start-up,
+// it with dlopen the first time the engine starts or its version is asked (`cvips_open`), so
+// that a command that works on no image (validate, a build whose images are all given,
+// publish, the reader's tools) does not pay for binding libvips and the hundred libraries it brings (24 ms of every start-up,
 // measured: bench/README.md, "Where a full build goes"). Only libvips goes through dlopen;
 // GLib is linked (CGObject). No function below but `cvips_open`, `cvips_limit_malloc_arenas`
 // and `cvips_log_to` may be called before `cvips_open` has returned NULL.

@@ -33,7 +33,8 @@ struct ImageCacheEntry: Sendable, Codable, Equatable {
 /// A build stopped part-way leaves two things, both handled when the cache is opened: the
 /// images it finished, in the journal (`ImageJournal`), which finish their pending entries;
 /// and the temporary files of the images it was making, removed when their name is one of ours
-/// (`isTemporaryCacheName`) and the process its name carries has exited.
+/// (`isCacheName` of what it stands for) and the process its name carries has exited
+/// (`AtomicFile.removeAbandonedTemporaries`).
 ///
 /// Used by one thread at a time (the build's preparation steps that change it are serial).
 final class ImageCache {

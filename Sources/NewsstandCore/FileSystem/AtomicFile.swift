@@ -60,15 +60,23 @@ public final class AtomicFile: @unchecked Sendable {  // used by one owner at a 
         guard isTemporaryName(temporaryName) else { return nil }
         let parts = temporaryName.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0,
-            !parts[parts.count - 2].isEmpty, parts[parts.count - 2].allSatisfy(\.isHexDigit)
+            !parts[parts.count - 2].isEmpty, parts[parts.count - 2].utf8.allSatisfy(Self.isLowercaseHexDigit)
         else { return nil }
         let name = parts[..<(parts.count - 3)].joined(separator: ".")
         return name.isEmpty ? nil : (name, pid)
     }
 
+    private static func isLowercaseHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
     /// Whether `temporaryName` is a temporary file whose writer has exited (killed while
     /// writing): it will never be renamed, so it may be removed. A writer that exists, or that
     /// this process may not signal (another user's, a sandbox's), is taken as still writing.
+    /// A pid only means something among processes that see one another: a writer in another
+    /// PID namespace (a container sharing the folder) or on another host (a network file
+    /// system) looks exited, and its file is removed under it; its commit then fails at the
+    /// rename (nothing half-written takes the name), and it writes again.
     public static func isAbandoned(_ temporaryName: String) -> Bool {
         guard let pid = parseTemporaryName(temporaryName)?.writer else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH

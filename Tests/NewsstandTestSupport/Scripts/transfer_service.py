@@ -11,8 +11,9 @@
 #   (reason: the user force-quit) once the user opens the app again;
 # - faults on demand: a finished event delivered twice, a stale generation's finished event, a
 #   404 body delivered as a finished file, the app killed inside the hand-off (the task is
-#   then over and its file deleted, as on iOS), and a connection cut after the first 64 KB
-#   (a failure with resume data).
+#   then over and its file deleted, as on iOS), a connection cut after the first 64 KB
+#   (a failure with resume data), and a task held before its request until `release` (so
+#   that a step the test takes meanwhile comes first whatever the machine's load).
 #
 # RPC: POST /<verb> with a JSON body, answered with JSON, on 127.0.0.1. Prints its port first.
 import json, os, signal, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
@@ -76,6 +77,10 @@ def download(task):
     received, validator, status = 0, None, None
     try:
         with lock:
+            while faults.get(("hold", issue_name(task["description"])), 0) > 0 and task["state"] == "running":
+                lock.wait(0.05)
+            if task["state"] != "running":
+                raise InterruptedError()
             stats["gets"] += 1
         try:
             response = urllib.request.urlopen(request, timeout=30)
@@ -315,6 +320,14 @@ class Handler(BaseHTTPRequestHandler):
                     task["state"] = "cancelled"
                     push({"kind": "failed", "task": task["id"], "description": task["description"],
                           "error": "cancelled", "reason": 0, "resume": None})
+            return {}
+
+    def verb_release(self, body):
+        """Lets every held task go on (the `hold` fault)."""
+        with lock:
+            for key in [key for key in faults if key[0] == "hold"]:
+                del faults[key]
+            lock.notify_all()
             return {}
 
     def verb_fault(self, body):
