@@ -169,7 +169,7 @@ extension IssueLibrary {
         let key = engineCallCount
         engineCalls[key] = Task {
             await call()
-            await self.endEngineCall(key)
+            self.endEngineCall(key)
         }
     }
 
