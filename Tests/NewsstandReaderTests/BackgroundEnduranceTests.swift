@@ -137,7 +137,24 @@ struct BackgroundEnduranceTests {
                 try await Task.sleep(nanoseconds: UInt64(100 + random.next(below: 400)) * 1_000_000)
             }
             let story = ([transcript[0]] + transcript.dropFirst().suffix(120)).joined(separator: "\n")
-            #expect(settled, "not every issue was installed in time: \(last.filter { $0.value.status != "available" }); \(story)")
+            let unsettled = last.filter { $0.value.status != "available" }
+            if !settled {
+                // What the state says of each issue left behind, and every line of the story that
+                // names it (the last 120 lines rarely reach back to its download).
+                let library = try bed.library()
+                for name in unsettled.keys.sorted() {
+                    let row = await library.state.transfers[name]
+                    let lines = transcript.filter {
+                        $0.contains(" \(name)") || $0.contains("\(name):") || $0.contains("\(name)#")
+                    }
+                    print(
+                        "endurance: \(name) left \(unsettled[name].map { "\($0)" } ?? "?"); record \(String(describing: await library.state.issues[name]?.status)); "
+                            + "transfer \(row.map { "\($0.id) \($0.stage) engine \($0.engine) restarts \($0.restarts) error \($0.lastError ?? "none")" } ?? "none"); "
+                            + "lines: \(lines.joined(separator: " | "))")
+                }
+                await library.close()
+            }
+            #expect(settled, "not every issue was installed in time: \(unsettled); \(story)")
             #expect(daemonKilled, "aria2c was never seen running to be killed")
             #expect(killedCommands > 5, "few commands were killed while running: \(killedCommands)")
             for (name, count) in installs { #expect(count == 1, "\(name) installed \(count) times; \(story)") }
