@@ -13,6 +13,7 @@ extension IssueLibrary {
         try checkOpen()
         // Start from the rows as another process may have left them (its refresh, its downloads).
         await synchronize()
+        await removeAbandonedCoverWrites()
         guard let catalogURL = url ?? state.catalogURL else { throw .noCatalogURL }
         let known = catalogURL == state.catalogURL
         let response = try await catalogClient.fetch(
@@ -176,6 +177,17 @@ extension IssueLibrary {
         return NormalScaleFallback(
             coverURL: cover, contentURL: content, contentSize: entry.contentSize,
             contentSHA256: entry.contentSHA256?.lowercased(), coverSHA256: entry.coverSHA256?.lowercased())
+    }
+
+    /// Removes what a process killed while fetching a cover left half-written. On each refresh
+    /// (covers are fetched then), not on each open: the folder holds a file per cover, and
+    /// listing a large shelf's is not free.
+    private func removeAbandonedCoverWrites() async {
+        let covers = layout.covers
+        await BlockingWork.run {
+            guard let folder = try? OpenFolder.open(covers) else { return }
+            AtomicFile.removeAbandonedTemporaries(in: folder) { _ in true }
+        }
     }
 
     /// Fetches the covers of the newest `coversFetchedOnRefresh` issues that are missing, or

@@ -149,17 +149,12 @@ public actor IssueLibrary {
 
     /// Brings the files and the state back in line after a crash: removes interrupted unpacks,
     /// brings a cut swap to the version the saved record names (`ContentSwap.settle`), marks
-    /// issues whose content folder is gone as not downloaded, drops orphaned `.part` files and
-    /// the covers a killed process was writing.
+    /// issues whose content folder is gone as not downloaded, drops orphaned `.part` files.
     private static func recover(_ state: inout LibraryState, in layout: LibraryLayout) {
         let issues = try? OpenFolder.open(layout.issues)
         for entry in (try? issues?.entries()) ?? [] {
             guard let item = entry.name, item.hasPrefix(LibraryLayout.temporaryPrefix) else { continue }
             try? issues?.removeTree(item)
-        }
-        // Covers whose writer was killed while fetching them (the folder holds only covers).
-        if let covers = try? OpenFolder.open(layout.covers) {
-            AtomicFile.removeAbandonedTemporaries(in: covers) { _ in true }
         }
         if let issues {
             for name in ContentSwap.pending(in: issues) {
