@@ -52,34 +52,31 @@ extension IssueLibrary {
         let claims = claims
         countClaimant(name, 1)
         removing.insert(name)
-        defer { removing.remove(name) }
+        var claimed = false
+        defer {
+            removing.remove(name)
+            if !claimed { countClaimant(name, -1) }
+        }
         var heldElsewhereSince: Date?
         let ownWorkDeadline = Date().addingTimeInterval(120)
         while !Task.isCancelled {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
-            do {
-                if let claim = try taken.get() { return claim }
-            } catch {
-                countClaimant(name, -1)
-                throw error
+            if let claim = try taken.get() {
+                claimed = true
+                return claim
             }
             if running[name] != nil || (claimants[name] ?? 0) > 1 {
                 heldElsewhereSince = nil
-                if Date() > ownWorkDeadline {
-                    countClaimant(name, -1)
-                    throw .issueBusy(name: name)
-                }
+                if Date() > ownWorkDeadline { throw .issueBusy(name: name) }
             } else if let since = heldElsewhereSince, Date().timeIntervalSince(since) > 1 {
                 // Nothing of this library's holds it: another process does.
-                countClaimant(name, -1)
                 throw .issueBusy(name: name)
             } else if heldElsewhereSince == nil {
                 heldElsewhereSince = Date()
             }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
-        countClaimant(name, -1)
         throw .cancelled(name: name)
     }
 
