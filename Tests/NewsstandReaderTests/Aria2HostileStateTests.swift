@@ -74,6 +74,31 @@ struct Aria2HostileStateTests {
         }
     }
 
+    /// aria2 saves a control file under `<name>.aria2__temp` and renames it: a daemon killed
+    /// mid-save leaves that behind. The next daemon's start removes every key's, and nothing
+    /// else (another name, a link); a key's removal removes its own.
+    @Test func aControlFileSaveCutByAKillIsRemovedWhenTheNextDaemonStarts() async throws {
+        try await Aria2Bed.with { bed in
+            let files = bed.folder.appendingPathComponent("files")
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            let cut = "a-1#1.aria2__temp"
+            let kept = ["notes.aria2__temp", "a-1#01.aria2__temp"]
+            for name in [cut] + kept { try Data("x".utf8).write(to: files.appendingPathComponent(name)) }
+            let link = "b-1#1.aria2__temp"
+            try FileManager.default.createSymbolicLink(
+                atPath: files.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd")
+            try await Self.startsCleanly(bed, "h-4")
+            let left = try FileManager.default.contentsOfDirectory(atPath: files.path).sorted()
+            #expect(left == (kept + [link]).sorted())
+
+            let opened = try Aria2Files.open(in: OpenFolder.open(bed.folder))
+            let key = TransferID(name: "c-1", generation: 2)
+            try Data("x".utf8).write(to: files.appendingPathComponent(Aria2Key.controlSaveName(of: key)))
+            try opened.remove(key)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: files.path).sorted() == left)
+        }
+    }
+
     @Test func aRecordOthersCouldReadIsSpent() async throws {
         try await Aria2Bed.with { bed in
             let engine = bed.engine()

@@ -19,6 +19,7 @@ extension Aria2Daemon {
         // What a process killed while writing the engine's files left behind.
         let ownNames: Set = [Aria2Settings.fileName, Aria2DaemonRecord.fileName, Self.sessionName]
         AtomicFile.removeAbandonedTemporaries(in: engineFolder) { ownNames.contains($0) }
+        files.removeAbandonedControlSaves()
         var lastFailure = Aria2Error.didNotStart(seconds: configuration.startTimeout)
         for _ in 0..<3 {
             let port = try Self.freePort()

@@ -85,10 +85,21 @@ struct Aria2Files: Sendable {
         AtomicFile.removeAbandonedTemporaries(in: folder) { Aria2Key.id(ofRecordName: $0) != nil }
     }
 
-    /// Removes the key's file, control file and record (regular files only).
+    /// Removes the control-file saves a killed daemon left (`Aria2Key.controlSaveName`). Only
+    /// while no daemon of this folder runs (its launch): a running one renames them away itself.
+    func removeAbandonedControlSaves() {
+        for entry in (try? folder.entries()) ?? [] where entry.kind == .regularFile {
+            guard let name = entry.name, Aria2Key.id(ofControlSaveName: name) != nil else { continue }
+            try? folder.removeRegularFile(name)
+        }
+    }
+
+    /// Removes the key's file, control file (and a save of it a killed daemon left) and record
+    /// (regular files only).
     func remove(_ id: TransferID) throws(FileSystemError) {
         try folder.removeRegularFile(Aria2Key.fileName(of: id))
         try folder.removeRegularFile(Aria2Key.controlFileName(of: id))
+        try folder.removeRegularFile(Aria2Key.controlSaveName(of: id))
         try folder.removeRegularFile(Aria2Key.recordFileName(of: id))
     }
 }

@@ -21,6 +21,17 @@ enum Aria2Key {
     /// aria2's control file beside an unfinished download (`--continue` resumes from it).
     static func controlFileName(of id: TransferID) -> String { id.description + ".aria2" }
 
+    /// What aria2 writes a control file under before renaming it over the control file (its
+    /// `DefaultBtProgressInfoFile::save`): a daemon killed mid-save leaves it behind.
+    static func controlSaveName(of id: TransferID) -> String { controlFileName(of: id) + "__temp" }
+
+    /// The key of a control file's save name (`a-1#2.aria2__temp`).
+    static func id(ofControlSaveName name: String) -> TransferID? {
+        let suffix = ".aria2__temp"
+        guard name.hasSuffix(suffix) else { return nil }
+        return id(ofFileName: String(name.dropLast(suffix.count)))
+    }
+
     /// The engine's record of the job (`Aria2JobRecord`).
     static func recordFileName(of id: TransferID) -> String { id.description + ".json" }
 
