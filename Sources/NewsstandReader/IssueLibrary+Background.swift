@@ -191,7 +191,7 @@ extension IssueLibrary {
     /// download whose file has arrived is installed all the same.
     public func cancelBackgroundDownload(_ name: String) async {
         guard state.transfers[name]?.isActive == true else { return }
-        await handle(.cancelled, of: name)
+        await handle(.cancelled, of: name, withoutClaim: true)
     }
 
     /// Every background transfer under way, newest issue first.

@@ -13,21 +13,23 @@ extension IssueLibrary {
         guard !batch.isEmpty else { return }
         let store = store
         let result = await commits.run(
-            { () -> Result<LoadedState?, LibraryError> in
+            { () -> Result<StateStore.CommitOutcome, LibraryError> in
                 Result { () throws(LibraryError) in try store.commit(batch) }
             }, then: { result in await self.applyCommit(result, batch: batch) })
         if case .failure(let error) = result { throw error }
     }
 
     /// Takes in a commit's outcome, on the actor, before the next commit starts: the order the
-    /// commits ran in is the order their outcomes are applied in.
-    private func applyCommit(_ result: Result<LoadedState?, LibraryError>, batch: StateBatch) {
+    /// commits ran in is the order their outcomes are applied in. The batch is marked committed
+    /// before the tables are merged: what it wrote is then no unsaved change that a merge would
+    /// judge against the rows it was made from.
+    private func applyCommit(_ result: Result<StateStore.CommitOutcome, LibraryError>, batch: StateBatch) {
         switch result {
         case .failure(let error):
             log(.error, "commit of \(batch.issues.count) issue rows failed: \(error)")
-        case .success(let stored):
-            if let stored { takeIn(stored) }
+        case .success(let outcome):
             state.markCommitted(batch)
+            if let stored = outcome.stored { takeIn(stored, dropped: outcome.dropped) }
             tellFollowers(committed: batch)
         }
     }
@@ -59,12 +61,19 @@ extension IssueLibrary {
     }
 
     private func applyReload(_ result: Result<LoadedState?, LibraryError>) {
-        if case .success(let stored?) = result { takeIn(stored) }
+        if case .success(let stored?) = result { takeIn(stored, dropped: []) }
     }
 
-    /// Puts another writer's rows under this library's unsaved changes.
-    private func takeIn(_ stored: LoadedState) {
-        state.merge(stored.state)
+    /// Puts another writer's rows under this library's unsaved changes. A claimless change
+    /// (`ClaimlessWrite`) that a commit left out (`dropped`) or that the rows no longer hold the
+    /// basis of gives way to them, and its issue's status is told again.
+    private func takeIn(_ stored: LoadedState, dropped: Set<String>) {
+        let given = dropped.union(state.merge(stored.state))
+        for name in given.sorted() {
+            log(.debug, "\(name): an engine event's change gave way to another writer's commit")
+            emit(.statusChanged(name: name, state.issues[name]?.status ?? .none))
+            tellFollowers(changed: name)
+        }
         stateProblems = stored.problems
         for problem in stored.problems { log(.error, "a row of the state is left out: \(problem)") }
         log(.debug, "took in another writer's commits")

@@ -34,50 +34,24 @@ extension IssueLibrary {
 
     /// Gives `event` to `name`'s lifecycle (as the state has it, or `before`, taken before a
     /// step that already wrote part of the event's outcome), writes the lifecycle back and
-    /// carries out its actions.
-    func handle(_ event: LifecycleEvent, of name: String, from before: IssueLifecycle? = nil) async {
+    /// carries out its actions. An event handled `withoutClaim` (an engine's) is written as a
+    /// `ClaimlessWrite`: it gives way when another writer changed the issue's rows meanwhile.
+    func handle(
+        _ event: LifecycleEvent, of name: String, from before: IssueLifecycle? = nil, withoutClaim: Bool = false
+    ) async {
         guard var life = before ?? lifecycle(of: name) else { return }
         let unchanged = life
         let actions = life.handle(event)
         // An event that changed nothing (a stale one) writes nothing: the rows in memory may be
         // older than another process's commit, and writing them back would undo it.
-        if before != nil || life != unchanged { store(life, event: event) }
-        await perform(actions, of: name)
-    }
-
-    /// Writes a lifecycle back into the issue's record and transfer row.
-    private func store(_ life: IssueLifecycle, event: LifecycleEvent) {
-        let name = life.name
-        guard var record = state.issues[name] else { return }
-        // The lifecycle has content installed only when the record said so or an install just
-        // committed it (`commitStaged`), so its word on the status is the record's.
-        record.status = life.installed == nil ? life.status : .available
-        state.issues[name] = record
-        guard var row = state.transfers[name] else { return }
-        if let transfer = life.transfer {
-            if row.generation != transfer.generation { row.resumeData = transfer.restarts > row.restarts ? row.resumeData : nil }
-            row.generation = transfer.generation
-            row.stage =
-                switch transfer.stage {
-                case .queued: .queued
-                case .transferring: .transferring
-                case .received, .installing: .received
-                }
-            row.receivedFile = transfer.file
-            row.restarts = transfer.restarts
-            row.intent = transfer.intent
-            row.bytesReceived = transfer.progress.bytesReceived
-            row.bytesExpected = transfer.progress.bytesExpected ?? row.bytesExpected
-            row.lastError = nil
-        } else {
-            row.generation = max(row.generation, life.lastGeneration)
-            row.stage = .ended
-            row.receivedFile = nil
-            row.resumeData = nil
-            if case .failed(_, let error) = event { row.lastError = error.description }
-            if case .engineReported(_, _, .failed(let error, _)) = event { row.lastError = error.description }
+        if before != nil || life != unchanged {
+            if withoutClaim {
+                state.changeWithoutClaim(name) { $0.store(life, event: event) }
+            } else {
+                state.store(life, event: event)
+            }
         }
-        state.transfers[name] = row
+        await perform(actions, of: name)
     }
 
     /// Carries out a lifecycle's actions. Engine calls run in tasks of their own: the engine's
@@ -149,7 +123,7 @@ extension IssueLibrary {
                 do throws(LibraryError) {
                     handed.url = try await link.signed()
                 } catch {
-                    await self.handle(.failed(generation: generation, error), of: name)
+                    await self.handle(.failed(generation: generation, error), of: name, withoutClaim: true)
                     return
                 }
             }
@@ -245,7 +219,7 @@ extension IssueLibrary {
         }
         switch event {
         case .progressed(let id, let progress):
-            await handle(.progressed(generation: id.generation, progress), of: id.name)
+            await handle(.progressed(generation: id.generation, progress), of: id.name, withoutClaim: true)
         case .received(let id, let file):
             // The row as committed now: another process (the command that handed this job over
             // after this library opened) may have written it since, and a file discarded on a
@@ -257,16 +231,17 @@ extension IssueLibrary {
                 return
             }
             renewedTransfers.remove(id.name)
-            await handle(.received(generation: id.generation, file: file), of: id.name)
+            await handle(.received(generation: id.generation, file: file), of: id.name, withoutClaim: true)
         case .refused(let id, let error):
             await handle(
-                .engineReported(generation: id.generation, engine: .background, .failed(error, resumable: false)), of: id.name)
+                .engineReported(generation: id.generation, engine: .background, .failed(error, resumable: false)), of: id.name,
+                withoutClaim: true)
         case .failed(let id, let failure, let resumeData):
             if let resumeData, resumeData.count <= TransferRow.maxResumeDataBytes, var row = state.transfers[id.name],
                 row.generation == id.generation
             {
                 row.resumeData = resumeData
-                state.transfers[id.name] = row
+                state.changeWithoutClaim(id.name) { $0.transfers[id.name] = row }
             }
             var error = Self.libraryError(failure, name: id.name, url: state.transfers[id.name]?.url ?? folder)
             var resumable = failure.isTransient || resumeData != nil
@@ -276,8 +251,9 @@ extension IssueLibrary {
                 if !resumable { error = Self.refusedAfterRenewal(id.name, failure) }
             }
             await handle(
-                .engineReported(generation: id.generation, engine: .background, .failed(error, resumable: resumable)), of: id.name
-            )
+                .engineReported(generation: id.generation, engine: .background, .failed(error, resumable: resumable)),
+                of: id.name,
+                withoutClaim: true)
         case .delivered(let recorded):
             recorded.signal()
         }

@@ -123,11 +123,12 @@ public actor IssueLibrary {
             // keep the library from opening.
             let batch = state.pendingChanges
             do {
-                if let stored = try store.commitHoldingLock(batch) {
+                let outcome = try store.commitHoldingLock(batch)
+                state.markCommitted(batch)
+                if let stored = outcome.stored {
                     state.merge(stored.state)
                     problems = stored.problems
                 }
-                state.markCommitted(batch)
             } catch {
                 configuration.log(.error, "repaired state not saved: \(error)")
             }

@@ -47,6 +47,34 @@ struct LibraryState: Sendable {
         set { settings[Setting.currentlyReading] = newValue }
     }
 
+    /// The issues whose pending changes were made without their claim (`ClaimlessWrite`).
+    private(set) var claimless: [String: ClaimlessWrite] = [:]
+
+    /// Makes `change` to `name`'s record and transfer row as a write made without the issue's
+    /// claim (an engine's event): committed only while the database holds the rows it was made
+    /// from (`ClaimlessWrite`). Joins, unconditionally, a pending change made under the claim.
+    mutating func changeWithoutClaim(_ name: String, _ change: (inout LibraryState) -> Void) {
+        let pending = issues.changed[name] != nil || transfers.changed[name] != nil
+        let basis: ClaimlessWrite.Basis? =
+            if let earlier = pendingClaimless(name) { earlier.basis } else if pending { nil } else {
+                ClaimlessWrite.Basis(of: name, in: self)
+            }
+        change(&self)
+        guard let basis, issues.changed[name] != nil || transfers.changed[name] != nil else {
+            claimless[name] = nil
+            return
+        }
+        claimless[name] = ClaimlessWrite(basis: basis, recordChange: issues.changed[name], rowChange: transfers.changed[name])
+    }
+
+    /// `name`'s claimless change, when its pending change is one (nothing changed it since
+    /// under the claim).
+    private func pendingClaimless(_ name: String) -> ClaimlessWrite? {
+        guard let write = claimless[name], write.recordChange == issues.changed[name], write.rowChange == transfers.changed[name]
+        else { return nil }
+        return write
+    }
+
     /// Whether anything changed since the last commit (or load).
     var hasChanges: Bool {
         !issues.changed.isEmpty || !readingPositions.changed.isEmpty || !settings.changed.isEmpty || !transfers.changed.isEmpty
@@ -54,12 +82,32 @@ struct LibraryState: Sendable {
 
     /// Every unsaved change, for one commit: the rows and the change each is at.
     var pendingChanges: StateBatch {
-        StateBatch(
-            issues: issues.pending, positions: readingPositions.pending, settings: settings.pending, transfers: transfers.pending)
+        var conditions: [String: ClaimlessWrite.Batched] = [:]
+        for name in claimless.keys {
+            guard let write = pendingClaimless(name) else { continue }
+            conditions[name] = ClaimlessWrite.Batched(write: write, written: ClaimlessWrite.Basis(of: name, in: self))
+        }
+        return StateBatch(
+            issues: issues.pending, positions: readingPositions.pending, settings: settings.pending, transfers: transfers.pending,
+            claimless: conditions)
     }
 
-    /// Forgets the changes `batch` committed, except those made again since it was taken.
+    /// Forgets the changes `batch` committed, except those made again since it was taken (a
+    /// claimless one made again is then based on what the batch wrote). A claimless change the
+    /// commit dropped is forgotten too: the merge of the commit's rows brings the other writer's.
     mutating func markCommitted(_ batch: StateBatch) {
+        for (name, batched) in batch.claimless {
+            guard let now = pendingClaimless(name) else {
+                claimless[name] = nil
+                continue
+            }
+            if now.recordChange == batched.write.recordChange, now.rowChange == batched.write.rowChange {
+                claimless[name] = nil
+            } else {
+                claimless[name]?.basis = batched.written
+            }
+        }
+        claimless = claimless.filter { pendingClaimless($0.key) != nil }
         issues.markCommitted(batch.issues)
         readingPositions.markCommitted(batch.positions)
         settings.markCommitted(batch.settings)
@@ -68,11 +116,35 @@ struct LibraryState: Sendable {
 
     /// Takes the rows of `stored` (what the database holds after another writer's commits) and
     /// puts this library's unsaved changes back on top: per row, ours win where we changed it.
-    mutating func merge(_ stored: LibraryState) {
+    /// A claimless change (`ClaimlessWrite`) whose rows `stored` no longer holds is dropped:
+    /// the other writer's rows are taken. Returns the names dropped.
+    @discardableResult
+    mutating func merge(_ stored: LibraryState) -> [String] {
+        var dropped: [String] = []
+        for name in claimless.keys.sorted() {
+            guard let write = pendingClaimless(name) else {
+                claimless[name] = nil
+                continue
+            }
+            guard write.basis != ClaimlessWrite.Basis(of: name, in: stored) else { continue }
+            issues.forgetChange(of: name)
+            transfers.forgetChange(of: name)
+            claimless[name] = nil
+            dropped.append(name)
+        }
         issues.replaceKeepingChanges(with: stored.issues)
         readingPositions.replaceKeepingChanges(with: stored.readingPositions)
         settings.replaceKeepingChanges(with: stored.settings)
         transfers.replaceKeepingChanges(with: stored.transfers)
+        return dropped
+    }
+
+    /// Takes in the rows `batch` wrote, as the database now holds them.
+    mutating func takeWritten(_ batch: StateBatch) {
+        issues.takeWritten(batch.issues)
+        readingPositions.takeWritten(batch.positions)
+        settings.takeWritten(batch.settings)
+        transfers.takeWritten(batch.transfers)
     }
 }
 
@@ -123,6 +195,14 @@ struct ChangeTracked<Value: Equatable & Sendable>: Sendable, Sequence {
     /// Forgets the changes of `rows` that are still the latest of their name.
     mutating func markCommitted(_ rows: [StateBatch.Row<Value>]) {
         for row in rows where changed[row.name] == row.change { changed[row.name] = nil }
+    }
+
+    /// Forgets `name`'s unsaved change: the next merge takes the stored value.
+    mutating func forgetChange(of name: String) { changed[name] = nil }
+
+    /// Sets the values of `rows` as the database holds them after writing them: nothing to save.
+    mutating func takeWritten(_ rows: [StateBatch.Row<Value>]) {
+        for row in rows { storage[row.name] = row.value.map(Boxed.init) }
     }
 
     /// Takes `stored`'s values, keeping this table's unsaved ones (and deletions) on top.

@@ -12,9 +12,27 @@ struct StateBatch: Sendable {
     var positions: [Row<ReadingPosition>]
     var settings: [Row<String>]
     var transfers: [Row<TransferRecord>] = []
+    /// The issues whose rows here were changed without their claim: written only while the
+    /// database holds what they were changed from (`ClaimlessWrite`).
+    var claimless: [String: ClaimlessWrite.Batched] = [:]
 
     /// Whether there is nothing to write.
     var isEmpty: Bool { issues.isEmpty && positions.isEmpty && settings.isEmpty && transfers.isEmpty }
+
+    /// The claimless changes the database's rows in `stored` no longer hold the basis of.
+    func conflicts(with stored: LibraryState) -> Set<String> {
+        Set(claimless.filter { $0.value.write.basis != ClaimlessWrite.Basis(of: $0.key, in: stored) }.keys)
+    }
+
+    /// This batch without the issue and transfer rows of `names`.
+    func dropping(_ names: Set<String>) -> StateBatch {
+        guard !names.isEmpty else { return self }
+        var batch = self
+        batch.issues.removeAll { names.contains($0.name) }
+        batch.transfers.removeAll { names.contains($0.name) }
+        for name in names { batch.claimless[name] = nil }
+        return batch
+    }
 
     /// The names of the issues whose rows it writes or deletes.
     var issueNames: [String] { issues.map(\.name) }

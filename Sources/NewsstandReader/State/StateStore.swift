@@ -84,37 +84,50 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
         }
     }
 
-    /// Writes `batch` in one transaction under the writer lock. Returns the tables as they are
-    /// after it when another writer committed since this store's last transaction (nil when not).
-    /// Blocking: the `CommitQueue` runs it.
-    func commit(_ batch: StateBatch) throws(LibraryError) -> LoadedState? {
-        try lock.hold { () throws(LibraryError) -> LoadedState? in try commitHoldingLock(batch) }
+    /// What a commit did: the tables as they are after it when another writer committed since
+    /// this store's last transaction (nil when not), and the issues whose claimless changes it
+    /// did not write because that writer changed their rows (`ClaimlessWrite`).
+    struct CommitOutcome: Sendable {
+        var stored: LoadedState?
+        var dropped: Set<String> = []
     }
 
-    /// `commit` for a caller that holds the writer lock (opening's repair).
-    func commitHoldingLock(_ batch: StateBatch) throws(LibraryError) -> LoadedState? {
-        var stored: LoadedState?
+    /// Writes `batch` in one transaction under the writer lock. Blocking: the `CommitQueue` runs it.
+    func commit(_ batch: StateBatch) throws(LibraryError) -> CommitOutcome {
+        try lock.hold { () throws(LibraryError) -> CommitOutcome in try commitHoldingLock(batch) }
+    }
+
+    /// `commit` for a caller that holds the writer lock (opening's repair). When another writer
+    /// committed since this store's last transaction, the tables are read first: a claimless
+    /// change whose rows they no longer hold is left out, and the tables as the commit leaves
+    /// them are what the library merges.
+    func commitHoldingLock(_ batch: StateBatch) throws(LibraryError) -> CommitOutcome {
+        var outcome = CommitOutcome()
         var version = seenVersion
         do {
             try database.transaction { () throws(SQLiteFailure) in
                 version = try database.dataVersion()
                 guard let statements else { throw SQLiteFailure(code: 0, message: "the database was closed") }
-                try statements.write(batch)
-                if version != seenVersion {
-                    do {
-                        stored = try StateRows.readTables(database)
-                    } catch let failure as SQLiteFailure {
-                        throw failure
-                    } catch {
-                        throw SQLiteFailure(code: 0, message: "\(error)")
-                    }
+                guard version != seenVersion else { return try statements.write(batch) }
+                var tables: LoadedState
+                do {
+                    tables = try StateRows.readTables(database)
+                } catch let failure as SQLiteFailure {
+                    throw failure
+                } catch {
+                    throw SQLiteFailure(code: 0, message: "\(error)")
                 }
+                outcome.dropped = batch.conflicts(with: tables.state)
+                let written = batch.dropping(outcome.dropped)
+                try statements.write(written)
+                tables.state.takeWritten(written)
+                outcome.stored = tables
             }
         } catch {
             throw .cannotSave(path: path, reason: error.description)
         }
         seenVersion = version
-        return stored
+        return outcome
     }
 
     /// The tables as they are now, when another writer committed since this store's last
