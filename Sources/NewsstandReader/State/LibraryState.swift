@@ -96,22 +96,24 @@ struct LibraryState: Sendable {
     /// claimless one made again is then based on what the batch wrote). A claimless change the
     /// commit dropped is forgotten too: the merge of the commit's rows brings the other writer's.
     mutating func markCommitted(_ batch: StateBatch) {
+        var madeAgain: [String: ClaimlessWrite.Basis] = [:]
         for (name, batched) in batch.claimless {
-            guard let now = pendingClaimless(name) else {
-                claimless[name] = nil
-                continue
+            if let now = pendingClaimless(name),
+                now.recordChange != batched.write.recordChange || now.rowChange != batched.write.rowChange
+            {
+                madeAgain[name] = batched.written
             }
-            if now.recordChange == batched.write.recordChange, now.rowChange == batched.write.rowChange {
-                claimless[name] = nil
-            } else {
-                claimless[name]?.basis = batched.written
-            }
+            claimless[name] = nil
         }
+        // Changes made under the claim since made the rest unconditional.
         claimless = claimless.filter { pendingClaimless($0.key) != nil }
         issues.markCommitted(batch.issues)
         readingPositions.markCommitted(batch.positions)
         settings.markCommitted(batch.settings)
         transfers.markCommitted(batch.transfers)
+        for (name, basis) in madeAgain {
+            claimless[name] = ClaimlessWrite(basis: basis, recordChange: issues.changed[name], rowChange: transfers.changed[name])
+        }
     }
 
     /// Takes the rows of `stored` (what the database holds after another writer's commits) and
