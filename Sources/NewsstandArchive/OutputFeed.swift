@@ -13,7 +13,7 @@ import Foundation
 /// file's size: the feed lags behind the writer in the file, never in memory.
 final class OutputFeed: @unchecked Sendable {  // safe: `observer`, `buffer`, `shown` and `failure` are used on `queue` only
     static let blockSize = 1 << 18
-    private let observer: (UnsafeRawBufferPointer) -> Void
+    private let observer: (ZipOutputBlock) -> Void
     private let queue = DispatchQueue(label: "newsstand.archive-feed")
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputFeed.blockSize, alignment: 16)
     /// Bytes shown so far: the file from 0 up to here.
@@ -21,16 +21,17 @@ final class OutputFeed: @unchecked Sendable {  // safe: `observer`, `buffer`, `s
     /// The first failure to read back: the system's reason.
     private var failure: String?
 
-    init(observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+    init(observer: @escaping (ZipOutputBlock) -> Void) {
         self.observer = observer
     }
 
     deinit { buffer.deallocate() }
 
     /// Bytes of `fd` before `end` will not change any more: they are shown, in order, on the
-    /// feed's queue. `fd` must stay open until `finish()` returns.
-    func advance(to end: Int64, in fd: Int32) {
-        queue.async { self.show(upTo: end, from: fd) }
+    /// feed's queue, as part of `entry` (the bytes since the last advance are its local header
+    /// and data) or of the central directory (nil). `fd` must stay open until `finish()` returns.
+    func advance(to end: Int64, in fd: Int32, entry: (index: Int, layout: ZipEntryLayout)?) {
+        queue.async { self.show(upTo: end, from: fd, entry: entry) }
     }
 
     /// Waits until everything advanced to has been shown; the system's reason on failure.
@@ -38,7 +39,7 @@ final class OutputFeed: @unchecked Sendable {  // safe: `observer`, `buffer`, `s
         queue.sync { failure }
     }
 
-    private func show(upTo end: Int64, from fd: Int32) {
+    private func show(upTo end: Int64, from fd: Int32, entry: (index: Int, layout: ZipEntryLayout)?) {
         guard failure == nil, let base = buffer.baseAddress else { return }
         while shown < end {
             let got = pread(fd, base, Int(min(Int64(buffer.count), end - shown)), off_t(shown))
@@ -51,7 +52,8 @@ final class OutputFeed: @unchecked Sendable {  // safe: `observer`, `buffer`, `s
                 failure = "the archive shrank while it was being written"
                 return
             }
-            observer(UnsafeRawBufferPointer(start: base, count: got))
+            let block = UnsafeRawBufferPointer(start: base, count: got)
+            observer(ZipOutputBlock(bytes: block, offset: shown, entry: entry, endsEntry: shown + Int64(got) == end))
             shown += Int64(got)
         }
     }

@@ -58,13 +58,13 @@ final class ZipOutput {
     /// The descriptor a caller opened (read and write), used instead of opening `path`.
     private var given: Int32?
 
-    init(path: String, observer: ((UnsafeRawBufferPointer) -> Void)?) {
+    init(path: String, observer: ((ZipOutputBlock) -> Void)?) {
         self.path = path
         feed = observer.map(OutputFeed.init)
     }
 
     /// Output to `descriptor`, owned from now on (closed here).
-    init(path: String, descriptor: Int32, observer: ((UnsafeRawBufferPointer) -> Void)?) {
+    init(path: String, descriptor: Int32, observer: ((ZipOutputBlock) -> Void)?) {
         self.path = path
         given = descriptor
         fd = descriptor
@@ -193,11 +193,12 @@ final class ZipOutput {
             throw fail(error.reason)
         }
         try put(header.bytes, at: entry.fileOffset)
-        feed?.advance(to: written, in: fd)
-        lastLayout = ZipEntryLayout(
+        let layout = ZipEntryLayout(
             headerOffset: entry.fileOffset, dataOffset: entry.fileOffset + Int64(header.bytes.count),
             compressedSize: entry.dataLength, method: header.bytes.le16(8), crc32: header.bytes.le32(14),
             uncompressedSize: uncompressedSize)
+        feed?.advance(to: written, in: fd, entry: (placements.count, layout))
+        lastLayout = layout
         placements.append(.init(producedOffset: entry.producedOffset, fileOffset: entry.fileOffset, time: entry.time))
         entry = PendingEntry()
         phase = .idle
@@ -222,7 +223,7 @@ final class ZipOutput {
         try put(trailer, at: written)
         written += Int64(trailer.count)
         trailer = []
-        feed?.advance(to: written, in: fd)
+        feed?.advance(to: written, in: fd, entry: nil)
         if let reason = feed?.finish() { throw fail(reason) }
         phase = .done
     }

@@ -241,6 +241,48 @@ struct ZipWriterTests {
         #expect(same, "the observer saw \(seen.count) bytes, the file holds \(file.count)")
     }
 
+    /// The blocks tile the file in order and name the entry they belong to: each entry's data,
+    /// gathered from its blocks, is what the file holds there (for a stored entry, its source's
+    /// bytes), its last block says so, and the central directory's blocks name no entry.
+    @Test func theObserversBlocksNameTheirEntries() throws {
+        let folder = try Shell.temporaryFolder("zipwriter")
+        let items = Self.items()
+        let archive = folder.appendingPathComponent("blocks.zip")
+        let descriptor = open(archive.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0)
+        nonisolated(unsafe) var next: Int64 = 0
+        nonisolated(unsafe) var data: [Int: Data] = [:]
+        nonisolated(unsafe) var ended: [Int] = []
+        nonisolated(unsafe) var trailerBlocks = 0
+        nonisolated(unsafe) var problems: [String] = []
+        let writer = try ZipWriter(descriptor: descriptor, path: archive.path) { block in
+            if block.offset != next { problems.append("a block at \(block.offset), expected \(next)") }
+            next = block.offset + Int64(block.bytes.count)
+            guard let (index, _) = block.entry else {
+                trailerBlocks += 1
+                return
+            }
+            if ended.contains(index) { problems.append("entry \(index) has a block after its last") }
+            data[index, default: Data()].append(contentsOf: block.entryData)
+            if block.endsEntry { ended.append(index) }
+        }
+        for item in items {
+            try writer.addData(item.bytes, as: item.name, modified: item.date, compression: item.compression)
+        }
+        let size = try writer.close()
+        #expect(problems == [])
+        #expect(next == size)
+        #expect(trailerBlocks >= 1)
+        #expect(ended == Array(items.indices))
+        let file = try Data(contentsOf: archive)
+        for (index, entry) in writer.entries.enumerated() {
+            let start = Int(entry.layout.dataOffset)
+            let stored = file.subdata(in: start..<start + Int(entry.layout.compressedSize))
+            #expect(data[index] == stored, "\(entry.name)")
+            if items[index].compression == .store { #expect(data[index] == items[index].bytes, "\(entry.name)") }
+        }
+    }
+
     @Test func theSameEntriesGiveTheSameBytes() throws {
         let items = Self.items()
         let first = try write(items, in: try Shell.temporaryFolder("zipwriter"), zip64: false).archive

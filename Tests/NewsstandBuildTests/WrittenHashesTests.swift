@@ -6,7 +6,8 @@ import NewsstandTestSupport
 import Testing
 
 /// The hashes a build promises readers, computed from the bytes as they are written (the
-/// archive's SHA-256 read back on the zip writer's feed thread, each entry's as it is packed):
+/// archive's SHA-256 and its stored entries' read back on the zip writer's feed thread, each
+/// deflated entry's from its content as it is packed):
 /// checked against Python's hashlib over the files on disk, with images large enough to cross
 /// the feed's and the packer's 256 KB blocks, and the bundles checked by `unzip -t`, `bsdtar`
 /// and Python's `zipfile`.

@@ -85,32 +85,38 @@ struct BundleBuilder {
             let opened = try images.open(file, source: source, assets: assets, outputFolder: outputFolder)
             files.append((opened.file, opened.recorded ? "assets/\(file)" : nil, file))
         }
-        let hasher = SHA256()  // updated on the zip writer's feed thread, read after `close()`
-        // Each entry's SHA-256 for the index, from the bytes as they are packed (no second read).
+        // The archive's SHA-256 and its stored entries' (for the index), from the bytes as
+        // written; deflated entries' from their content as it is packed (no second read).
+        let hashes = ArchiveHashes()
         let entryHasher = EntryHasher()
         let pending = try create(name, in: contentFolder)
         let size: Int64
         let entries: [ZipWrittenEntry]
+        // Which entries are stored, in order: their hashes are `hashes`', the rest `entryHasher`'s.
+        var stored: [Bool] = []
         do {
             let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
-                hasher.update($0)
+                hashes.take($0)
             }
             for (name, canonical) in configs {
                 entryHasher.add(canonical)
+                stored.append(false)
                 try writer.addData(canonical, as: name, modified: plan.metadata.date, compression: .deflate)
             }
             var recorders: [InputRecorder] = []
             for item in files {
                 // A cached image is not an input: what it was made from is recorded (`PreparedImages.inputs`).
                 var recorder = item.relative.map { InputRecorder(relative: $0, file: item.file) }
+                let compression = ZipCompression.suited(toFileName: item.entry)
+                stored.append(compression == .store)
                 try writer.addFile(
                     reading: item.file.descriptor, size: item.file.size, path: item.file.path, as: item.entry,
-                    modified: plan.metadata.date, compression: .suited(toFileName: item.entry)
+                    modified: plan.metadata.date, compression: compression
                 ) {
                     recorder?.observe($0)
-                    entryHasher.update($0)
+                    if compression != .store { entryHasher.update($0) }
                 }
-                entryHasher.endEntry()
+                if compression != .store { entryHasher.endEntry() }
                 if let recorder { recorders.append(recorder) }
             }
             size = try writer.close()
@@ -121,10 +127,12 @@ struct BundleBuilder {
             _ = entryHasher.finish()
             throw .archive(issue: plan.name, error)
         }
-        let bundle = OutputRecord(file: name, size: size, sha256: hasher.finalizeHex())
+        let bundle = OutputRecord(file: name, size: size, sha256: hashes.archiveDigest())
         let index: BundleIndex
         do {
-            index = try BundleIndexMaker.index(of: bundle, entries: entries, sha256: entryHasher.finish())
+            let digests = try Self.entryDigests(
+                of: name, stored: stored, fromArchive: hashes.storedEntries, packed: entryHasher.finish())
+            index = try BundleIndexMaker.index(of: bundle, entries: entries, sha256: digests)
         } catch {
             pending.discard()
             throw .archive(issue: plan.name, error)
@@ -133,6 +141,25 @@ struct BundleBuilder {
         let indexRecord = try writeIndex(index)
         try commit(pending)
         return (bundle, indexRecord)
+    }
+
+    /// Each entry's SHA-256, in the archive's order: a stored entry's from the archive's bytes,
+    /// the others' from their content, in turn. A stored entry with no digest (the writer did
+    /// not store it as asked) fails the build rather than give the index a wrong hash.
+    static func entryDigests(
+        of bundle: String, stored: [Bool], fromArchive: [Int: String], packed: [String]
+    ) throws(ArchiveError) -> [String] {
+        var packed = packed.makeIterator()
+        var digests: [String] = []
+        for (index, isStored) in stored.enumerated() {
+            let digest = isStored ? fromArchive[index] : packed.next()
+            guard let digest else { throw ArchiveError(path: bundle, reason: "entry \(index) was not hashed as it was written") }
+            digests.append(digest)
+        }
+        guard packed.next() == nil else {
+            throw ArchiveError(path: bundle, reason: "the entries hashed are not the entries written")
+        }
+        return digests
     }
 
     /// Writes the index under its name beside the bundle (a new file: what was at that name,

@@ -1,9 +1,9 @@
 import Foundation
 import NewsstandCore
 
-/// The SHA-256 of each entry of a bundle, from the bytes as they are packed, on a thread of its
-/// own (the archive's is on the zip writer's feed thread): the packing thread copies each chunk and
-/// goes on. Entries are hashed one after another on one serial queue, so a bundle of many
+/// The SHA-256 of each deflated entry of a bundle, from its content as it is packed, on a thread
+/// of its own (the archive's, and its stored entries', are on the zip writer's feed thread:
+/// `ArchiveHashes`): the packing thread copies each chunk and goes on. Entries are hashed one after another on one serial queue, so a bundle of many
 /// entries costs one extra thread, and at most `depth` chunks wait at once (memory stays
 /// bounded whatever the bundle's size).
 final class EntryHasher: @unchecked Sendable {  // safe: `current` and `digests` are touched on the serial queue only
