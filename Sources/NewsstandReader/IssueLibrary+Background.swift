@@ -46,7 +46,7 @@ extension IssueLibrary {
     /// The issues with a background transfer under way.
     private func activeTransferNames() -> Set<String> {
         var names = Set<String>()
-        for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { names.insert(name) }
+        for (name, row) in state.transfers where row.runsInBackground && state.issues[name] != nil { names.insert(name) }
         return names
     }
 
@@ -86,28 +86,41 @@ extension IssueLibrary {
         await synchronize()
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
         if record.status == .available, !record.hasUpdate { return }
-        if state.transfers[name]?.isActive != true {
+        if state.transfers[name]?.runsInBackground != true {
             let part = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
             try checkSpace(for: record, alreadyDownloaded: part)
-            let source = record.bundleSource(scale: state.scale)
-            var row =
-                state.transfers[name]
-                ?? TransferRecord(
-                    name: name, generation: 0, stage: .ended, engine: .background, intent: intent, url: source.url,
-                    expectedSize: source.size, expectedSHA256: source.sha256, scale: source.scale)
-            row.url = source.url
-            row.expectedSize = source.size
-            row.expectedSHA256 = source.sha256
-            row.scale = source.scale
-            row.engine = .background
-            row.restarts = 0
-            row.bytesReceived = 0
-            row.bytesExpected = source.size.map(Int64.init)
-            state.transfers[name] = row
+            prepareTransfer(of: record, engine: .background, intent: intent)
         }
         await handle(.requested(intent, engine: .background), of: name)
         // Returns once the engine has the job (or its refusal is recorded).
         await settleEngineCalls()
+    }
+
+    /// Makes `record`'s transfer row ready for a new transfer on `engine` (the machine's
+    /// `.requested` then gives it its next generation), unless one runs on that engine (it is
+    /// joined). A pending in-process transfer (no task runs it: `running` was checked) handed to
+    /// the background engine ends here, its part file kept for the new one.
+    func prepareTransfer(of record: IssueRecord, engine: TransferEngineKind, intent: TransferIntent) {
+        let name = record.name
+        if let row = state.transfers[name], row.isActive, row.engine == engine { return }
+        let source = record.bundleSource(scale: state.scale)
+        var row =
+            state.transfers[name]
+            ?? TransferRecord(
+                name: name, generation: 0, stage: .ended, engine: engine, intent: intent, url: source.url,
+                expectedSize: source.size, expectedSHA256: source.sha256, scale: source.scale)
+        row.stage = .ended
+        row.receivedFile = nil
+        row.url = source.url
+        row.expectedSize = source.size
+        row.expectedSHA256 = source.sha256
+        row.scale = source.scale
+        row.engine = engine
+        row.intent = intent
+        row.restarts = 0
+        row.bytesReceived = 0
+        row.bytesExpected = source.size.map(Int64.init)
+        state.transfers[name] = row
     }
 
     /// Moves every in-process download to the background engine, for an app whose background
@@ -136,7 +149,7 @@ extension IssueLibrary {
             } catch {
                 log(.error, "download of \(name) stays in process: \(error)")
             }
-            if state.transfers[name]?.isActive == true { handed.append(name) }
+            if state.transfers[name]?.runsInBackground == true { handed.append(name) }
         }
         return handed
     }
@@ -152,20 +165,11 @@ extension IssueLibrary {
         try checkOpen()
         await synchronize()
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
-        if running[name] != nil || state.transfers[name]?.isActive == true { throw .issueBusy(name: name) }
-        let source = record.bundleSource(scale: state.scale)
-        var row =
-            state.transfers[name]
-            ?? TransferRecord(
-                name: name, generation: 0, stage: .ended, engine: .background, intent: .automatic, url: source.url,
-                expectedSize: source.size, expectedSHA256: source.sha256, scale: source.scale)
+        if running[name] != nil || state.transfers[name]?.runsInBackground == true { throw .issueBusy(name: name) }
+        prepareTransfer(of: record, engine: .background, intent: state.transfers[name]?.intent ?? .automatic)
+        guard var row = state.transfers[name] else { throw .unknownIssue(name: name) }
         row.generation += 1
         row.stage = .queued
-        row.url = source.url
-        row.expectedSize = source.size
-        row.expectedSHA256 = source.sha256
-        row.scale = source.scale
-        row.restarts = 0
         row.lastError = nil
         state.transfers[name] = row
         switch TransferHandOff(downloads: layout.downloads).take(file, of: row.id, status: nil) {
@@ -190,19 +194,19 @@ extension IssueLibrary {
     /// Stops `name`'s background download; the engine keeps what it got for the next one. A
     /// download whose file has arrived is installed all the same.
     public func cancelBackgroundDownload(_ name: String) async {
-        guard state.transfers[name]?.isActive == true else { return }
+        guard state.transfers[name]?.runsInBackground == true else { return }
         await handle(.cancelled, of: name, withoutClaim: true)
     }
 
     /// Every background transfer under way, newest issue first.
     public var backgroundTransfers: [BackgroundTransfer] {
         newestFirst().compactMap { name in
-            guard let row = state.transfers[name], row.isActive, let life = lifecycle(of: name) else { return nil }
+            guard let row = state.transfers[name], row.runsInBackground, let life = lifecycle(of: name) else { return nil }
             return BackgroundTransfer(name: name, id: row.id, phase: life.phase, progress: row.progress, intent: row.intent)
         }
     }
 
-    /// Why the last background download of `name` failed, until the next one is asked.
+    /// Why the last download of `name` (in process or in the background) failed, until the next one is asked.
     public func lastTransferError(of name: String) -> String? {
         guard let row = state.transfers[name], !row.isActive else { return nil }
         return row.lastError
@@ -237,7 +241,9 @@ extension IssueLibrary {
             // a relaunch's events come after the session opens, and this asks before them.
             var missing: [TransferRecord] = []
             for (name, row) in state.transfers
-            where row.isActive && state.issues[name] != nil && listed[row.id] == nil && handOff.alreadyTaken(row.id) == nil {
+            where row.runsInBackground && state.issues[name] != nil && listed[row.id] == nil
+                && handOff.alreadyTaken(row.id) == nil
+            {
                 missing.append(row)
             }
             if !missing.isEmpty {
@@ -247,7 +253,7 @@ extension IssueLibrary {
         }
         let issues = try? OpenFolder.open(layout.issues)
         var active: [TransferRecord] = []
-        for (name, row) in state.transfers where row.isActive && state.issues[name] != nil { active.append(row) }
+        for (name, row) in state.transfers where row.runsInBackground && state.issues[name] != nil { active.append(row) }
         for row in active {
             // One the engine's events started meanwhile is theirs to finish.
             guard installTasks[row.name] == nil else { continue }
@@ -257,7 +263,7 @@ extension IssueLibrary {
             defer { claim.release() }
             // Under the claim, the row as the last owner left it.
             await synchronize()
-            guard installTasks[row.name] == nil, let now = state.transfers[row.name], now.isActive,
+            guard installTasks[row.name] == nil, let now = state.transfers[row.name], now.runsInBackground,
                 now.generation == row.generation, now.stage == row.stage
             else { continue }
             let file = handOff.alreadyTaken(row.id)
@@ -283,7 +289,7 @@ extension IssueLibrary {
         // began had its row saved before the engine had it, and is no orphan.
         await synchronize()
         for (id, _) in reports ?? [:]
-        where state.transfers[id.name].map({ !$0.isActive || $0.generation != id.generation }) ?? true {
+        where state.transfers[id.name].map({ !$0.runsInBackground || $0.generation != id.generation }) ?? true {
             log(.notice, "\(id): not a transfer of this library's now; cancelled on the engine")
             await engine.cancel(id, keepingData: false)
             result.orphans += 1
@@ -316,7 +322,7 @@ extension IssueLibrary {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.eventGrace * 1e9)
         while DispatchTime.now().uptimeNanoseconds < deadline {
             let waiting = rows.filter { row in
-                guard let now = state.transfers[row.name], now.isActive else { return false }
+                guard let now = state.transfers[row.name], now.runsInBackground else { return false }
                 return now.generation == row.generation && now.stage == row.stage && handOff.alreadyTaken(row.id) == nil
             }
             if waiting.isEmpty { return }
@@ -331,7 +337,7 @@ extension IssueLibrary {
     @discardableResult
     public func stopBackgroundEngineIfIdle() async -> Bool {
         guard let engine = backgroundEngine as? Aria2Engine else { return true }
-        guard state.transfers.values.allSatisfy({ !$0.isActive }) else { return false }
+        guard state.transfers.values.allSatisfy({ !$0.runsInBackground }) else { return false }
         return (try? await engine.stopIfIdle()) ?? false
     }
 

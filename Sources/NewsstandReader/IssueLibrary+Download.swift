@@ -54,7 +54,7 @@ extension IssueLibrary {
     @discardableResult
     public func resumePendingDownloads(policy: NetworkPolicy? = nil) -> [String] {
         // A background transfer's issue is the engine's (`reconcileTransfers`).
-        let names = pendingDownloads.filter { state.transfers[$0]?.isActive != true }
+        let names = pendingDownloads.filter { state.transfers[$0]?.runsInBackground != true }
         for name in names { _ = try? startTask(name, policy: policy) }
         return names
     }
@@ -102,7 +102,7 @@ extension IssueLibrary {
         if removing.contains(name) { throw .cancelled(name: name) }
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
         // Handed to the background engine: one transfer per issue (`cancelBackgroundDownload` first).
-        if state.transfers[name]?.isActive == true { throw .issueBusy(name: name) }
+        if state.transfers[name]?.runsInBackground == true { throw .issueBusy(name: name) }
         let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
         try checkSpace(for: record, alreadyDownloaded: onDisk)
         policies[name] = policy ?? configuration.networkPolicy
@@ -148,6 +148,8 @@ extension IssueLibrary {
         starting[name] = nil
         progressTree.finish(name)
         let suspended = suspending.remove(name) != nil
+        // A transfer that began ended on the lifecycle, which said so (`endTransfer`).
+        if endedOnLifecycle.remove(name) != nil { return result }
         switch result {
         case .success(let outcome):
             emit(.statusChanged(name: name, outcome.issue.status))
@@ -161,10 +163,11 @@ extension IssueLibrary {
                 }
                 break
             }
-            if var record = state.issues[name], case .downloading = record.status {
-                record.status = .none
-                state.issues[name] = record
-                try? await save()
+            if let row = state.transfers[name], row.isActive, row.engine == .inProcess {
+                // A pending download (a crash's, or one suspended) that failed before it got its
+                // claim again: it ends now, as one that ran would.
+                await handle(.failed(generation: row.generation, error), of: name)
+                break
             }
             emit(.downloadFailed(name: name, error))
             // A failed update leaves the installed version available.
@@ -175,7 +178,9 @@ extension IssueLibrary {
     }
 
     /// Takes the issue's claim (waiting while another process or library works on it), then
-    /// downloads it, unless that other one left it available.
+    /// downloads it, unless that other one left it available. Under the claim the transfer is
+    /// the issue's lifecycle's, on the in-process engine: its row and the status are saved
+    /// before a byte moves, and its end (installed, failed, suspended) is an event.
     private func claimAndDownload(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
         countClaimant(name, 1)
         defer { countClaimant(name, -1) }
@@ -189,23 +194,38 @@ extension IssueLibrary {
         defer { claim.release() }
         // Another process may have downloaded the issue (or removed it) while we waited.
         await synchronize()
-        guard var record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
+        guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
         if record.status == .available, !record.hasUpdate { return .success(DownloadOutcome(issue: record.issue(in: layout))) }
         // An update leaves the issue available: its installed version stays readable until the
         // new one is swapped in whole, and a crash leaves it as it was (the update is asked again).
-        if record.status != .available {
-            let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
-            record.status = .downloading(
-                DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init)))
-            state.issues[name] = record
-            do {
-                try await save()
-            } catch {
-                return .failure(error)
-            }
+        let intent: TransferIntent = policy(of: name) == .automatic ? .automatic : .user
+        prepareTransfer(of: record, engine: .inProcess, intent: intent)
+        await handle(.requested(intent, engine: .inProcess), of: name)
+        guard let row = state.transfers[name], row.isActive, row.engine == .inProcess else {
+            return .failure(.cancelled(name: name))
         }
+        let generation = row.generation
         starting[name] = nil
-        if Task.isCancelled { return .failure(.cancelled(name: name)) }
-        return await transferAndInstall(name)
+        endedOnLifecycle.insert(name)
+        do {
+            try await save()
+        } catch {
+            await endTransfer(name, generation: generation, error)
+            return .failure(error)
+        }
+        let result: Result<DownloadOutcome, LibraryError> =
+            Task.isCancelled ? .failure(.cancelled(name: name)) : await transferAndInstall(name, generation: generation)
+        if case .failure(let error) = result { await endTransfer(name, generation: generation, error) }
+        return result
+    }
+
+    /// The end of an in-process transfer that did not install, under its claim: stopped to go
+    /// on later (`suspendDownloads()`, `close()`: it stays pending), or failed (cancelled too).
+    private func endTransfer(_ name: String, generation: Int, _ error: LibraryError) async {
+        if suspending.contains(name), error == .cancelled(name: name) {
+            await handle(.suspended(generation: generation), of: name)
+        } else {
+            await handle(.failed(generation: generation, error), of: name)
+        }
     }
 }

@@ -73,14 +73,20 @@ extension IssueLibrary {
                 emit(.progress(name: name, progress))
                 tellFollowers(progress: progress, of: name)
             case .emitFailure(let error):
-                log(.error, "background download of \(name) ended: \(error)")
+                log(.error, "download of \(name) ended: \(error)")
                 emit(.downloadFailed(name: name, error))
-            case .startTransfer(let generation, _):
+            case .startTransfer(let generation, .background):
                 launch(name, generation: generation)
+            case .startTransfer(_, .inProcess):
+                // The in-process transfer is the task that asked (`claimAndDownload`): it runs now.
+                break
             case .reattach:
                 // The engine is attached: its events for this transfer come to the sink.
                 break
-            case .cancelTransfer(let generation, _, let keepingData):
+            case .cancelTransfer(_, .inProcess, _):
+                // Its task is being cancelled by whoever ended it (`cancelDownload`, a removal).
+                break
+            case .cancelTransfer(let generation, .background, let keepingData):
                 if let engine = backgroundEngine {
                     let id = TransferID(name: name, generation: generation)
                     callEngine { await engine.cancel(id, keepingData: keepingData) }
@@ -90,15 +96,24 @@ extension IssueLibrary {
             case .discardReceivedFile(let file):
                 discardReceived(file)
             case .discardPartFile:
-                // A background engine keeps its own partial data; `cancelTransfer` disposes of it.
-                break
+                // The in-process engine's part file (a background engine keeps its own partial
+                // data; `cancelTransfer` disposes of it): of no use once the issue is installed
+                // or removed.
+                PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
             case .applyStoragePolicy:
-                _ = try? await applyStoragePolicy(protecting: [name])
+                do {
+                    _ = try await applyStoragePolicy(protecting: [name])
+                } catch {
+                    log(.error, "\(name) is installed; the storage limits were not applied: \(error)")
+                }
             case .recordInstall(let update):
-                backgroundInstalls[name, default: 0] += 1
-                let automatic = state.transfers[name]?.intent == .automatic
+                let row = state.transfers[name]
+                if row?.engine == .background { backgroundInstalls[name, default: 0] += 1 }
+                let byRanges = updatedByRanges.remove(name) != nil
                 configuration.analytics?.record(
-                    update ? .issueUpdated(name: name, byRanges: false) : .issueDownloaded(name: name, automatically: automatic))
+                    update
+                        ? .issueUpdated(name: name, byRanges: byRanges)
+                        : .issueDownloaded(name: name, automatically: row?.intent == .automatic))
             }
         }
     }
@@ -226,7 +241,7 @@ extension IssueLibrary {
             // stale view is a bundle fetched again. Another generation's file is the lifecycle's
             // to judge: an earlier one of the same request is installed in the current one's place.
             await synchronize()
-            guard state.transfers[id.name]?.isActive == true else {
+            guard state.transfers[id.name]?.runsInBackground == true else {
                 discardReceived(file)
                 return
             }

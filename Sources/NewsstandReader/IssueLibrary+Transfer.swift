@@ -2,15 +2,17 @@ import Foundation
 import NewsstandCore
 
 extension IssueLibrary {
-    /// Downloads (or updates by ranges) and installs `name`, under its claim: what it did.
-    func transferAndInstall(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
+    /// Downloads (or updates by ranges) and installs `name`, under its claim, as its lifecycle's
+    /// transfer of `generation` on the in-process engine: what it did. Its progress and its
+    /// install are the lifecycle's events; a failure is the caller's to end it with.
+    func transferAndInstall(_ name: String, generation: Int) async -> Result<DownloadOutcome, LibraryError> {
         guard let record = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
         let part = layout.part(of: name, scale: state.scale)
         // Progress comes from the transfer's thread; one stream carries it to the actor in the
         // order it happened (a task per report could deliver an older value after a newer one).
         // Under a slow consumer the oldest values are dropped, never the newest.
         let (reports, reporter) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
-        let forwarding = Task { for await progress in reports { self.recordProgress(name, progress) } }
+        let forwarding = Task { for await progress in reports { await self.recordProgress(name, generation, progress) } }
         var fullReason = FullDownloadReason.notInstalled
         if canUpdateByRanges(record) {
             switch await updateByRanges(name, progress: { reporter.yield($0) }) {
@@ -18,7 +20,8 @@ extension IssueLibrary {
                 reporter.finish()
                 await forwarding.value
                 emit(.updated(name: name, result))
-                configuration.analytics?.record(.issueUpdated(name: name, byRanges: true))
+                updatedByRanges.insert(name)
+                await handleInstalled(name, generation: generation, from: nil)
                 return .success(DownloadOutcome(issue: issue, update: result))
             case .failed(let error):
                 reporter.finish()
@@ -39,15 +42,13 @@ extension IssueLibrary {
             // An index that lied about an entry is not kept: a later update would trust its hashes.
             var distrusted = false
             if case .indexMismatch = fullReason { distrusted = true }
-            switch await install(name, from: part, source: source, keepIndex: !distrusted) {
+            switch await install(name, from: part, source: source, keepIndex: !distrusted, generation: generation) {
             case .failure(let error):
                 return .failure(error)
             case .success(let issue) where record.hasUpdate:
                 emit(.updated(name: name, .full(fullReason)))
-                configuration.analytics?.record(.issueUpdated(name: name, byRanges: false))
                 return .success(DownloadOutcome(issue: issue, update: .full(fullReason)))
             case .success(let issue):
-                configuration.analytics?.record(.issueDownloaded(name: name, automatically: policy(of: name) == .automatic))
                 return .success(DownloadOutcome(issue: issue))
             }
         }
@@ -163,9 +164,10 @@ extension IssueLibrary {
         }
     }
 
-    /// Verifies the complete `.part` file and unpacks it into the issue's content folder.
+    /// Verifies the complete `.part` file and unpacks it into the issue's content folder; the
+    /// lifecycle then takes the install (saved, told, the storage limits applied).
     private func install(
-        _ name: String, from part: URL, source: BundleSource, keepIndex: Bool
+        _ name: String, from part: URL, source: BundleSource, keepIndex: Bool, generation: Int
     ) async -> Result<Issue, LibraryError> {
         guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
         let index = keepIndex ? await indexForInstall(name, source: source) : nil
@@ -182,18 +184,27 @@ extension IssueLibrary {
         switch installation {
         case .failure(let error): return .failure(error)
         case .success(let sha256):
+            // What was installed before the swap: `commitStaged` records the new content itself.
+            let before = lifecycle(of: name)
             switch await commitStaged(name, sha256: sha256, source: source) {
             case .failure(let error): return .failure(error)
             case .success(let record): current = record
             }
-        }
-        do {
-            _ = try await applyStoragePolicy(protecting: [name])
-        } catch {
-            return .failure(error)
+            await handleInstalled(name, generation: generation, from: before)
         }
         log("\(name) is available")
-        return .success(current.issue(in: layout))
+        return .success(state.issues[name]?.issue(in: layout) ?? current.issue(in: layout))
+    }
+
+    /// Tells `name`'s lifecycle that the content its record now names is installed (as
+    /// `commitStaged` left it; `before`, the lifecycle before that commit, says whether it was
+    /// an update).
+    private func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?) async {
+        guard let record = state.issues[name], let sha256 = record.installedSHA256, let url = record.installedContentURL else {
+            return
+        }
+        let content = InstalledContent(sha256: sha256, contentURL: url, scale: record.installedScale ?? state.scale)
+        await handle(.installed(generation: generation, content), of: name, from: before)
     }
 
     /// The verified index of the bundle being installed, kept with its content so that a later
@@ -216,17 +227,12 @@ extension IssueLibrary {
         }
     }
 
-    func recordProgress(_ name: String, _ progress: DownloadProgress) {
-        guard running[name] != nil, var record = state.issues[name] else { return }
-        if case .downloading = record.status {
-            record.status = .downloading(progress)
-            state.issues[name] = record
-        } else if record.status != .available {
-            return
-        }
-        emit(.progress(name: name, progress))
+    /// Bytes of the in-process transfer of `generation`: the lifecycle's event (which tells
+    /// observers), then the `Progress` tree and the download's own handlers.
+    func recordProgress(_ name: String, _ generation: Int, _ progress: DownloadProgress) async {
+        guard running[name] != nil, state.transfers[name]?.generation == generation else { return }
+        await handle(.progressed(generation: generation, progress), of: name)
         progressTree.report(progress, of: name)
-        tellFollowers(progress: progress, of: name)
         for handler in progressHandlers[name] ?? [] { handler(progress) }
     }
 }

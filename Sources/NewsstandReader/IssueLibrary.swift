@@ -73,6 +73,11 @@ public actor IssueLibrary {
     /// How many times this library installed each issue from a background transfer (what a
     /// reconcile reports as installed by it).
     var backgroundInstalls: [String: Int] = [:]
+    /// In-process downloads whose end the lifecycle told (`claimAndDownload`): their task says
+    /// nothing more.
+    var endedOnLifecycle: Set<String> = []
+    /// Issues whose install under way came by ranges, for the lifecycle's `recordInstall`.
+    var updatedByRanges: Set<String> = []
     /// Carries the engine's events to the actor in order (`LibraryTransferSink`).
     var engineEventsTask: Task<Void, Never>?
     /// Calls to the engine under way (a start, a cancel), by a counter.
@@ -183,6 +188,18 @@ public actor IssueLibrary {
                 break
             }
             state.issues[name] = record
+        }
+        // An in-process transfer under way belonged to a process that is gone: it stays pending
+        // (`resumePendingDownloads()`), unless its install was committed just before the end
+        // was (the record names its bundle as installed), or its issue went back to none.
+        for (name, row) in state.transfers where row.isActive && row.engine == .inProcess {
+            guard let record = state.issues[name] else { continue }
+            let installed =
+                record.status == .available && row.expectedSHA256 != nil && record.installedSHA256 == row.expectedSHA256
+            guard installed || record.status == .none else { continue }
+            var ended = row
+            ended.stage = .ended
+            state.transfers[name] = ended
         }
         // Received files of a transfer the state still has under way are the next open's to
         // install (`reconcileTransfers`); any other is a leftover.

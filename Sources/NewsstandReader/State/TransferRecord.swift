@@ -47,8 +47,13 @@ struct TransferRecord: Equatable, Sendable {
     /// The transfer's key.
     var id: TransferID { TransferID(name: name, generation: generation) }
 
-    /// Whether a transfer is under way (not ended).
+    /// Whether a transfer is under way (not ended), on either engine.
     var isActive: Bool { stage != .ended }
+
+    /// Whether a transfer is under way on the background engine: what reconciles, engine
+    /// events and `backgroundTransfers` are about. An in-process one (a pending download, or
+    /// one this process runs under the claim) is `download(_:)`'s.
+    var runsInBackground: Bool { isActive && engine == .background }
 
     /// The bundle it fetches.
     var source: BundleSource { BundleSource(url: url, size: expectedSize, sha256: expectedSHA256, scale: scale) }
