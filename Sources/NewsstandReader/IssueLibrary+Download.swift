@@ -165,8 +165,9 @@ extension IssueLibrary {
             }
             if let row = state.transfers[name], row.isActive, row.engine == .inProcess {
                 // A pending download (a crash's, or one suspended) that failed before it got its
-                // claim again: it ends now, as one that ran would.
-                await handle(.failed(generation: row.generation, error), of: name)
+                // claim again: it ends now, as one that ran would; without the claim, so it gives
+                // way if another process took the download over meanwhile.
+                await handle(.failed(generation: row.generation, error), of: name, withoutClaim: true)
                 break
             }
             emit(.downloadFailed(name: name, error))
