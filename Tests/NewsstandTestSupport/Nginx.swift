@@ -46,7 +46,13 @@ public final class Nginx: Sendable {
 
     /// Starts nginx; retries with another port if the chosen one was taken meanwhile. With
     /// `secureLinkSecret`, `/paid/` needs a URL signed with it (`secure_link`).
-    public init(secureLinkSecret: String? = nil) throws {
+    public convenience init(secureLinkSecret: String? = nil) throws {
+        try self.init(secureLinkSecret: secureLinkSecret, ports: { try Self.freePort() })
+    }
+
+    /// Starts nginx on the ports `ports` gives, one per try (three tries): a test of the start
+    /// itself gives a port that is already taken.
+    public init(secureLinkSecret: String?, ports: () throws -> Int) throws {
         guard let executable = Self.executable else { throw TestFailure("nginx is not installed (make deps)") }
         prefix = try Shell.temporaryFolder("nginx")
         root = prefix.appendingPathComponent("htdocs")
@@ -57,14 +63,14 @@ public final class Nginx: Sendable {
             to: prefix.appendingPathComponent("htpasswd"), atomically: true, encoding: .utf8)
         var lastError = ""
         for _ in 0..<5 {
-            let port = try Self.freePort()
+            let port = try ports()
             let config = prefix.appendingPathComponent("nginx.conf")
             try Self.config(prefix: prefix.path, root: root.path, port: port, secureLinkSecret: secureLinkSecret).write(
                 to: config, atomically: true, encoding: .utf8)
             let child = try TestChild.start(
                 executable, ["-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path],
                 outputLimit: 1 << 20)
-            if Self.waitUntilListening(port: port, child: child) {
+            if Self.waitUntilListening(port: port, child: child, pidFile: prefix.appendingPathComponent("nginx.pid")) {
                 self.port = port
                 self.child = child
                 return
@@ -219,7 +225,9 @@ public final class Nginx: Sendable {
         """
     }
 
-    private static func freePort() throws -> Int {
+    /// A loopback port nobody listens on now (the kernel's choice for port 0); another process
+    /// may take it before it is used.
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed") }
         defer { close(fd) }
@@ -237,10 +245,16 @@ public final class Nginx: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func waitUntilListening(port: Int, child: TestChild) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
+    /// Waits until this nginx holds `port`. A connection alone does not tell: when another
+    /// server took the port between `freePort()` and nginx's bind, that server answers while
+    /// this nginx retries its bind for 2.5 s before it exits, and a test would talk to another
+    /// test's nginx (and read its own, empty, log). nginx writes its pid file only once every
+    /// listening socket is bound, so the file naming this master is the proof.
+    private static func waitUntilListening(port: Int, child: TestChild, pidFile: URL) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !child.hasExited {
-            if canConnect(port: port) { return true }
+            let written = (try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if written == String(child.pid), canConnect(port: port) { return true }
             usleep(10_000)
         }
         return false
