@@ -29,7 +29,11 @@ extension IssueLibrary {
             log(.error, "commit of \(batch.issues.count) issue rows failed: \(error)")
         case .success(let outcome):
             state.markCommitted(batch)
-            if let stored = outcome.stored { takeIn(stored, dropped: outcome.dropped) }
+            if let stored = outcome.stored {
+                takeIn(stored, dropped: outcome.dropped)
+            } else {
+                stateProblems.removeAll { batch.rewrites($0) }
+            }
             tellFollowers(committed: batch)
         }
     }

@@ -20,8 +20,10 @@ extension IssueLibrary {
                 reporter.finish()
                 await forwarding.value
                 emit(.updated(name: name, result))
+                // Read by the lifecycle's `recordInstall`; never left set when it is not reached.
                 updatedByRanges.insert(name)
                 await handleInstalled(name, generation: generation, from: nil)
+                updatedByRanges.remove(name)
                 return .success(DownloadOutcome(issue: issue, update: result))
             case .failed(let error):
                 reporter.finish()

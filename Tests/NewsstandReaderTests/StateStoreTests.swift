@@ -295,6 +295,39 @@ struct StateStoreTests {
         }
     }
 
+    /// A bad row the library writes again is no longer a problem of the library that wrote it,
+    /// at once: after a commit of its own, and after one that found another writer's commit
+    /// first (which reads the tables before writing).
+    @Test func aBadRowWrittenAgainIsNoLongerAProblem() async throws {
+        try await Testbed.with { bed in
+            try await Self.closedLibrary(bed)
+            let path = Self.databasePath(bed)
+            try Self.sqlite(
+                path,
+                """
+                INSERT INTO reading_positions VALUES ('a', -1, 0);
+                INSERT INTO reading_positions VALUES ('b', 'ten', 0);
+                """)
+            let library = try bed.library()
+            #expect(await library.stateProblems.count == 2)
+
+            try await library.setReadingPosition(ReadingPosition(article: 1, page: 0), of: "a")
+            #expect(
+                await library.stateProblems == [
+                    .badReadingPosition(path: path, issue: "b", reason: "article 'ten' is not a whole number ≥ 0")
+                ])
+
+            let other = try bed.library()
+            try await other.setReadingPosition(ReadingPosition(article: 3, page: 0), of: "a")
+            await other.close()
+            try await library.setReadingPosition(ReadingPosition(article: 2, page: 0), of: "b")
+            #expect(await library.stateProblems == [])
+            #expect(await library.readingPosition(of: "a") == ReadingPosition(article: 3, page: 0), "the other writer's row")
+            await library.close()
+            #expect(await (try bed.library()).stateProblems == [])
+        }
+    }
+
     @Test func aHostileLibraryJSONIsNotMigrated() async throws {
         try await Testbed.with { bed in
             let folder = bed.libraryFolder

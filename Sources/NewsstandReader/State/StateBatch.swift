@@ -34,6 +34,19 @@ struct StateBatch: Sendable {
         return batch
     }
 
+    /// Whether writing this batch replaces or deletes the row `problem` names: that row is no
+    /// longer the bad one (`IssueLibrary.stateProblems`).
+    func rewrites(_ problem: StateError) -> Bool {
+        switch problem {
+        case .badRow(_, let name, let reason):
+            reason.hasPrefix(TransferRow.refusalPrefix)
+                ? transfers.contains { $0.name == name } : issues.contains { $0.name == name }
+        case .badReadingPosition(_, let issue, _): positions.contains { $0.name == issue }
+        case .badSetting(_, let key, _): settings.contains { $0.name == key }
+        default: false
+        }
+    }
+
     /// The names of the issues whose rows it writes or deletes.
     var issueNames: [String] { issues.map(\.name) }
 }

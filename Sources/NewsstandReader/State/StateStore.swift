@@ -121,6 +121,7 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
                 let written = batch.dropping(outcome.dropped)
                 try statements.write(written)
                 tables.state.takeWritten(written)
+                tables.problems.removeAll { written.rewrites($0) }
                 outcome.stored = tables
             }
         } catch {

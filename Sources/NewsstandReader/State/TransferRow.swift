@@ -7,6 +7,9 @@ import NewsstandCore
 enum TransferRow {
     /// The largest resume data kept (URLSession's is a few kilobytes).
     static let maxResumeDataBytes = 1 << 20
+    /// What a refused transfer row's reason begins with (its `StateError.badRow` shares the case
+    /// with an issue row's).
+    static let refusalPrefix = "transfer: "
 
     static func values(of record: TransferRecord) -> [SQLiteValue?] {
         [
@@ -21,7 +24,7 @@ enum TransferRow {
     /// Reads the current row of a `SELECT` of `StateSchema.transferColumns`.
     static func record(from row: SQLiteStatement) throws(IssueRow.Refusal) -> TransferRecord {
         guard let name = row.text(0, limit: 255) else { throw IssueRow.Refusal(name: "?", reason: "its name is not short text") }
-        func fail(_ reason: String) -> IssueRow.Refusal { IssueRow.Refusal(name: name, reason: "transfer: \(reason)") }
+        func fail(_ reason: String) -> IssueRow.Refusal { IssueRow.Refusal(name: name, reason: refusalPrefix + reason) }
         guard IssueName.isSafe(name) else { throw fail("the name is not safe as a file name") }
         func text(_ column: Int32, _ label: String, limit: Int = IssueRow.maxTextBytes) throws(IssueRow.Refusal) -> String? {
             if row.isNull(column) { return nil }
