@@ -94,10 +94,12 @@ public final class Nginx: Sendable {
     /// The process id of nginx's master.
     public var processIdentifier: Int32 { child.pid }
 
-    /// Requests logged so far.
+    /// Requests logged so far, with every request answered before this call among them
+    /// (`settleLog()`; a cut connection is logged only once nginx notices the cut, see
+    /// `requests(for:atLeast:)`).
     public func requests() -> [LoggedRequest] {
-        let log = (try? String(contentsOf: prefix.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
-        return log.split(separator: "\n").compactMap { LoggedRequest(String($0)) }
+        settleLog()
+        return loggedLines().compactMap { LoggedRequest(String($0)) }.filter { !$0.uri.hasPrefix(Self.barrierPrefix) }
     }
 
     /// Requests for one URI path, waiting (up to 5 s) until at least `count` are logged: nginx
@@ -181,6 +183,7 @@ public final class Nginx: Sendable {
                     if ($http_range) { set $limit_rate 0; }
                 }
                 location /broken/ { return 503; }
+                \(Self.barrierLocation)
                 \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.slowPaidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")
                 # One validator each (no Last-Modified sent nor If-Modified-Since heeded, or no
                 # ETag): a conditional GET must work with either alone.
