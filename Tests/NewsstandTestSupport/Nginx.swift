@@ -50,7 +50,7 @@ public final class Nginx: Sendable {
         try self.init(secureLinkSecret: secureLinkSecret, ports: { try Self.freePort() })
     }
 
-    /// Starts nginx on the ports `ports` gives, one per try (three tries): a test of the start
+    /// Starts nginx on the ports `ports` gives, one per try (five tries): a test of the start
     /// itself gives a port that is already taken.
     public init(secureLinkSecret: String?, ports: () throws -> Int) throws {
         guard let executable = Self.executable else { throw TestFailure("nginx is not installed (make deps)") }
