@@ -36,23 +36,12 @@ extension Nginx {
     /// A `GET` of `path` over HTTP/1.0 to 127.0.0.1:`port`, read to its end (nginx closes it
     /// after answering), with 5 s deadlines for each send and receive; whether it was answered.
     private static func get(port: Int, path: String) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard let fd = Nginx.connectedSocket(port: port) else { return false }
         defer { close(fd) }
         var deadline = timeval(tv_sec: 5, tv_usec: 0)
         for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
             setsockopt(fd, SOL_SOCKET, option, &deadline, socklen_t(MemoryLayout<timeval>.size))
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { return false }
         let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
             return false
