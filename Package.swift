@@ -67,6 +67,9 @@ let package = Package(
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
+        // Background downloads on Linux: an aria2c daemon behind the reader's public `TransferEngine`
+        // protocol, as a third party would write an engine. The CLI owns it; an app never links it.
+        .target(name: "NewsstandAria2", dependencies: ["NewsstandReader", "NewsstandCore"]),
         // The shelf as an @Observable model for SwiftUI (iOS 17, macOS 14): a module of its own, so
         // that an app on an older system links the reader without the Observation framework.
         .target(name: "NewsstandReaderObservation", dependencies: ["NewsstandReader", "NewsstandCore"]),
@@ -83,7 +86,7 @@ let package = Package(
             name: "NewsstandCLI",
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
-                "NewsstandImport", "NewsstandProcess",
+                "NewsstandAria2", "NewsstandImport", "NewsstandProcess",
             ]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging", "NewsstandImport"]),
         // Times the reader library's operations for bench/reader; also the program that shows
@@ -98,7 +101,7 @@ let package = Package(
         // Runs the imaging engine over folders for bench/imaging and the determinism tests.
         .executableTarget(name: "ImagingBench", dependencies: ["NewsstandImaging"], path: "bench/ImagingBench"),
         // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
-        .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader"], path: "Tests/Aria2Probe"),
+        .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader", "NewsstandAria2"], path: "Tests/Aria2Probe"),
         // The app the stand-in OS transfer service launches, kills and wakes (StandInServiceTests).
         .executableTarget(name: "StandInApp", dependencies: ["NewsstandReader", "NewsstandCore"], path: "Tests/StandInApp"),
         // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal.
@@ -141,7 +144,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsstandReaderTests",
-            dependencies: ["NewsstandReader", "NewsstandReaderObservation", "NewsstandCore", "NewsstandTestSupport"],
+            dependencies: [
+                "NewsstandReader", "NewsstandReaderObservation", "NewsstandAria2", "NewsstandCore", "NewsstandTestSupport",
+            ],
             exclude: ["Scripts", "docc_check.py"]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),

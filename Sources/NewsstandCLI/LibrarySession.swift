@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandAria2
 import NewsstandReader
 
 /// The work behind `newsstand library`: opens the library, runs one action and prints it.
@@ -39,7 +40,7 @@ struct LibrarySession: Sendable {
         let console = console
         try runBlocking {
             guard await !library.backgroundTransfers.isEmpty else { return }
-            let result = await library.useBackgroundEngine(.aria2())
+            let result = await library.useBackgroundEngine(.custom(Aria2Engine(in: library)))
             for name in result.installed { console.err("newsstand library: \(name): installed from the background download") }
             for name in result.received where !result.installed.contains(name) {
                 let reason = await library.lastTransferError(of: name) ?? "not installed"
@@ -54,7 +55,7 @@ struct LibrarySession: Sendable {
     func downloadInBackground(folder: URL, _ selection: Selection) throws -> Int32 {
         let library = try open(folder)
         let outcomes: [(String, Result<Void, LibraryError>)] = try runBlocking {
-            await library.useBackgroundEngine(.aria2())
+            await library.useBackgroundEngine(.custom(Aria2Engine(in: library)))
             let names: [String]
             switch selection {
             case .named(let name): names = [name]

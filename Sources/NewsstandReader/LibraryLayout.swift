@@ -25,11 +25,9 @@ struct LibraryLayout: Sendable {
     /// The background engines' own folders (`BackgroundEngine`): beside `Downloads/`, on the
     /// same file system (a finished file is renamed into `Downloads/`), and out of its cleanup.
     var engines: URL { folder.appendingPathComponent("Engines", isDirectory: true) }
-    /// The aria2 engine's daemon, session and downloads.
-    var aria2: URL { engines.appendingPathComponent("aria2", isDirectory: true) }
 
     /// Every folder the library writes in: each gets the configured data protection class, which
-    /// what is made in it takes (`DataProtection`).
+    /// what is made in it takes (`FileProtection.apply(to:)`).
     var folders: [URL] { [folder, downloads, issues, covers, claims, engines] }
 
     /// What a device backup skips: what can be downloaded again (unpacked issues, partial

@@ -2,6 +2,7 @@
 // death the daemon must survive (Aria2RecoveryTests).
 //   Aria2Probe <engine-folder> <url> <name#generation> <pid the daemon stops with>
 import Foundation
+import NewsstandAria2
 import NewsstandReader
 
 let arguments = CommandLine.arguments

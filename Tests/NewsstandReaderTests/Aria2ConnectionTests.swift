@@ -2,6 +2,7 @@ import Foundation
 import NewsstandTestSupport
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// A daemon that does not answer, drips, floods or speaks another protocol is an error within

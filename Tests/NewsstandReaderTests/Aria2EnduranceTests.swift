@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandAria2
 import NewsstandCore
 import NewsstandTestSupport
 import Testing

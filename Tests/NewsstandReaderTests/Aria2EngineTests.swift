@@ -3,6 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// The aria2 engine against a real aria2c and a real nginx: hand-over, failures, cancelling,

@@ -3,6 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// The engine's folder is input from outside: a daemon record that is stale, damaged, a link,

@@ -2,6 +2,7 @@ import Foundation
 import NewsstandCore
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// The pure parts of the aria2 engine: keys written into aria2 and read back, what aria2's

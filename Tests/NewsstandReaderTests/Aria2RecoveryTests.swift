@@ -3,6 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// What outlives what: the daemon outlives the engine object and the process that started

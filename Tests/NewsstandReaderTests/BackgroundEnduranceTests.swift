@@ -3,6 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// The library's side of downloads that outlive the app, the way an app lives: fifty issues

@@ -3,6 +3,7 @@ import NewsstandCore
 import NewsstandTestSupport
 import Testing
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// Background downloads through the lifecycle: handed to an engine, persisted, and adopted by a
@@ -46,7 +47,7 @@ struct BackgroundTransferTests {
             let installs = Installs()
             let first = try bed.library { $0.analytics = installs }
             try await first.refresh(from: bed.catalogURL)
-            await first.useBackgroundEngine(.aria2(Self.aria2(bed)))
+            await first.useBackgroundEngine(.custom(Aria2Engine(in: first, configuration: Self.aria2(bed))))
             for spec in specs { try await first.startBackgroundDownload(spec.name) }
             #expect(await first.issue(named: "b-2")?.status != IssueStatus.none, "shown downloading")
             // The app is gone; the daemon is not.
@@ -59,7 +60,7 @@ struct BackgroundTransferTests {
                     "aria2 fetched \(path)")
             }
             let second = try bed.library { $0.analytics = installs }
-            var result = await second.useBackgroundEngine(.aria2(Self.aria2(bed)))
+            var result = await second.useBackgroundEngine(.custom(Aria2Engine(in: second, configuration: Self.aria2(bed))))
             // Until every transfer has ended, within a minute (a loaded machine's installs, each
             // with its fsyncs, can take seconds apiece).
             let deadline = Date().addingTimeInterval(60)

@@ -14,8 +14,8 @@ struct DeviceStorageTests {
     /// nothing is set on its folders or files (no extended attribute, no SQLite open flag).
     @Test(arguments: FileProtection.allCases)
     func everyProtectionClassIsAcceptedAndIgnoredHere(protection: FileProtection) async throws {
-        #expect(!DataProtection.isEnforced)
-        #expect(DataProtection.sqliteOpenFlags(for: protection) == 0)
+        #expect(!FileProtection.isEnforced)
+        #expect(protection.sqliteOpenFlags == 0)
         try await Testbed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let library = try bed.library { $0.fileProtection = protection }

@@ -11,10 +11,9 @@ public enum BackgroundEngine: Sendable {
     /// app group an app extension's transfers land in. On Linux, FoundationNetworking has no
     /// background sessions: the same code runs in process.
     case urlSession(bundleIdentifier: String, sharedContainerIdentifier: String? = nil)
-    /// An aria2c daemon (Linux; Debian package `aria2`) kept in the library's `Engines/aria2/`,
-    /// started when a download is handed to it and stopped once it is idle.
-    case aria2(Aria2Configuration = Aria2Configuration())
-    /// An engine of the app's own.
+    /// An engine of the app's own, or the command line's aria2 engine (`NewsstandAria2`). One
+    /// that keeps files of its own keeps them in a folder of its name in
+    /// `IssueLibrary.enginesFolder`, which the library creates and never sweeps.
     case custom(any TransferEngine)
 
     /// The engine, for the library in `layout` whose downloads are at `scale`.
@@ -30,8 +29,6 @@ public enum BackgroundEngine: Sendable {
             return BackgroundSessionEngine(settings: settings) { id in
                 layout.part(of: id.name, scale: scale)
             }
-        case .aria2(let configuration):
-            return Aria2Engine(folder: layout.aria2, configuration: configuration)
         case .custom(let engine):
             return engine
         }

@@ -32,11 +32,29 @@ public protocol TransferEngine: AnyObject, Sendable {
     /// `IssueLibrary.eventGrace` for the events of the transfers the report does not list before
     /// it takes them for lost. False unless an engine says otherwise.
     var reportsFinishedTransfers: Bool { get }
+    /// Stops delivering events to the attached sink (the library is closing); transfers that
+    /// run outside the process go on, for the next `attach(_:)`. Nothing by default.
+    func detach() async
+    /// Stops what the engine runs outside the process (a daemon) when it has nothing left to
+    /// run; what a command-line program calls before it exits. Returns whether nothing runs
+    /// now. True by default: an engine with nothing of its own to stop.
+    func stopIfIdle() async throws(TransferFailure) -> Bool
+    /// For a system that wakes the app with a completion handler for one of its transfer
+    /// sessions (`application(_:handleEventsForBackgroundURLSession:completionHandler:)`): when
+    /// `identifier` is one of this engine's, it calls `completion` once every event of the wake
+    /// reached the sink, and returns true; otherwise false. False by default.
+    func handleEvents(forSession identifier: String, completion: @escaping @Sendable () -> Void) -> Bool
 }
 
 extension TransferEngine {
     /// False: a reconcile gives the engine's events their time before it starts a transfer again.
     public var reportsFinishedTransfers: Bool { false }
+    /// Nothing to stop: the engine's events end with the library.
+    public func detach() async {}
+    /// Nothing of its own runs outside the process.
+    public func stopIfIdle() async throws(TransferFailure) -> Bool { true }
+    /// No system sessions.
+    public func handleEvents(forSession identifier: String, completion: @escaping @Sendable () -> Void) -> Bool { false }
 }
 
 /// One transfer as the library gives it to an engine.

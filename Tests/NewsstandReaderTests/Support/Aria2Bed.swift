@@ -2,6 +2,7 @@ import Foundation
 import NewsstandCore
 import NewsstandTestSupport
 
+@testable import NewsstandAria2
 @testable import NewsstandReader
 
 /// One aria2 test's world: a real nginx serving bundles, an engine folder, and engines whose

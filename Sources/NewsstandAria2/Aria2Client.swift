@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandReader
 
 /// The daemon's JSON-RPC methods the engine uses, each one POST (`Aria2Connection`) carrying
 /// the secret as aria2 wants it (`token:<secret>`, the first parameter). Blocking.

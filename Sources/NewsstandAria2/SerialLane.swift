@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// Runs blocking work one piece at a time, in the order given, on a `BlockingWork` thread that
 /// exists only while there is work: what an engine needs for calls that must not interleave

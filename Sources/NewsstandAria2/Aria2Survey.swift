@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandReader
 
 /// What the engine holds, key by key: aria2's lists (when the daemon runs) read together with
 /// the files and records in its folder (which outlast the daemon: a finished download is no

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// How a `TransferID` is written into aria2, so that a process that lost every in-memory map
 /// can read the key back from what aria2 reports: the download's output file is named

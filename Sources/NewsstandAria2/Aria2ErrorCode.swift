@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// What a failed aria2 download's error code and message mean for the library. aria2 folds
 /// HTTP statuses into a few codes (3 is a 404; 22, 24 and 29 say `status=NNN` in the message):

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// What the engine knows of a job beyond its key, kept beside its file (`<key>.json`), written
 /// before aria2 is given the job: the URL (a later generation continues this one's bytes only

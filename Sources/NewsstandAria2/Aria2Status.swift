@@ -1,3 +1,5 @@
+import NewsstandReader
+
 /// One download as aria2 reports it (`tellStatus` and the lists), checked: a GID of 16 hex
 /// digits, a known state, lengths that are numbers, at most one file. What it says is still
 /// aria2's word: which key it belongs to and where its file is are decided by `Aria2Files`.

@@ -24,8 +24,11 @@ public actor IssueLibrary {
     public nonisolated let scale: LibraryScale
     /// How the library downloads and keeps issues.
     public nonisolated let configuration: LibraryConfiguration
+    /// Where a background engine keeps files of its own, each in a folder of its name
+    /// (`Engines/aria2/`): beside `Downloads/`, on the same file system, never swept by the library.
+    public nonisolated var enginesFolder: URL { layout.engines }
 
-    let layout: LibraryLayout
+    nonisolated let layout: LibraryLayout
     var isClosed = false
     /// Set once `close()` closed the database: nothing is committed after it.
     var isStoreClosed = false
@@ -114,7 +117,7 @@ public actor IssueLibrary {
         LibraryStorage(layout: layout, configuration: configuration).prepare()
         let lock = WriterLock(folder: opened, timeout: configuration.lockTimeout)
         let claims = IssueClaims(folder: claimsFolder, lock: lock)
-        let openFlags = DataProtection.sqliteOpenFlags(for: configuration.fileProtection)
+        let openFlags = configuration.fileProtection.sqliteOpenFlags
         // Opening's repair holds the writer lock, and runs only while nobody works on an issue's
         // files: another process's unpack or download must not be taken for a crash's leftover.
         let (store, state, problems) = try lock.hold { () throws(LibraryError) in
@@ -277,7 +280,7 @@ public actor IssueLibrary {
         // instead of holding the engine's queue for `LibraryTransferSink.recordDeadline`.
         await settleEngineCalls()
         await waitForInstalls()
-        if let aria2 = backgroundEngine as? Aria2Engine { await aria2.detach() }
+        await backgroundEngine?.detach()
         await commits.drain()
         isStoreClosed = true
         store.close()

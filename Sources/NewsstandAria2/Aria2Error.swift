@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// Why the aria2 engine could not do what it was asked: the daemon could not be started or
 /// reached, or answered what aria2 does not answer. Never carries the RPC secret, a request or
@@ -55,16 +56,21 @@ extension Aria2Error: CustomStringConvertible {
         case .notSupported: "background downloads with aria2 run on Linux only"
         case .notInstalled(let executable): "'\(executable)' is not installed (Debian package aria2)"
         case .cannotStart(let executable, let code): "cannot start '\(executable)': \(String(cString: strerror(code)))"
-        case .didNotStart(let seconds): "aria2c did not start within \(TransferLimits.format(seconds)) s"
+        case .didNotStart(let seconds): "aria2c did not start within \(Self.seconds(seconds)) s"
         case .folder(let cause): "the aria2 folder: \(cause)"
         case .unsafeFolderPath(let path): "the aria2 folder '\(Aria2Text.printable(path))' has a line break in its path"
         case .unsupportedURL(let reason): reason
         case .connection(let port, let code): "cannot reach aria2c on port \(port): \(String(cString: strerror(code)))"
-        case .timedOut(let method, let seconds): "aria2c did not answer \(method) within \(TransferLimits.format(seconds)) s"
+        case .timedOut(let method, let seconds): "aria2c did not answer \(method) within \(Self.seconds(seconds)) s"
         case .responseTooLarge(let method, let limit): "aria2c's answer to \(method) is larger than \(limit) bytes"
         case .badResponse(let method, let reason): "aria2c's answer to \(method) is not JSON-RPC: \(reason)"
         case .refused(let method, let code, let message): "aria2c refused \(method) (\(code)): \(message)"
-        case .lockTimeout(let seconds): "another process held the aria2 folder for \(TransferLimits.format(seconds)) s"
+        case .lockTimeout(let seconds): "another process held the aria2 folder for \(Self.seconds(seconds)) s"
         }
+    }
+
+    /// Seconds as a short text: "30", "0.5".
+    private static func seconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// Background downloads on Linux: an aria2c daemon (Debian package `aria2`) that the engine
 /// starts when a job is handed to it and that goes on downloading after the app quits, crashes
@@ -38,6 +39,11 @@ public final class Aria2Engine: TransferEngine {
         self.folder = folder
         transfers = Aria2Transfers(daemon: Aria2Daemon(folder: folder, configuration: configuration))
         pollInterval = max(0.05, configuration.pollInterval)
+    }
+
+    /// The engine of `library`: its folder is `aria2/` in the library's `enginesFolder`.
+    public convenience init(in library: IssueLibrary, configuration: Aria2Configuration = Aria2Configuration()) {
+        self.init(folder: library.enginesFolder.appendingPathComponent("aria2", isDirectory: true), configuration: configuration)
     }
 
     deinit { polling.withLock { $0 += 1 } }

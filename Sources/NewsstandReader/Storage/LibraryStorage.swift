@@ -14,7 +14,7 @@ struct LibraryStorage {
         let existingStateFiles = layout.stateFiles.filter { FileStatus.kind(of: $0, followingLinks: false) == .regularFile }
         for url in layout.folders + existingStateFiles {
             do {
-                try DataProtection.apply(configuration.fileProtection, to: url)
+                try configuration.fileProtection.apply(to: url)
             } catch {
                 configuration.log(.notice, "file protection not set on \(url.path): \(error)")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// The daemon's RPC secret: 32 random bytes as hex, new for every daemon started. Whoever has
 /// it controls the daemon (aria2 writes any file its client names), so it lives only in two

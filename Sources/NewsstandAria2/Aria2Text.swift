@@ -1,4 +1,5 @@
 import NewsstandCore
+import NewsstandReader
 
 /// Text from aria2 (an error message, a path) made fit for an error or a log: at most
 /// `maxCharacters`, control characters as `?`, and user information cut out of any URL in it

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// The daemon's download folder (`files/` in the engine's folder). Per key: the file aria2
 /// writes (`name#generation`), aria2's control file beside it while the download is unfinished

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// Telling this folder's daemon from any other process, and ending it: a pid from a file may
 /// name any process by now, so nothing is signalled before its command line is seen to be

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// What `Aria2Engine` does, one call at a time on its lane: hands jobs to the daemon, stops
 /// them, says what it holds, and, while a sink is attached, delivers what changed (`poll`).

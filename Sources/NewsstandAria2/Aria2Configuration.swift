@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandReader
 
 /// How an `Aria2Engine` runs its daemon: which `aria2c`, how it downloads, and the limits on
 /// talking to it. The defaults suit an app; tests shorten the waits and set `stopWithProcess`.

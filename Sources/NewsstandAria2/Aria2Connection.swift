@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandReader
 
 /// One HTTP POST to the daemon on 127.0.0.1, answered within `timeout` seconds (connecting,
 /// sending and reading all count) in at most `maxResponseBytes`: a daemon that hangs, drips or

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// Where the running daemon listens and how to talk to it (`daemon.json`, mode 0600 in the
 /// engine's folder), so that a relaunched process reconnects to it. Input from outside like any

@@ -58,7 +58,7 @@ extension IssueLibrary {
     public nonisolated func handleEventsForBackgroundSession(
         identifier: String, completion: @escaping @Sendable () -> Void
     ) -> Bool {
-        guard let engine = backgroundEngineForSystem.withLock({ $0 }) as? BackgroundSessionEngine else { return false }
+        guard let engine = backgroundEngineForSystem.withLock({ $0 }) else { return false }
         return engine.handleEvents(forSession: identifier, completion: completion)
     }
 
@@ -330,13 +330,13 @@ extension IssueLibrary {
         }
     }
 
-    /// Stops an engine that runs outside the process (aria2's daemon) when this library has
-    /// no background transfer left; what a command-line program calls before it exits (an app's
-    /// engine stops on its own while it is attached). Returns whether it stopped or had nothing
-    /// to stop.
+    /// Stops an engine that runs outside the process (a daemon, `TransferEngine.stopIfIdle()`)
+    /// when this library has no background transfer left; what a command-line program calls
+    /// before it exits (an app's engine stops on its own while it is attached). Returns whether
+    /// it stopped or had nothing to stop.
     @discardableResult
     public func stopBackgroundEngineIfIdle() async -> Bool {
-        guard let engine = backgroundEngine as? Aria2Engine else { return true }
+        guard let engine = backgroundEngine else { return true }
         guard state.transfers.values.allSatisfy({ !$0.runsInBackground }) else { return false }
         return (try? await engine.stopIfIdle()) ?? false
     }

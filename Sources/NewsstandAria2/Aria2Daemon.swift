@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// The aria2c daemon of one engine folder: found and reconnected to, started when needed (from
 /// its session file, which brings back what a killed daemon left unfinished), and stopped. At

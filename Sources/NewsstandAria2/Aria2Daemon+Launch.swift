@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandReader
 
 /// Starting a daemon: a free port, a new secret, settings of mode 0600, a session file, and a
 /// detached aria2c that must be seen holding its port before anything is sent to it.
