@@ -3,8 +3,9 @@ import NewsstandCore
 
 /// Where a library keeps its files, all inside its folder (never `/tmp`): the state
 /// (`library.sqlite` and SQLite's `-wal` and `-shm` beside it), its writer lock,
-/// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content), `Covers/` and `Claims/`
-/// (the claims of issues being worked on, empty while nothing is).
+/// `Downloads/` (`.part` files), `Issues/<name>/` (unpacked content), `Covers/` and `Engines/`
+/// (background engines' own files). The claims of issues being worked on are rows of the state
+/// (`IssueClaims`).
 struct LibraryLayout: Sendable {
     let folder: URL
     /// `Issues/`'s path, made once: the shelf makes a content URL per issue on every listing.
@@ -21,19 +22,18 @@ struct LibraryLayout: Sendable {
     var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }
-    var claims: URL { folder.appendingPathComponent(IssueClaims.folderName, isDirectory: true) }
     /// The background engines' own folders (`BackgroundEngine`): beside `Downloads/`, on the
     /// same file system (a finished file is renamed into `Downloads/`), and out of its cleanup.
     var engines: URL { folder.appendingPathComponent("Engines", isDirectory: true) }
 
     /// Every folder the library writes in: each gets the configured data protection class, which
     /// what is made in it takes (`FileProtection.apply(to:)`).
-    var folders: [URL] { [folder, downloads, issues, covers, claims, engines] }
+    var folders: [URL] { [folder, downloads, issues, covers, engines] }
 
     /// What a device backup skips: what can be downloaded again (unpacked issues, partial
-    /// downloads, covers) and the claims. The rest, in the library folder itself, is backed up:
+    /// downloads, covers) and the engines' files. The rest, in the library folder itself, is backed up:
     /// the state, with the shelf and the reading positions, which nothing can download again.
-    var excludedFromBackup: [URL] { [downloads, issues, covers, claims, engines] }
+    var excludedFromBackup: [URL] { [downloads, issues, covers, engines] }
 
     /// The state's files, as SQLite and the writer lock make them.
     var stateFiles: [URL] {

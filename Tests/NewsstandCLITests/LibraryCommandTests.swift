@@ -218,7 +218,7 @@ import Testing
             Set(try FileManager.default.contentsOfDirectory(atPath: shelf)).subtracting([
                 "library.sqlite-wal", "library.sqlite-shm",
             ])
-                == ["Claims", "Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"])
+                == ["Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: shelf + "/Issues") == ["big"])
     }
 

@@ -22,7 +22,7 @@ struct DeviceStorageTests {
             try await library.refresh(from: bed.catalogURL)
             #expect(try await library.download("a").status == .available)
             try await library.setReadingPosition(ReadingPosition(article: 0, page: 0), of: "a")
-            let paths = ["", "Issues", "Issues/a", "Downloads", "Covers", "Claims", "library.sqlite", "library.lock"]
+            let paths = ["", "Issues", "Issues/a", "Downloads", "Covers", "library.sqlite", "library.lock"]
                 .map { bed.libraryFolder.appendingPathComponent($0).path }
             let attributes = try Shell.python(
                 "import os, sys\nfor p in sys.argv[1:]:\n    if os.listxattr(p, follow_symlinks=False): print(p, os.listxattr(p))",
@@ -36,7 +36,7 @@ struct DeviceStorageTests {
     @Test func backupsSkipWhatCanBeDownloadedAgainAndKeepTheState() {
         let folder = URL(fileURLWithPath: "/container/Shelf", isDirectory: true)
         let layout = LibraryLayout(folder: folder)
-        #expect(layout.excludedFromBackup.map(\.lastPathComponent) == ["Downloads", "Issues", "Covers", "Claims", "Engines"])
+        #expect(layout.excludedFromBackup.map(\.lastPathComponent) == ["Downloads", "Issues", "Covers", "Engines"])
         #expect(!layout.excludedFromBackup.contains(folder))
         for file in layout.stateFiles {
             #expect(!layout.excludedFromBackup.contains { file.path.hasPrefix($0.path + "/") }, "\(file.path) is backed up")

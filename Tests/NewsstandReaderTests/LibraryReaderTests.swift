@@ -116,11 +116,11 @@ struct LibraryReaderTests {
             #expect(try await reader.issue(named: "a") == nil)
 
             try StateStoreTests.sqlite(path, "PRAGMA user_version = 1")
-            await #expect(throws: LibraryError.stateUnusable(.olderSchema(path: path, found: 1, needed: 4))) {
+            await #expect(throws: LibraryError.stateUnusable(.olderSchema(path: path, found: 1, needed: 5))) {
                 try await reader.issues()
             }
             try StateStoreTests.sqlite(path, "PRAGMA user_version = 9")
-            await #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 9, supported: 4))) {
+            await #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 9, supported: 5))) {
                 try await reader.issues()
             }
         }

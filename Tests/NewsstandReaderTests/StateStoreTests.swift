@@ -132,7 +132,7 @@ struct StateStoreTests {
             #expect(await library.issues.allSatisfy { $0.updateBytes == nil && $0.status == .none })
             try await library.refresh()
             await library.close()
-            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "4\n")
+            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "5\n")
             let tables = try Shell.run(
                 "sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'"])
             #expect(tables.stdout == "transfers\n", "version 3's table came with the migration")
@@ -154,7 +154,7 @@ struct StateStoreTests {
             #expect(await library.issues.map(\.name) == ["b", "a"])
             #expect(await library.issues.allSatisfy { $0.access == .free })
             await library.close()
-            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "4\n")
+            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "5\n")
             let values = try Shell.run("sqlite3", [path, "SELECT DISTINCT access FROM issues"])
             #expect(values.stdout == "free\n")
         }
@@ -164,8 +164,8 @@ struct StateStoreTests {
         try await Testbed.with { bed in
             try await Self.closedLibrary(bed)
             let path = Self.databasePath(bed)
-            try Self.sqlite(path, "PRAGMA user_version = 5")
-            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 5, supported: 4))) { try bed.library() }
+            try Self.sqlite(path, "PRAGMA user_version = 6")
+            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 6, supported: 5))) { try bed.library() }
             try FileManager.default.removeItem(atPath: path)
             try Self.sqlite(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
             #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }

@@ -343,7 +343,7 @@ extension IssueLibrary {
 
     /// `name`'s claim if no one holds it now (another process handing the issue over or
     /// installing it does), else nil.
-    private func claimNow(_ name: String) async -> ClaimLock? {
+    private func claimNow(_ name: String) async -> IssueClaim? {
         let claims = claims
         return await BlockingWork.run { try? claims.take(name) } ?? nil
     }

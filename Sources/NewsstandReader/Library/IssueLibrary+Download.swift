@@ -185,7 +185,7 @@ extension IssueLibrary {
     private func claimAndDownload(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
         countClaimant(name, 1)
         defer { countClaimant(name, -1) }
-        let claim: ClaimLock?
+        let claim: IssueClaim?
         do {
             claim = try await claims.wait(for: name)
         } catch {

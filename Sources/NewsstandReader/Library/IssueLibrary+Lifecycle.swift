@@ -188,7 +188,7 @@ extension IssueLibrary {
         defer { installTasks[name] = nil }
         countClaimant(name, 1)
         defer { countClaimant(name, -1) }
-        let claim: ClaimLock?
+        let claim: IssueClaim?
         do {
             claim = try await claims.wait(for: name)
         } catch {

@@ -48,7 +48,7 @@ extension IssueLibrary {
     /// (Not at once: a child process that another thread is starting holds a copy of every
     /// descriptor, the claim's lock among them, until its `exec`, a moment after the claim was
     /// given up.)
-    private func claimForRemoval(_ name: String) async throws(LibraryError) -> ClaimLock {
+    private func claimForRemoval(_ name: String) async throws(LibraryError) -> IssueClaim {
         let claims = claims
         countClaimant(name, 1)
         removing.insert(name)
@@ -119,7 +119,7 @@ extension IssueLibrary {
         let claims = claims
         for name in chosen { countClaimant(name, 1) }
         let taken = await BlockingWork.run { chosen.map { name in (name, try? claims.take(name)) } }
-        var removed: [(record: IssueRecord, doomed: String?, claim: ClaimLock)] = []
+        var removed: [(record: IssueRecord, doomed: String?, claim: IssueClaim)] = []
         let reading = state.currentlyReading
         for (name, claim) in taken {
             // One another process is updating (or removing) stays: the next pass can take it.

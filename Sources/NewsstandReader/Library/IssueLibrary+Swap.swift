@@ -11,7 +11,11 @@ extension IssueLibrary {
     /// fails after the save puts the record back and the folders with it; if that save fails
     /// too, the next open finishes the swap from the saved record. Either way no folder holds a
     /// mix, and the content is the version the saved record names.
+    ///
+    /// The caller holds the issue's claim; one it lost meanwhile (its lease ran out while the
+    /// process was suspended, and another owner took the issue) commits nothing: `issueBusy`.
     func commitStaged(_ name: String, sha256: String, source: BundleSource) async -> Result<IssueRecord, LibraryError> {
+        guard claims.holds(name) else { return .failure(.issueBusy(name: name)) }
         guard let previous = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
         var current = previous
         current.status = .available

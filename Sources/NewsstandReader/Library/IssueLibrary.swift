@@ -106,27 +106,25 @@ public actor IssueLibrary {
     ) throws(LibraryError) {
         let layout = LibraryLayout(folder: folder.standardizedFileURL)
         let opened: OpenFolder
-        let claimsFolder: OpenFolder
         do {
             try layout.createFolders()
             opened = try OpenFolder.open(layout.folder)
-            claimsFolder = try opened.folder(IssueClaims.folderName)
         } catch {
             throw .cannotOpen(path: folder.path, reason: error.reason)
         }
         LibraryStorage(layout: layout, configuration: configuration).prepare()
         let lock = WriterLock(folder: opened, timeout: configuration.lockTimeout)
-        let claims = IssueClaims(folder: claimsFolder, lock: lock)
         let openFlags = configuration.fileProtection.sqliteOpenFlags
         // Opening's repair holds the writer lock, and runs only while nobody works on an issue's
         // files: another process's unpack or download must not be taken for a crash's leftover.
-        let (store, state, problems) = try lock.hold { () throws(LibraryError) in
+        let (store, claims, state, problems) = try lock.hold { () throws(LibraryError) in
             let (store, loaded) = try StateStore.open(in: opened, scale: scale, lock: lock, openFlags: openFlags)
+            let claims = IssueClaims(store: store, lock: lock, log: configuration.log)
             var state = loaded.state
             var problems = loaded.problems
-            guard !ClaimLock.anyHeld(in: claimsFolder) else { return (store, state, problems) }
-            Self.recover(&state, in: layout)
-            guard state.hasChanges else { return (store, state, problems) }
+            guard try !claims.anyHeldHoldingLock() else { return (store, claims, state, problems) }
+            Self.recover(&state, in: layout, folder: opened)
+            guard state.hasChanges else { return (store, claims, state, problems) }
             // A repair is redone on every open until it is committed, so a full disk must not
             // keep the library from opening.
             let batch = state.pendingChanges
@@ -140,7 +138,7 @@ public actor IssueLibrary {
             } catch {
                 configuration.log(.error, "repaired state not saved: \(error)")
             }
-            return (store, state, problems)
+            return (store, claims, state, problems)
         }
         for problem in problems { configuration.log(.error, "a row of the state is left out: \(problem)") }
         self.store = store
@@ -159,7 +157,9 @@ public actor IssueLibrary {
     /// Brings the files and the state back in line after a crash: removes interrupted unpacks,
     /// brings a cut swap to the version the saved record names (`ContentSwap.settle`), marks
     /// issues whose content folder is gone as not downloaded, drops orphaned `.part` files.
-    private static func recover(_ state: inout LibraryState, in layout: LibraryLayout) {
+    private static func recover(_ state: inout LibraryState, in layout: LibraryLayout, folder: OpenFolder) {
+        // The claims' files of schema 4 (flocks on `Claims/<name>`): claims are rows now.
+        if folder.kind(of: "Claims") == .folder { try? folder.removeTree("Claims") }
         let issues = try? OpenFolder.open(layout.issues)
         for entry in (try? issues?.entries()) ?? [] {
             guard let item = entry.name, item.hasPrefix(LibraryLayout.temporaryPrefix) else { continue }
@@ -283,6 +283,7 @@ public actor IssueLibrary {
         await backgroundEngine?.detach()
         await commits.drain()
         isStoreClosed = true
+        claims.close()
         store.close()
         for follower in shelfFollowers { follower.finish() }
         shelfFollowers = []

@@ -2,44 +2,108 @@ import Foundation
 import NewsstandCore
 
 /// One owner at a time works on an issue's files: its `.part` file and metadata, its unpack, its
-/// update's swap, its removal. The claim of an issue is a `ClaimLock` on `Claims/<name>`, taken
-/// under the writer lock (so that opening's repair, which also holds it, sees every claim) and
-/// held only while that work runs: two processes, or two `IssueLibrary` instances, never write one
-/// `.part` file at once, and an idle library holds no claim.
+/// update's swap, its removal. The claim of an issue is a row of the `claims` table in
+/// `library.sqlite`, taken in a transaction of its own (a compare-and-set: the row is written
+/// only when nobody who may still be working holds it) and given back by deleting it. Nothing is
+/// locked while the work runs: an app suspended in the middle of a download holds no file lock
+/// (0xdead10cc), only a row.
 ///
-/// On iOS only the app downloads, and a claim is held only by a running in-process transfer;
-/// `suspendDownloads()` (or `close()`), which an app calls before it is suspended, stops the
-/// transfers and gives their claims up.
-struct IssueClaims: Sendable {
-    static let folderName = "Claims"
+/// A row is its holder's while the holder may still be working:
+/// - in this process, while the `IssueClaim` that took it is held (a register of this process's
+///   claims, by their tokens);
+/// - in another, while that process runs (`ProcessLiveness`) and renewed the row within the lease
+///   (`defaultLease`, two minutes).
+///   Each holder renews its rows every quarter of the lease while it holds them. An owner that
+///   died loses its claims at once; one that stopped renewing (an iOS app suspended mid-download)
+///   loses them after the lease, and finds out before it commits an install (`holds(_:)`).
+///
+/// Taking a claim holds the writer lock for its transaction, as every commit does: opening's
+/// repair holds it too, so it sees every claim. Giving one back needs no writer lock.
+final class IssueClaims: Sendable {
+    /// How long another process's claim stands without being renewed, by default.
+    static let defaultLease: TimeInterval = 120
 
-    /// `Claims/`.
-    let folder: OpenFolder
-    let lock: WriterLock
+    /// The tokens of the claims held in this process, by any library instance.
+    private static let heldInProcess = Locked<Set<String>>([])
 
-    /// Takes `name`'s claim now, or nil when another owner holds it. Blocking (it takes the
-    /// writer lock): run it off the actor.
-    func take(_ name: String) throws(LibraryError) -> ClaimLock? {
-        try lock.hold { () throws(LibraryError) -> ClaimLock? in
-            do throws(FileSystemError) {
-                return try ClaimLock.take(name, in: folder)
-            } catch {
-                throw .fileSystem(path: error.path, reason: error.reason)
-            }
-        }
+    private struct Holding {
+        /// Name → token of the claims this instance holds.
+        var names: [String: String] = [:]
+        /// Tokens whose row another owner took over after the lease ran out.
+        var lost: Set<String> = []
+        var renewing = false
+        var closed = false
     }
 
-    /// Waits until `name`'s claim is free and takes it (checking every tenth of a second, on a
-    /// thread of its own); nil when the calling task is cancelled first, or when `seconds`
-    /// (if given) have passed.
-    func wait(for name: String, within seconds: TimeInterval? = nil) async throws(LibraryError) -> ClaimLock? {
+    private let store: StateStore
+    private let lock: WriterLock
+    private let holding = Locked(Holding())
+    /// This instance's part of every token: tokens are unique across processes and instances.
+    private let owner = UUID().uuidString
+    private let counter = Locked(0)
+    /// Seconds since 1970, the clock the rows' `renewed` is read on (a test's clock in tests).
+    private let now: @Sendable () -> Double
+    private let log: LibraryLog
+    /// How long another process's claim stands without being renewed; held rows are renewed
+    /// every quarter of it.
+    let lease: TimeInterval
+
+    /// Claims in `store`'s database, on its connection: a claim's transaction is this library's
+    /// own, never taken for another writer's commit.
+    init(
+        store: StateStore, lock: WriterLock, log: LibraryLog, lease: TimeInterval = defaultLease,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.store = store
+        self.lock = lock
+        self.log = log
+        self.lease = lease
+        self.now = now
+    }
+
+    /// Takes `name`'s claim now, or nil when someone who may still be working holds it.
+    /// Blocking (it takes the writer lock): run it off the actor.
+    func take(_ name: String) throws(LibraryError) -> IssueClaim? {
+        try lock.hold { () throws(LibraryError) -> IssueClaim? in try takeHoldingLock(name) }
+    }
+
+    /// `take` for a caller that holds the writer lock.
+    private func takeHoldingLock(_ name: String) throws(LibraryError) -> IssueClaim? {
+        guard holding.withLock({ $0.names[name] == nil && !$0.closed }) else { return nil }
+        let token = "\(owner)/\(counter.withLock { $0 += 1
+return $0 })"
+        let time = now()
+        let taken = try write { database throws(SQLiteFailure) -> Bool in
+            var taken = false
+            try database.transaction { () throws(SQLiteFailure) in
+                if let holder = try ClaimRow.read(name, in: database), isLive(holder, at: time) { return }
+                try ClaimRow(name: name, token: token, pid: getpid(), renewed: time).write(in: database)
+                taken = true
+            }
+            return taken
+        }
+        guard taken else { return nil }
+        Self.heldInProcess.withLock { _ = $0.insert(token) }
+        let startRenewing = holding.withLock { holding -> Bool in
+            holding.names[name] = token
+            defer { holding.renewing = true }
+            return !holding.renewing
+        }
+        if startRenewing { scheduleRenewal() }
+        return IssueClaim(name: name, token: token, claims: self)
+    }
+
+    /// Waits until `name`'s claim is free and takes it (trying every tenth of a second, on a
+    /// thread of its own); nil when the calling task is cancelled first, or when `seconds` (if
+    /// given) have passed.
+    func wait(for name: String, within seconds: TimeInterval? = nil) async throws(LibraryError) -> IssueClaim? {
         let cancelled = Locked(false)
         let deadline = seconds.map { Date().addingTimeInterval($0) }
-        let outcome: Result<ClaimLock?, LibraryError> = await withTaskCancellationHandler {
+        let outcome: Result<IssueClaim?, LibraryError> = await withTaskCancellationHandler {
             await BlockingWork.run {
                 while !cancelled.current, deadline.map({ Date() < $0 }) ?? true {
                     do throws(LibraryError) {
-                        if let claim = try take(name) { return .success(claim) }
+                        if let claim = try self.take(name) { return .success(claim) }
                     } catch {
                         return .failure(error)
                     }
@@ -56,5 +120,127 @@ struct IssueClaims: Sendable {
             return nil
         }
         return claim
+    }
+
+    /// Whether this instance still holds `name`'s claim: false when it never took it, gave it
+    /// back, or lost it to another owner after the lease ran out. Checked before an install is
+    /// committed, so that an owner that was suspended past its lease gives way.
+    func holds(_ name: String) -> Bool {
+        holding.withLock { holding in holding.names[name].map { !holding.lost.contains($0) } ?? false }
+    }
+
+    /// Whether anyone who may still be working holds a claim; removes the rows of claims nobody
+    /// holds any more (left by a process that died). The caller holds the writer lock, which
+    /// keeps new claims out meanwhile (opening's repair).
+    func anyHeldHoldingLock() throws(LibraryError) -> Bool {
+        let time = now()
+        return try write { database throws(SQLiteFailure) -> Bool in
+            var held = false
+            try database.transaction { () throws(SQLiteFailure) in
+                for row in try ClaimRow.all(in: database) {
+                    if isLive(row, at: time) { held = true } else { try ClaimRow.delete(token: row.token, in: database) }
+                }
+            }
+            return held
+        }
+    }
+
+    /// Gives the claim with `token` back: this process sees it free at once, others once its row
+    /// is deleted (at once unless a write of another process holds the database; a row whose
+    /// deletion failed is dead to every process once its lease ran out).
+    fileprivate func release(name: String, token: String) {
+        Self.heldInProcess.withLock { _ = $0.remove(token) }
+        let closed = holding.withLock { holding -> Bool in
+            if holding.names[name] == token { holding.names[name] = nil }
+            holding.lost.remove(token)
+            return holding.closed
+        }
+        // Closing gave every row of this instance back.
+        guard !closed else { return }
+        do {
+            try write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
+        } catch {
+            log(.notice, "the claim of \(name) was not given back yet: \(error)")
+        }
+    }
+
+    /// Stops renewing: what this instance still holds is given back (it is closing: nothing of
+    /// its work goes on). Called before the store closes.
+    func close() {
+        let held = holding.withLock { holding -> [String: String] in
+            holding.closed = true
+            return holding.names
+        }
+        for token in held.values {
+            Self.heldInProcess.withLock { _ = $0.remove(token) }
+            try? write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
+        }
+    }
+
+    /// Whether `row`'s holder may still be working at `time`.
+    private func isLive(_ row: ClaimRow, at time: Double) -> Bool {
+        if row.pid == getpid() { return Self.heldInProcess.current.contains(row.token) }
+        return ProcessLiveness.isRunning(row.pid) && time - row.renewed < lease
+    }
+
+    /// Runs `body` on the store's connection, between its commits.
+    private func write<Result>(_ body: (SQLiteDatabase) throws(SQLiteFailure) -> Result) throws(LibraryError) -> Result {
+        try store.withConnection(body)
+    }
+
+    /// Renews every held row a quarter of the lease from now, and again after that while any is
+    /// held; a row another owner took meanwhile is marked lost.
+    private func scheduleRenewal() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + lease / 4) { [weak self] in self?.renew() }
+    }
+
+    private func renew() {
+        let tokens = holding.withLock { holding -> [String]? in
+            guard !holding.names.isEmpty, !holding.closed else {
+                holding.renewing = false
+                return nil
+            }
+            return Array(holding.names.values)
+        }
+        guard let tokens else { return }
+        let time = now()
+        let kept = try? write { database throws(SQLiteFailure) -> Set<String> in
+            var kept = Set<String>()
+            try database.transaction { () throws(SQLiteFailure) in
+                for token in tokens where try ClaimRow.renew(token: token, at: time, in: database) { kept.insert(token) }
+            }
+            return kept
+        }
+        if let kept {
+            let lost = Set(tokens).subtracting(kept)
+            if !lost.isEmpty {
+                holding.withLock { $0.lost.formUnion(lost) }
+                log(.notice, "\(lost.count) claim(s) were taken over after their lease ran out")
+            }
+        }
+        scheduleRenewal()
+    }
+}
+
+/// A claim taken: give it back with `release()` (once the work on the issue's files ended).
+final class IssueClaim: Sendable {
+    /// The issue.
+    let name: String
+    fileprivate let token: String
+    private let claims: IssueClaims
+    private let released = Locked(false)
+
+    fileprivate init(name: String, token: String, claims: IssueClaims) {
+        self.name = name
+        self.token = token
+        self.claims = claims
+    }
+
+    deinit { release() }
+
+    /// Gives the claim back; later calls do nothing.
+    func release() {
+        guard !released.exchange(true) else { return }
+        claims.release(name: name, token: token)
     }
 }

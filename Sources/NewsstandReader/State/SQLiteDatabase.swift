@@ -132,6 +132,9 @@ final class SQLiteDatabase: @unchecked Sendable {
         return try body()
     }
 
+    /// The rows the last INSERT, UPDATE or DELETE on this connection changed.
+    var changes: Int32 { sqlite3_changes(handle) }
+
     /// `PRAGMA data_version`: a number that changes when another connection (in this process or
     /// another) commits, and only then. A writer compares it across its transactions to notice
     /// commits that were not its own.

@@ -75,7 +75,8 @@ enum StateFiles {
             try database.transaction { () throws(SQLiteFailure) in
                 if version == 1 { try database.execute(StateSchema.migrateFrom1) }
                 if version <= 2 { try database.execute(StateSchema.migrateFrom2) }
-                try database.execute(StateSchema.migrateFrom3)
+                if version <= 3 { try database.execute(StateSchema.migrateFrom3) }
+                try database.execute(StateSchema.migrateFrom4)
             }
         }
         guard try database.integer("PRAGMA user_version") == StateSchema.version else {

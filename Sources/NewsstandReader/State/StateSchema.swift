@@ -1,12 +1,13 @@
-/// The tables of `library.sqlite`, version 4 (1 had no index columns, `migrateFrom1`; 2 had no
-/// transfers table, `migrateFrom2`; 3 had no access column, `migrateFrom3`). `PRAGMA application_id` marks the file as a
+/// The tables of `library.sqlite`, version 5 (1 had no index columns, `migrateFrom1`; 2 had no
+/// transfers table, `migrateFrom2`; 3 had no access column, `migrateFrom3`; 4 had no claims
+/// table, `migrateFrom4`). `PRAGMA application_id` marks the file as a
 /// library's; `PRAGMA user_version` is the schema version (a later version that changes the
 /// tables adds a migration step from each earlier one and raises it).
 enum StateSchema {
     /// "NSRD": Newsstand reader.
     static let applicationID: Int64 = 0x4E53_5244
     /// The version this library writes and reads.
-    static let version: Int64 = 4
+    static let version: Int64 = 5
 
     /// The transfers table (version 3): one row per issue handed to an engine (`TransferRecord`).
     static let createTransfers = """
@@ -67,6 +68,7 @@ enum StateSchema {
             access TEXT NOT NULL DEFAULT 'free'
         ) WITHOUT ROWID;
         \(createTransfers)
+        \(ClaimRow.create)
         CREATE TABLE reading_positions (
             name TEXT PRIMARY KEY NOT NULL, article INTEGER NOT NULL, page INTEGER NOT NULL
         ) WITHOUT ROWID;
@@ -104,6 +106,13 @@ enum StateSchema {
     static let migrateFrom3 = """
         ALTER TABLE issues ADD COLUMN access TEXT NOT NULL DEFAULT 'free';
         PRAGMA user_version = 4;
+        """
+
+    /// From version 4 (before issue 33): the claims table (`IssueClaims`), empty: the claims of
+    /// that version were `flock`s on files in `Claims/`.
+    static let migrateFrom4 = """
+        \(ClaimRow.create)
+        PRAGMA user_version = 5;
         """
 
     static let transferColumns = """

@@ -23,7 +23,7 @@ import NewsstandCore
 /// `-journal`), another program's database, a newer schema or a damaged file is refused with
 /// `LibraryError.stateUnusable` and nothing is written; a row with values the library never
 /// writes is left out and reported (`LoadedState.problems`).
-final class StateStore: @unchecked Sendable {  // used from one thread at a time: opening's, then the CommitQueue's
+final class StateStore: @unchecked Sendable {  // the connection is used under `access`, one caller at a time
     /// The most issues a state file may hold: more than `maxCatalogBytes` admits (a century of
     /// dailies is 40,000 issues).
     static let maxIssues = 250_000
@@ -39,6 +39,11 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
     static let temporaryPrefix = ".library.sqlite.tmp-"
 
     private let database: SQLiteDatabase
+    /// Held for every use of the connection: the commits (`CommitQueue`), and the claims
+    /// (`IssueClaims`), which share it so that their transactions are this connection's own and
+    /// never look like another writer's commit (`PRAGMA data_version` counts other connections'
+    /// commits only).
+    private let access = NSLock()
     /// Nil once closed: a connection closes only when its last statement is finalized.
     private var statements: StateStatements?
     /// `PRAGMA data_version` as of this connection's last transaction: another value means
@@ -102,6 +107,8 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
     /// change whose rows they no longer hold is left out, and the tables as the commit leaves
     /// them are what the library merges.
     func commitHoldingLock(_ batch: StateBatch) throws(LibraryError) -> CommitOutcome {
+        access.lock()
+        defer { access.unlock() }
         var outcome = CommitOutcome()
         var version = seenVersion
         do {
@@ -134,6 +141,8 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
     /// The tables as they are now, when another writer committed since this store's last
     /// transaction; nil when nobody did. Takes no lock (a read transaction). Blocking.
     func reloadIfChanged() throws(LibraryError) -> LoadedState? {
+        access.lock()
+        defer { access.unlock() }
         do {
             let (version, stored) = try database.reading { () throws -> (Int64, LoadedState?) in
                 let version = try database.dataVersion()
@@ -153,7 +162,25 @@ final class StateStore: @unchecked Sendable {  // used from one thread at a time
     /// Closes the database (its statements first, so that its files are closed now); later
     /// commits are refused by the library before they reach it.
     func close() {
+        access.lock()
+        defer { access.unlock() }
         statements = nil
         database.close()
+        isClosed = true
+    }
+
+    private var isClosed = false
+
+    /// Runs `body` on the connection (the claims' transactions), between commits.
+    /// - Throws: `libraryClosed` once closed; `cannotSave` with SQLite's word.
+    func withConnection<Result>(_ body: (SQLiteDatabase) throws(SQLiteFailure) -> Result) throws(LibraryError) -> Result {
+        access.lock()
+        defer { access.unlock() }
+        guard !isClosed else { throw .libraryClosed(path: path) }
+        do throws(SQLiteFailure) {
+            return try body(database)
+        } catch {
+            throw .cannotSave(path: path, reason: error.description)
+        }
     }
 }

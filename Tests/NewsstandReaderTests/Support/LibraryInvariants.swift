@@ -78,13 +78,20 @@ enum LibraryInvariants {
             let owner = (file as NSString).deletingPathExtension
             if !names.contains(owner) || file.hasPrefix(".") { problems.append("Covers/\(file) is a stray file") }
         }
-        let expected: Set<String> = ["Claims", "Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"]
+        let expected: Set<String> = ["Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"]
         let top = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
             .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
         if top != expected { problems.append("the library folder holds \(top.sorted())") }
-        // A claim exists only while its work runs: an idle library holds none.
-        let claims = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Claims").path)
-        if !allowsDownloading, !claims.isEmpty { problems.append("Claims/ holds \(claims.sorted()) while nothing runs") }
+        // A claim exists only while its work runs: an idle library holds none (its owner died,
+        // or it gave it back).
+        let database = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
+        let claims = try Shell.run("sqlite3", [database, "SELECT name, pid FROM claims"])
+        if !allowsDownloading {
+            let live = claims.stdout.split(separator: "\n").filter { line in
+                line.split(separator: "|").last.flatMap { Int32($0) }.map { kill($0, 0) == 0 } ?? true
+            }
+            if !live.isEmpty { problems.append("claims held while nothing runs: \(live)") }
+        }
 
         // SQLite's own check of the database.
         let path = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
