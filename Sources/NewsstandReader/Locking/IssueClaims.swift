@@ -70,8 +70,11 @@ final class IssueClaims: Sendable {
     /// `take` for a caller that holds the writer lock.
     private func takeHoldingLock(_ name: String) throws(LibraryError) -> IssueClaim? {
         guard holding.withLock({ $0.names[name] == nil && !$0.closed }) else { return nil }
-        let token = "\(owner)/\(counter.withLock { $0 += 1
-return $0 })"
+        let serial = counter.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        let token = "\(owner)/\(serial)"
         let time = now()
         let taken = try write { database throws(SQLiteFailure) -> Bool in
             var taken = false
