@@ -104,7 +104,8 @@ let package = Package(
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader", "NewsstandAria2"], path: "Tests/Aria2Probe"),
         // The app the stand-in OS transfer service launches, kills and wakes (StandInServiceTests).
         .executableTarget(name: "StandInApp", dependencies: ["NewsstandReader", "NewsstandCore"], path: "Tests/StandInApp"),
-        // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal.
+        // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal;
+        // for a server (nginx, Python), the parent that kills its process group when the test process ends.
         .executableTarget(name: "TestChildGuard", path: "Tests/TestChildGuard"),
         // A test process to kill (KilledTestRunTests): its servers and folder must not outlive it.
         .executableTarget(name: "TestRunProbe", dependencies: ["NewsstandTestSupport"], path: "Tests/TestRunProbe"),

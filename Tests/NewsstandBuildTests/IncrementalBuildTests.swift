@@ -65,10 +65,10 @@ import Testing
     }
 
     /// Edits the JSON of an issue's manifest.
-    private func editManifest(_ output: URL, _ issue: String, _ edit: (inout [String: Any]) -> Void) throws {
+    private func editManifest(_ output: URL, _ issue: String, _ edit: (inout [String: Any]) throws -> Void) throws {
         let url = manifestURL(output, issue)
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        edit(&object)
+        try edit(&object)
         try JSONSerialization.data(withJSONObject: object).write(to: url)
     }
 
@@ -281,7 +281,7 @@ import Testing
         _ = try build(fixture, into: output)
         try editManifest(output, "f-2") { object in
             // "<xxh3> <size> <modified> <changed> <path>": every time wrong, one hash wrong.
-            guard let inputs = object["inputs"] as? [String] else { return }
+            let inputs = try #require(object["inputs"] as? [String])
             object["inputs"] = inputs.map { record in
                 var fields = record.split(separator: " ", maxSplits: 4).map(String.init)
                 fields[2] = "1.0"
@@ -394,7 +394,7 @@ import Testing
         let output = try Shell.temporaryFolder()
         _ = try build(fixture, into: output)
         try editManifest(output, "f-1") { object in
-            guard var validation = object["validation"] as? [String: Any] else { return }
+            var validation = try #require(object["validation"] as? [String: Any])
             validation["assets"] = ["file ../../../etc/passwd"]
             object["validation"] = validation
         }
@@ -412,7 +412,7 @@ import Testing
         let opening = MagazineValidator(folder: fixture.root, builtInSchema: MagazineFixture.builtInSchema).open()
         for message in ["an error the record says was found", "\u{1B}]0;owned\u{07}"] {
             try editManifest(output, "f-1") { object in
-                guard var validation = object["validation"] as? [String: Any] else { return }
+                var validation = try #require(object["validation"] as? [String: Any])
                 let severity = message.hasPrefix("an error") ? "error" : "warning"
                 validation["diagnostics"] = [["code": "NS-306", "severity": severity, "message": message]]
                 object["validation"] = validation

@@ -34,8 +34,8 @@ import Testing
         #expect(FolderSnapshot(magazine).differences(from: before) == [], sourceLocation: sourceLocation)
     }
 
-    @Test func aPageNeedingMoreThanPageMemoryIsNamed() async throws {
-        guard PageRenderer.limitsMemory else { return }  // not under a sanitizer (see ARCHITECTURE.md)
+    @Test(.enabled(if: PageRenderer.limitsMemory, "no memory limit under a sanitizer (see ARCHITECTURE.md)"))
+    func aPageNeedingMoreThanPageMemoryIsNamed() async throws {
         try await expectRefused(.hugeImage(), ["--page-memory", "512"]) { _ in
             "page 1 needs more than 512 MiB of memory (--page-memory) and was stopped"
         }

@@ -3,8 +3,9 @@ import NewsstandTestSupport
 import Testing
 
 /// Nothing a test starts outlives it: a test process killed with SIGKILL (it cannot clean up)
-/// takes its nginx and Python servers with it (`TestChild`: the parent-death signal), and its
-/// folder of temporary folders is removed when the next test process starts (`TestRunFolders`).
+/// takes its nginx and Python servers with it, and every process they started, nginx's worker
+/// among them (`TestChild`), and its folder of temporary folders is removed when the next test
+/// process starts (`TestRunFolders`).
 @Suite(.tags(.needsServer)) struct KilledTestRunTests {
     private static var probe: String {
         URL(fileURLWithPath: Shell.newsstand).deletingLastPathComponent().appendingPathComponent("TestRunProbe").path
@@ -12,7 +13,6 @@ import Testing
 
     private struct Started: Decodable {
         var nginx: Int32
-        var nginxWorkers: [Int32]
         var nginxPort: Int
         var python: Int32
         var pythonPort: Int
@@ -30,18 +30,39 @@ import Testing
             "output: \(run.output) errors: \(run.errors)")
         let started = try JSONDecoder().decode(Started.self, from: Data(run.output.utf8))
         #expect(Nginx.canConnect(port: started.nginxPort) && Nginx.canConnect(port: started.pythonPort))
-        #expect(Self.isRunning(started.nginx) && Self.isRunning(started.python))
         #expect(FileManager.default.fileExists(atPath: started.folder))
+
+        // What the probe started, found by ancestry and process group rather than by command
+        // line (nginx's worker calls itself "nginx: worker process"). The worker comes a moment
+        // after the master's pid file.
+        var tree: [ProcessStatus] = []
+        let hasWorker = BackgroundProcess.poll(timeout: 10) {
+            tree = ProcessStatus.tree(of: run.processIdentifier)
+            return tree.contains { $0.parent == started.nginx && !$0.hasEnded }
+        }
+        #expect(hasWorker, "nginx's master \(started.nginx) started no worker: \(tree)")
+        let servers = Array(tree.dropFirst())
+        #expect(Set(servers.map(\.pid)).isSuperset(of: [started.nginx, started.python]), "\(tree)")
+        let groups = Set(servers.map(\.group))
+        try #require(!groups.contains(getpgrp()) && !groups.contains(run.processIdentifier), "\(tree)")
 
         run.killNow()
         #expect(run.wait() == SIGKILL)
-        let gone = BackgroundProcess.poll(timeout: 10) { !Self.isRunning(started.nginx) && !Self.isRunning(started.python) }
-        #expect(gone, "nginx \(started.nginx) or python \(started.python) outlived the killed test process")
-        #expect(!Nginx.canConnect(port: started.pythonPort))
-        // nginx's worker is its master's child, which nginx does not tie to it (see Nginx.child):
-        // not yet covered; killed here so this test leaves nothing.
-        #expect(!started.nginxWorkers.isEmpty)
-        for worker in started.nginxWorkers where Self.isRunning(worker) { kill(worker, SIGKILL) }
+        // What still runs of it: a process recorded above, or any in the servers' process groups
+        // (a zombie has ended: nothing here may reap what is re-parented to PID 1).
+        func left() -> [ProcessStatus] {
+            let inGroups = ProcessStatus.all().filter { groups.contains($0.group) && !$0.hasEnded }
+            return servers.filter(\.isRunning) + inGroups.filter { process in !servers.contains { $0.pid == process.pid } }
+        }
+        var remaining: [ProcessStatus] = []
+        let gone = BackgroundProcess.poll(timeout: 10) {
+            remaining = left()
+            return remaining.isEmpty
+        }
+        #expect(gone, "outlived the killed test process: \(remaining.map { "\($0.pid) \($0.name)" })")
+        #expect(!Nginx.canConnect(port: started.nginxPort) && !Nginx.canConnect(port: started.pythonPort))
+        // Killed here, so that this test leaves nothing even when it fails.
+        for process in remaining { kill(process.pid, SIGKILL) }
         // Killed, it could not remove its folder: the next test process to start does.
         #expect(FileManager.default.fileExists(atPath: started.folder))
         let next = try Shell.run(Self.probe, ["start"])
@@ -76,13 +97,5 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted()
                 == ([live, mine].map(\.lastPathComponent) + others).sorted())
         #expect(FileManager.default.fileExists(atPath: outside.appendingPathComponent("file").path))
-    }
-
-    /// Whether `pid` is a process that has not ended (a zombie has: it only waits to be reaped).
-    private static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let afterName = stat.range(of: ") ", options: .backwards)
-        else { return false }
-        return stat[afterName.upperBound...].first != "Z"
     }
 }

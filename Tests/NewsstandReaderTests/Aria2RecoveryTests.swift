@@ -34,7 +34,7 @@ struct Aria2RecoveryTests {
             try await eventually("aria2 finishes", reportOf: second) {
                 if case .finished = $0[id] { true } else { false }
             }
-            guard case .finished(let file, let status) = try await second.report()[id] else { return }
+            guard case .finished(let file, let status) = try await second.report()[id] else { throw TestFailure("unfinished") }
             #expect(status == 200)
             #expect(file.path == bed.folder.path + "/files/r-1#4")
             #expect(try SHA256.hex(ofFileAt: file) == bundle.sha256)

@@ -31,11 +31,13 @@ public final class Nginx: Sendable {
     public let prefix: URL
     public let root: URL
     public let port: Int
-    /// The master (a `TestChild`: it dies with the test process). Its worker does not yet: it
-    /// is the master's child, which nginx does not tie to it (`master_process off` would, but
-    /// a single-process nginx logs a cut connection only after the next request, which the
-    /// download tests read).
+    /// The guard over the master (a `supervised` `TestChild`): the master and its worker are
+    /// in the guard's process group, which ends with the test process. The worker is the
+    /// master's child, which nginx does not tie to it, so the parent-death signal alone would
+    /// leave it behind (`master_process off` would not, but a single-process nginx logs a cut
+    /// connection only after the next request, which the download tests read).
     private let child: TestChild
+    private let master: pid_t
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
@@ -69,10 +71,12 @@ public final class Nginx: Sendable {
                 to: config, atomically: true, encoding: .utf8)
             let child = try TestChild.start(
                 executable, ["-p", prefix.path, "-c", config.path, "-e", prefix.appendingPathComponent("logs/error.log").path],
-                outputLimit: 1 << 20)
-            if Self.waitUntilListening(port: port, child: child, pidFile: prefix.appendingPathComponent("nginx.pid")) {
+                outputLimit: 1 << 20, supervised: true)
+            let pidFile = prefix.appendingPathComponent("nginx.pid")
+            if let master = Self.waitUntilListening(port: port, child: child, pidFile: pidFile) {
                 self.port = port
                 self.child = child
+                self.master = master
                 return
             }
             child.stop()
@@ -91,8 +95,8 @@ public final class Nginx: Sendable {
     /// Stops nginx but keeps its files (to make requests fail).
     public func pause() { child.stop() }
 
-    /// The process id of nginx's master.
-    public var processIdentifier: Int32 { child.pid }
+    /// The process id of nginx's master (the one its pid file names).
+    public var processIdentifier: Int32 { master }
 
     /// Requests logged so far, with every request answered before this call among them
     /// (`settleLog()`; a cut connection is logged only once nginx notices the cut, see
@@ -252,15 +256,20 @@ public final class Nginx: Sendable {
     /// server took the port between `freePort()` and nginx's bind, that server answers while
     /// this nginx retries its bind for 2.5 s before it exits, and a test would talk to another
     /// test's nginx (and read its own, empty, log). nginx writes its pid file only once every
-    /// listening socket is bound, so the file naming this master is the proof.
-    private static func waitUntilListening(port: Int, child: TestChild, pidFile: URL) -> Bool {
+    /// listening socket is bound, so the file naming this master (the guard's child) is the
+    /// proof. Returns the master's process id, nil when nginx did not start.
+    private static func waitUntilListening(port: Int, child: TestChild, pidFile: URL) -> pid_t? {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !child.hasExited {
             let written = (try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            if written == String(child.pid), canConnect(port: port) { return true }
+            if let master = written.flatMap({ pid_t($0) }), ProcessStatus(pid: master)?.parent == child.pid,
+                canConnect(port: port)
+            {
+                return master
+            }
             usleep(10_000)
         }
-        return false
+        return nil
     }
 
     public static func canConnect(port: Int) -> Bool {

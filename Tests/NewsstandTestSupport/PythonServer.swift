@@ -2,16 +2,19 @@ import Foundation
 
 /// A small server written in Python for failures nginx cannot produce (a server that never
 /// answers, a proxy that cuts connections). The script prints its port on its first line. A
-/// `TestChild`: it dies with the test process.
+/// `supervised` `TestChild`: it, and whatever it starts (the stand-in transfer service starts
+/// the app), die with the test process.
 public final class PythonServer: Sendable {
     private let child: TestChild
     /// The port the script printed.
     public let port: Int
+    /// The process id of the server (the guard's child).
+    public let processIdentifier: Int32
 
     /// Starts `python3 -u script arguments…`: `script` is a `.py` file's path (`Self.script(…)`
     /// finds one beside the tests) and reads the port it prints.
     public init(script: URL, arguments: [String] = []) throws {
-        child = try TestChild.start("python3", ["-u", script.path] + arguments)
+        child = try TestChild.start("python3", ["-u", script.path] + arguments, supervised: true)
         let deadline = Date().addingTimeInterval(30)
         var firstLine: Substring?
         while firstLine == nil {
@@ -30,11 +33,14 @@ public final class PythonServer: Sendable {
             child.stop(grace: 0)
             throw TestFailure("the python server \(script.lastPathComponent) printed no port")
         }
+        // It printed, so the guard has started it.
+        guard let program = child.program else {
+            child.stop(grace: 0)
+            throw TestFailure("the python server \(script.lastPathComponent) ended after printing its port")
+        }
         self.port = port
+        processIdentifier = program
     }
-
-    /// The process id of the server.
-    public var processIdentifier: Int32 { child.pid }
 
     /// Kills the server (SIGKILL: python blocked in accept() does not reliably die of SIGTERM).
     public func stop() { child.stop(grace: 0) }

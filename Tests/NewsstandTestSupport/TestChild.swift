@@ -7,33 +7,49 @@ import NewsstandProcess
 /// default, standard input from `/dev/null`, a process group of its own) through
 /// `TestChildGuard`, so it dies with the test process even when that is killed with SIGKILL;
 /// and stopped (its group: SIGTERM, then SIGKILL) when the last reference to this goes away.
+/// A server that starts processes of its own (nginx's master its worker) is started
+/// `supervised`: the guard then stays as its parent and kills its whole process group when the
+/// test process ends (see `start`).
 ///
 /// Foundation's `Process` is not used: on Swift 6.3.1 its `run()` over-reads `dirent.d_name`
 /// and crashes now and then (swift-corelibs-foundation#5472); ArchitectureTests keeps it out.
 public final class TestChild: Sendable {
-    /// The child's process id (the guard becomes the program, so it is the program's).
+    /// The child's process id, and its process group's: the program's, or with `supervised`
+    /// the guard's (`program` is then the program's).
     public let pid: pid_t
+    /// Whether the guard stays as the program's parent (`start`).
+    public let supervised: Bool
     private let child: ChildProcess
     private let outcome = Locked<ChildOutcome?>(nil)
 
-    private init(_ child: ChildProcess) {
+    private init(_ child: ChildProcess, supervised: Bool) {
         self.child = child
+        self.supervised = supervised
         pid = child.pid
     }
 
     /// Starts `executable` (a path, or a name `Shell.locate` finds) in `directory`, with
     /// `environment` over the test process's own. Standard output and error are kept, up to
     /// `outputLimit` bytes each (more stops the child).
+    ///
+    /// Without `supervised` the guard becomes the program, whose parent-death signal (SIGKILL)
+    /// ends it alone: not what it started. With `supervised` the guard forks the program, which
+    /// stays in the guard's process group (the child's own, `pid`) with what it starts, and
+    /// waits: when the test process ends it kills that whole group; when the program ends it
+    /// kills what the program left and ends the same way (exit status or signal). It ignores
+    /// SIGTERM (`stop` sends it to the group: the program decides when to end), and `send`
+    /// reaches the guard, not the program.
     public static func start(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
-        outputLimit: Int = 256 << 20
+        outputLimit: Int = 256 << 20, supervised: Bool = false
     ) throws -> TestChild {
         let program = try Shell.locate(executable)
         let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let options = ChildOptions(outputLimit: outputLimit, errorLimit: outputLimit, grace: 5, environment: merged)
-        let guardArguments = [String(getpid()), directory?.path ?? "-", program] + arguments
+        let mode = supervised ? ["--supervise"] : []
+        let guardArguments = mode + [String(getpid()), directory?.path ?? "-", program] + arguments
         switch ChildStarter.start(try guardPath(), guardArguments, options: options) {
-        case .success(let child): return TestChild(child)
+        case .success(let child): return TestChild(child, supervised: supervised)
         case .failure(let failure): throw TestFailure("cannot start \(executable): \(failure.reason)")
         }
     }
@@ -44,6 +60,13 @@ public final class TestChild: Sendable {
     public var errorOutput: Data { child.outputSoFar.errorOutput }
     /// Whether it has exited.
     public var hasExited: Bool { child.hasExited }
+
+    /// The program's process id: `pid`, or with `supervised` the guard's first child; nil when
+    /// the guard has not started the program yet, or the child has exited.
+    public var program: pid_t? {
+        guard !child.hasExited else { return nil }
+        return supervised ? ProcessStatus.children(of: pid).first : pid
+    }
 
     /// Waits for its end and returns what it did (the same outcome on every call).
     @discardableResult
@@ -73,7 +96,8 @@ public final class TestChild: Sendable {
         }
     }
 
-    /// Sends `signalNumber` to the child alone (SIGKILL: as a crash or the system would).
+    /// Sends `signalNumber` to the child alone (SIGKILL: as a crash or the system would); with
+    /// `supervised`, to the guard.
     public func send(_ signalNumber: Int32) { child.send(signalNumber) }
 
     deinit {

@@ -14,11 +14,7 @@ if CommandLine.arguments.dropFirst().first == "start" {
 let nginx = try Nginx()
 let script = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandReaderTests/Scripts/stalled_server.py")
 let python = try PythonServer(script: script)
-let workers =
-    (try? String(contentsOfFile: "/proc/\(nginx.processIdentifier)/task/\(nginx.processIdentifier)/children", encoding: .utf8))?
-    .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? []
 let started: [String: Any] = [
-    "nginxWorkers": workers,
     "nginx": Int(nginx.processIdentifier), "nginxPort": nginx.port, "python": Int(python.processIdentifier),
     "pythonPort": python.port, "folder": TestRunFolders.own.path,
 ]
