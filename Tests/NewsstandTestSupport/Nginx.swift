@@ -186,6 +186,10 @@ public final class Nginx: Sendable {
                     set $limit_rate 100k;
                     if ($http_range) { set $limit_rate 0; }
                 }
+                location /paced/ {
+                    alias \(root)/;
+                    limit_rate 5m;
+                }
                 location /broken/ { return 503; }
                 \(Self.barrierLocation)
                 \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.slowPaidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")

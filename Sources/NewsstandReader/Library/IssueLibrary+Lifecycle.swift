@@ -7,29 +7,7 @@ import NewsstandCore
 extension IssueLibrary {
     /// `name`'s lifecycle as the state has it.
     func lifecycle(of name: String) -> IssueLifecycle? {
-        guard let record = state.issues[name] else { return nil }
-        var life = IssueLifecycle(name: name)
-        if record.status == .available, let sha256 = record.installedSHA256, let url = record.installedContentURL {
-            life.installed = InstalledContent(sha256: sha256, contentURL: url, scale: record.installedScale ?? scale)
-        }
-        life.hasUpdate = record.hasUpdate
-        if let row = state.transfers[name] {
-            life.lastGeneration = row.generation
-            if row.isActive {
-                let stage: TransferState.Stage =
-                    switch row.stage {
-                    case .queued: .queued
-                    case .transferring: .transferring
-                    case .received, .ended:
-                        installTasks[name] == nil
-                            ? .received(file: row.receivedFile ?? "") : .installing(file: row.receivedFile ?? "")
-                    }
-                life.transfer = TransferState(
-                    generation: row.generation, stage: stage, intent: row.intent, engine: row.engine, progress: row.progress,
-                    restarts: row.restarts)
-            }
-        }
-        return life
+        state.lifecycle(of: name, installing: installTasks[name] != nil)
     }
 
     /// Gives `event` to `name`'s lifecycle (as the state has it, or `before`, taken before a

@@ -29,8 +29,9 @@ struct IssueLifecycle: Equatable, Sendable {
     var hasUpdate = false
     /// The transfer under way.
     var transfer: TransferState?
-    /// Why the last download or update failed, until the next one is asked.
-    var failure: LibraryError?
+    /// Why the last download or update failed (the error's description, as the state keeps it),
+    /// until the next one is asked.
+    var failure: String?
     /// Whether the content is being removed.
     var isRemoving = false
     /// The last generation handed out (kept after the transfer ends, so a late event is stale).
@@ -198,7 +199,7 @@ struct IssueLifecycle: Equatable, Sendable {
 
     private mutating func fail(_ current: TransferState, with error: LibraryError) -> [LifecycleAction] {
         transfer = nil
-        failure = error
+        failure = error.description
         var actions: [LifecycleAction] = [.save]
         if let file = current.file { actions.append(.discardReceivedFile(file)) }
         actions += [.emitFailure(error), .emitStatus]

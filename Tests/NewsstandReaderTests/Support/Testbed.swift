@@ -51,7 +51,8 @@ final class Testbed: @unchecked Sendable {
         var day: Int
         var normal: [ZipFixture.Entry]
         var retina: [ZipFixture.Entry]
-        /// The location prefix the catalog points the bundle at: "", "slow/", "norange/", "broken/".
+        /// The location prefix the catalog points the bundle at: "", "slow/" (100 KB/s), "paced/" (5 MB/s),
+        /// "norange/", "broken/".
         var location = ""
         var withChecksums = true
 
