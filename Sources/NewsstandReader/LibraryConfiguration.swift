@@ -38,6 +38,9 @@ public struct LibraryConfiguration: Sendable {
     public var maxAttempts: Int = 4
     /// The first retry waits this long; each later one twice as long.
     public var retryDelay: TimeInterval = 1
+    /// The clock every wait of the library runs on (backoffs, deadlines, claims): the system's,
+    /// unless a test drives its own.
+    public var clock: LibraryClock = .system
     /// How long a write (and opening) waits while another writer (a process, or another
     /// `IssueLibrary` in this one) holds the folder's writer lock for its own transaction; after
     /// that it fails with `LibraryError.libraryInUse`. A transaction holds it for milliseconds.

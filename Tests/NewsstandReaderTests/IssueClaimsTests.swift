@@ -33,7 +33,9 @@ struct IssueClaimsTests {
             let (store, _) = try lock.hold { () throws(LibraryError) in
                 try StateStore.open(in: folder, scale: .normal, lock: lock, openFlags: 0)
             }
-            return IssueClaims(store: store, lock: lock, log: .silent, lease: lease, now: now)
+            return IssueClaims(
+                store: store, lock: lock, log: .silent, lease: lease,
+                clock: LibraryClock(now: now, sleep: LibraryClock.system.sleep))
         }
 
         /// Writes a claim row as another process would have left it.

@@ -214,7 +214,8 @@ struct IssueLifecycleTests {
         let progress = DownloadProgress(bytesReceived: 1, bytesExpected: 2)
         var events: [LifecycleEvent] = [
             .requested(.user, engine: .inProcess), .requested(.automatic, engine: .background), .cancelled, .removalStarted,
-            .removed, .catalogCompared(hasNewContent: true), .catalogCompared(hasNewContent: false),
+            .removed, .catalogCompared(hasNewContent: true), .catalogCompared(hasNewContent: false), .staged(newer),
+            .swapUndone(previous: nil, hadUpdate: false), .swapUndone(previous: Self.content, hadUpdate: true),
         ]
         for generation in generations {
             let file = "a#\(generation).zip"

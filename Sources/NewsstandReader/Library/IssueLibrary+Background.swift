@@ -319,14 +319,15 @@ extension IssueLibrary {
     /// Waits up to `eventGrace` until each of `rows` has moved on (its event arrived: a file
     /// handed over, a failure, another stage or generation), while the engine's events run.
     private func waitForEvents(changing rows: [TransferRecord], handOff: TransferHandOff) async {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.eventGrace * 1e9)
-        while DispatchTime.now().uptimeNanoseconds < deadline {
+        let clock = configuration.clock
+        let deadline = clock.now() + Self.eventGrace
+        while clock.now() < deadline {
             let waiting = rows.filter { row in
                 guard let now = state.transfers[row.name], now.runsInBackground else { return false }
                 return now.generation == row.generation && now.stage == row.stage && handOff.alreadyTaken(row.id) == nil
             }
             if waiting.isEmpty { return }
-            try? await Task.sleep(nanoseconds: 50_000_000)
+            await clock.sleep(0.05)
         }
     }
 

@@ -103,10 +103,11 @@ extension IssueLibrary {
     /// a download it handed over goes on).
     private func withinDeadline(_ work: @escaping @Sendable () async -> NewContentResult) async -> NewContentResult {
         let deadline = configuration.newContentDeadline
+        let clock = configuration.clock
         return await withTaskGroup(of: NewContentResult?.self) { group in
             group.addTask { await work() }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, deadline) * 1e9))
+                await clock.sleep(max(0, deadline))
                 return nil
             }
             let first = await group.next() ?? nil

@@ -116,10 +116,9 @@ extension IssueLibrary {
                 state.issues[entry.name] = record
                 continue
             }
+            let changed = record.catalogHasNewContent
             if record.status == .available {
-                let changed = record.catalogHasNewContent
                 if changed && !record.hasUpdate { result.contentUpdates.append(entry.name) }
-                record.hasUpdate = changed
                 if !changed || record.contentSHA256 != existing.contentSHA256
                     || record.contentIndexSHA256 != existing.contentIndexSHA256
                 {
@@ -127,8 +126,13 @@ extension IssueLibrary {
                     record.updateBytes = nil
                 }
             }
-            if record != existing { result.updated.append(entry.name) }
             state.issues[entry.name] = record
+            // The comparison is the issue's lifecycle's to take in: it alone says whether an
+            // update is available.
+            if record.status == .available {
+                state.apply(.catalogCompared(hasNewContent: changed), to: entry.name, installing: installTasks[entry.name] != nil)
+            }
+            if state.issues[entry.name] != existing { result.updated.append(entry.name) }
         }
         var dropped: [IssueRecord] = []
         for (name, var record) in state.issues where !seen.contains(name) {

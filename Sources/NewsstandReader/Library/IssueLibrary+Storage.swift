@@ -44,10 +44,8 @@ extension IssueLibrary {
     /// is cancelled (one asked meanwhile is refused as cancelled, so none starts again) and its
     /// install or another removal of it waited for, up to two minutes (a loaded disk can make an
     /// install take long; a claim never given back must not hang the removal); `issueBusy` then,
-    /// or when another process (or library instance) holds it for more than a second.
-    /// (Not at once: a child process that another thread is starting holds a copy of every
-    /// descriptor, the claim's lock among them, until its `exec`, a moment after the claim was
-    /// given up.)
+    /// or when another process (or library instance) holds it for more than a second (its
+    /// short work, a hand-over or a reconcile's row, may end meanwhile).
     private func claimForRemoval(_ name: String) async throws(LibraryError) -> IssueClaim {
         let claims = claims
         countClaimant(name, 1)
@@ -57,8 +55,9 @@ extension IssueLibrary {
             removing.remove(name)
             if !claimed { countClaimant(name, -1) }
         }
-        var heldElsewhereSince: Date?
-        let ownWorkDeadline = Date().addingTimeInterval(120)
+        let clock = configuration.clock
+        var heldElsewhereSince: Double?
+        let ownWorkDeadline = clock.now() + 120
         while !Task.isCancelled {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
@@ -68,14 +67,14 @@ extension IssueLibrary {
             }
             if running[name] != nil || (claimants[name] ?? 0) > 1 {
                 heldElsewhereSince = nil
-                if Date() > ownWorkDeadline { throw .issueBusy(name: name) }
-            } else if let since = heldElsewhereSince, Date().timeIntervalSince(since) > 1 {
+                if clock.now() > ownWorkDeadline { throw .issueBusy(name: name) }
+            } else if let since = heldElsewhereSince, clock.now() - since > 1 {
                 // Nothing of this library's holds it: another process does.
                 throw .issueBusy(name: name)
             } else if heldElsewhereSince == nil {
-                heldElsewhereSince = Date()
+                heldElsewhereSince = clock.now()
             }
-            try? await Task.sleep(nanoseconds: 20_000_000)
+            await clock.sleep(0.02)
         }
         throw .cancelled(name: name)
     }
@@ -172,7 +171,7 @@ extension IssueLibrary {
     /// commits once, and puts everything back (`putBack`) when that fails. Returns the name the
     /// content was renamed to, if there was content.
     private func takeOffShelf(_ name: String) throws(LibraryError) -> String? {
-        guard var record = state.issues[name] else { return nil }
+        guard state.issues[name] != nil else { return nil }
         let content = layout.content(of: name)
         var doomed: String?
         do {
@@ -187,13 +186,7 @@ extension IssueLibrary {
         } catch {
             throw .fileSystem(path: content.path, reason: error.reason)
         }
-        record.status = .none
-        record.hasUpdate = false
-        record.installedSHA256 = nil
-        record.installedContentURL = nil
-        record.installedScale = nil
-        if state.currentlyReading == name { state.currentlyReading = nil }
-        state.issues[name] = record.isInCatalog ? record : nil
+        state.takeOffShelf(name)
         return doomed
     }
 

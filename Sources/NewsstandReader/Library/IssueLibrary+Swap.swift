@@ -16,15 +16,12 @@ extension IssueLibrary {
     /// process was suspended, and another owner took the issue) commits nothing: `issueBusy`.
     func commitStaged(_ name: String, sha256: String, source: BundleSource) async -> Result<IssueRecord, LibraryError> {
         guard claims.holds(name) else { return .failure(.issueBusy(name: name)) }
-        guard let previous = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
-        var current = previous
-        current.status = .available
-        current.hasUpdate = false
-        current.updateBytes = nil
-        current.installedSHA256 = sha256
-        current.installedContentURL = source.url
-        current.installedScale = source.scale
-        state.issues[name] = current
+        guard let previous = state.issues[name], let before = lifecycle(of: name) else {
+            return .failure(.unknownIssue(name: name))
+        }
+        state.apply(.staged(InstalledContent(sha256: sha256, contentURL: source.url, scale: source.scale)), to: name)
+        state.issues[name]?.updateBytes = nil
+        guard let current = state.issues[name] else { return .failure(.unknownIssue(name: name)) }
         do {
             try await save()
         } catch {
@@ -33,16 +30,11 @@ extension IssueLibrary {
         }
         if let failure = await settle(name, recorded: sha256) {
             log("\(name): the new version could not be swapped in: \(failure)")
-            guard var record = state.issues[name] else {
+            guard state.issues[name] != nil else {
                 return .failure(.fileSystem(path: failure.path, reason: failure.reason))
             }
-            record.status = previous.status
-            record.hasUpdate = previous.hasUpdate
-            record.updateBytes = previous.updateBytes
-            record.installedSHA256 = previous.installedSHA256
-            record.installedContentURL = previous.installedContentURL
-            record.installedScale = previous.installedScale
-            state.issues[name] = record
+            state.apply(.swapUndone(previous: before.installed, hadUpdate: before.hasUpdate), to: name)
+            state.issues[name]?.updateBytes = previous.updateBytes
             if (try? await save()) != nil {
                 _ = await settle(name, recorded: previous.status == .available ? previous.installedSHA256 : nil)
             }

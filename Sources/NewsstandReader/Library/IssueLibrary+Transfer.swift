@@ -119,7 +119,7 @@ extension IssueLibrary {
                 if error.isTransient, attempt < configuration.maxAttempts {
                     let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
                     log(.notice, "\(name): \(error), retrying in \(delay) s")
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    await configuration.clock.sleep(delay)
                     continue
                 }
                 if error.discardsPartialFile { PartMetadata.discard(part: part) }

@@ -74,7 +74,8 @@ extension IssueLibrary {
             link: accessLink(record, url: source.url, resource: .bundle), bundleSize: index.bundleSize, ranges: plan.ranges,
             spool: downloads, spoolName: spoolName,
             limits: configuration.downloadLimits, policy: policy(of: name),
-            transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay)
+            transport: configuration.transport, maxAttempts: configuration.maxAttempts, retryDelay: configuration.retryDelay,
+            clock: configuration.clock)
         let total = plan.bytes
         // A running total, shared with the transfer's thread.
         let counter = Locked<Int64>(0)

@@ -119,7 +119,7 @@ public actor IssueLibrary {
         // files: another process's unpack or download must not be taken for a crash's leftover.
         let (store, claims, state, problems) = try lock.hold { () throws(LibraryError) in
             let (store, loaded) = try StateStore.open(in: opened, scale: scale, lock: lock, openFlags: openFlags)
-            let claims = IssueClaims(store: store, lock: lock, log: configuration.log)
+            let claims = IssueClaims(store: store, lock: lock, log: configuration.log, clock: configuration.clock)
             var state = loaded.state
             var problems = loaded.problems
             guard try !claims.anyHeldHoldingLock() else { return (store, claims, state, problems) }
@@ -176,21 +176,8 @@ public actor IssueLibrary {
         // (copying every record of a large shelf was a visible part of opening it).
         let candidates = state.issues.values.filter { $0.status != .none }.map(\.name)
         for name in candidates {
-            guard var record = state.issues[name] else { continue }
-            switch record.status {
-            case .available where issues?.kind(of: name) != .folder:
-                record.status = .none
-                record.installedSHA256 = nil
-                record.installedContentURL = nil
-                record.installedScale = nil
-            case .downloading:
-                let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
-                record.status = .downloading(
-                    DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init)))
-            default:
-                break
-            }
-            state.issues[name] = record
+            let part = layout.part(of: name, scale: state.scale)
+            state.repair(name, hasContent: issues?.kind(of: name) == .folder) { FileStatus.size(of: part) ?? 0 }
         }
         // An in-process transfer under way belonged to a process that is gone: it stays pending
         // (`resumePendingDownloads()`), unless its install was committed just before the end

@@ -86,6 +86,17 @@ struct IssueLifecycle: Equatable, Sendable {
             current.stage = .installing(file: file)
             transfer = current
             return [.emitStatus]
+        case .staged(let content):
+            guard !isRemoving else { return [] }
+            installed = content
+            hasUpdate = false
+            failure = nil
+            return [.save]
+        case .swapUndone(let previous, let hadUpdate):
+            guard !isRemoving else { return [] }
+            installed = previous
+            hasUpdate = previous != nil && hadUpdate
+            return [.save]
         case .installed(let generation, let content):
             guard let current = transfer(generation) else { return [] }
             let wasUpdate = installed != nil

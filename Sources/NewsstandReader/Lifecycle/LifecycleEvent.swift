@@ -13,6 +13,11 @@ enum LifecycleEvent: Equatable, Sendable {
     case received(generation: Int, file: String)
     /// Verifying and unpacking `file` began.
     case installing(generation: Int)
+    /// A new version is staged beside the content and about to be swapped in: the state names
+    /// it installed from now on (`commitStaged`'s commit point, saved before the swap).
+    case staged(InstalledContent)
+    /// The swap after `staged` failed: the content is `previous` again, with the update it had.
+    case swapUndone(previous: InstalledContent?, hadUpdate: Bool)
     /// The new content is in place.
     case installed(generation: Int, InstalledContent)
     /// The transfer or its install failed for good (after the engine's own retries).

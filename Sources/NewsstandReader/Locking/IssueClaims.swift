@@ -41,8 +41,8 @@ final class IssueClaims: Sendable {
     /// This instance's part of every token: tokens are unique across processes and instances.
     private let owner = UUID().uuidString
     private let counter = Locked(0)
-    /// Seconds since 1970, the clock the rows' `renewed` is read on (a test's clock in tests).
-    private let now: @Sendable () -> Double
+    /// The library's clock: the rows' `renewed` is its `now`.
+    private let clock: LibraryClock
     private let log: LibraryLog
     /// How long another process's claim stands without being renewed; held rows are renewed
     /// every quarter of it.
@@ -51,14 +51,13 @@ final class IssueClaims: Sendable {
     /// Claims in `store`'s database, on its connection: a claim's transaction is this library's
     /// own, never taken for another writer's commit.
     init(
-        store: StateStore, lock: WriterLock, log: LibraryLog, lease: TimeInterval = defaultLease,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        store: StateStore, lock: WriterLock, log: LibraryLog, lease: TimeInterval = defaultLease, clock: LibraryClock = .system
     ) {
         self.store = store
         self.lock = lock
         self.log = log
         self.lease = lease
-        self.now = now
+        self.clock = clock
     }
 
     /// Takes `name`'s claim now, or nil when someone who may still be working holds it.
@@ -75,7 +74,7 @@ final class IssueClaims: Sendable {
             return count
         }
         let token = "\(owner)/\(serial)"
-        let time = now()
+        let time = clock.now()
         let taken = try write { database throws(SQLiteFailure) -> Bool in
             var taken = false
             try database.transaction { () throws(SQLiteFailure) in
@@ -96,33 +95,24 @@ final class IssueClaims: Sendable {
         return IssueClaim(name: name, token: token, claims: self)
     }
 
-    /// Waits until `name`'s claim is free and takes it (trying every tenth of a second, on a
-    /// thread of its own); nil when the calling task is cancelled first, or when `seconds` (if
-    /// given) have passed.
+    /// Waits until `name`'s claim is free and takes it (trying every tenth of a second on the
+    /// library's clock, each try on a thread of its own); nil when the calling task is cancelled
+    /// first, or when `seconds` (if given) have passed.
     func wait(for name: String, within seconds: TimeInterval? = nil) async throws(LibraryError) -> IssueClaim? {
-        let cancelled = Locked(false)
-        let deadline = seconds.map { Date().addingTimeInterval($0) }
-        let outcome: Result<IssueClaim?, LibraryError> = await withTaskCancellationHandler {
-            await BlockingWork.run {
-                while !cancelled.current, deadline.map({ Date() < $0 }) ?? true {
-                    do throws(LibraryError) {
-                        if let claim = try self.take(name) { return .success(claim) }
-                    } catch {
-                        return .failure(error)
-                    }
-                    usleep(100_000)
+        let deadline = seconds.map { clock.now() + $0 }
+        while !Task.isCancelled {
+            let taken = await BlockingWork.run { Result { () throws(LibraryError) in try self.take(name) } }
+            if let claim = try taken.get() {
+                guard !Task.isCancelled else {
+                    claim.release()
+                    return nil
                 }
-                return .success(nil)
+                return claim
             }
-        } onCancel: {
-            cancelled.exchange(true)
+            if let deadline, clock.now() >= deadline { return nil }
+            await clock.sleep(0.1)
         }
-        let claim = try outcome.get()
-        if cancelled.current {
-            claim?.release()
-            return nil
-        }
-        return claim
+        return nil
     }
 
     /// Whether this instance still holds `name`'s claim: false when it never took it, gave it
@@ -136,7 +126,7 @@ final class IssueClaims: Sendable {
     /// holds any more (left by a process that died). The caller holds the writer lock, which
     /// keeps new claims out meanwhile (opening's repair).
     func anyHeldHoldingLock() throws(LibraryError) -> Bool {
-        let time = now()
+        let time = clock.now()
         return try write { database throws(SQLiteFailure) -> Bool in
             var held = false
             try database.transaction { () throws(SQLiteFailure) in
@@ -191,10 +181,15 @@ final class IssueClaims: Sendable {
         try store.withConnection(body)
     }
 
-    /// Renews every held row a quarter of the lease from now, and again after that while any is
-    /// held; a row another owner took meanwhile is marked lost.
+    /// Renews every held row a quarter of the lease from now (on the library's clock), and again
+    /// after that while any is held; a row another owner took meanwhile is marked lost.
     private func scheduleRenewal() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + lease / 4) { [weak self] in self?.renew() }
+        let clock = clock
+        let interval = lease / 4
+        Task { [weak self] in
+            await clock.sleep(interval)
+            BlockingWork.start { [weak self] in self?.renew() }
+        }
     }
 
     private func renew() {
@@ -206,7 +201,7 @@ final class IssueClaims: Sendable {
             return Array(holding.names.values)
         }
         guard let tokens else { return }
-        let time = now()
+        let time = clock.now()
         let kept = try? write { database throws(SQLiteFailure) -> Set<String> in
             var kept = Set<String>()
             try database.transaction { () throws(SQLiteFailure) in

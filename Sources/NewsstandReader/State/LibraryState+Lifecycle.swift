@@ -40,6 +40,51 @@ extension LibraryState {
         transfers[name] = row
     }
 
+    /// Gives `event` to `name`'s lifecycle and stores what it became, for a caller that carries
+    /// out the actions itself (or has none to carry out); returns them. Nothing is written when
+    /// the event changed nothing.
+    @discardableResult
+    mutating func apply(_ event: LifecycleEvent, to name: String, installing: Bool = false) -> [LifecycleAction] {
+        guard var life = lifecycle(of: name, installing: installing) else { return [] }
+        let before = life
+        let actions = life.handle(event)
+        if life != before { store(life, event: event) }
+        return actions
+    }
+
+    /// Takes `name`'s content off the shelf in the state (its folder was renamed aside): nothing
+    /// installed, no update, not the issue being read; an issue the catalog no longer lists
+    /// leaves the shelf.
+    mutating func takeOffShelf(_ name: String) {
+        guard var record = issues[name] else { return }
+        record.status = .none
+        record.hasUpdate = false
+        record.installedSHA256 = nil
+        record.installedContentURL = nil
+        record.installedScale = nil
+        if currentlyReading == name { currentlyReading = nil }
+        issues[name] = record.isInCatalog ? record : nil
+    }
+
+    /// Open's repair of one record against the disk (`IssueLibrary.recover`): content that
+    /// vanished is not installed; a first download's bytes are what its part file holds.
+    mutating func repair(_ name: String, hasContent: Bool, partBytes: () -> Int64) {
+        guard var record = issues[name] else { return }
+        switch record.status {
+        case .available where !hasContent:
+            record.status = .none
+            record.installedSHA256 = nil
+            record.installedContentURL = nil
+            record.installedScale = nil
+        case .downloading:
+            record.status = .downloading(
+                DownloadProgress(bytesReceived: partBytes(), bytesExpected: record.contentSize.map(Int64.init)))
+        default:
+            return
+        }
+        issues[name] = record
+    }
+
     /// `name`'s lifecycle as the record and the transfer row hold it; a received file is being
     /// installed when `installing` (the library's install task runs).
     func lifecycle(of name: String, installing: Bool) -> IssueLifecycle? {

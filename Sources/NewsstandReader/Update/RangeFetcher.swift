@@ -35,6 +35,7 @@ struct RangeFetcher: Sendable {
     let transport: any HTTPTransport
     let maxAttempts: Int
     let retryDelay: Double
+    let clock: LibraryClock
     /// Most ranges asked in one request (a `Range` header stays short).
     static let rangesPerRequest = 32
 
@@ -85,7 +86,7 @@ struct RangeFetcher: Sendable {
                         continue
                     }
                     guard failure.isTransient, attempt < maxAttempts else { throw .transfer(failure) }
-                    try? await Task.sleep(nanoseconds: UInt64(retryDelay * pow(2, Double(attempt - 1)) * 1e9))
+                    await clock.sleep(retryDelay * pow(2, Double(attempt - 1)))
                     continue
                 }
                 break
