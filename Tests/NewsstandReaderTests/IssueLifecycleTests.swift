@@ -167,6 +167,21 @@ struct IssueLifecycleTests {
         #expect(vanished.phase == .notInstalled)
     }
 
+    /// A process killed between an install's commit point and the transfer's end leaves the
+    /// state naming the bundle installed with the transfer still under way: the next reconcile
+    /// ends it as installed, never fetches it again (which would install it twice).
+    @Test func aTransferWhoseInstallWasCommittedEndsAsInstalled() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.user, engine: .background))
+        _ = issue.handle(.received(generation: 1, file: "a#1.zip"))
+        _ = issue.handle(.staged(Self.content))
+        var facts = RecoveryFacts(hasContent: true, receivedFile: nil, engine: .unknown)
+        facts.installCommitted = true
+        #expect(issue.handle(.recovered(facts)) == [.save, .emitStatus, .discardPartFile, .discardReceivedFile("a#1.zip")])
+        #expect(issue.phase == .installed)
+        #expect(issue.lastGeneration == 1, "not started again")
+    }
+
     @Test func anEngineThatKeepsLosingATransferEndsInAFailure() {
         var issue = IssueLifecycle(name: "a")
         _ = issue.handle(.requested(.automatic, engine: .background))
@@ -240,6 +255,9 @@ struct IssueLifecycleTests {
                 events.append(.recovered(RecoveryFacts(hasContent: hasContent, receivedFile: nil, engine: engine)))
             }
             events.append(.recovered(RecoveryFacts(hasContent: hasContent, receivedFile: "a#\(current).zip", engine: nil)))
+            var committed = RecoveryFacts(hasContent: hasContent, receivedFile: nil, engine: .unknown)
+            committed.installCommitted = true
+            events.append(.recovered(committed))
         }
         return events
     }

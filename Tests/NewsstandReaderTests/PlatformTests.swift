@@ -143,7 +143,20 @@ struct PlatformTests {
         (#"\.formatted\(|\bRegex\b|import RegexBuilder|\.firstRange\(of:|\.ranges\(of:|\.trimmingPrefix\("#, "iOS 16 / macOS 13"),
         (#"withDiscardingTaskGroup|withThrowingDiscardingTaskGroup"#, "iOS 17 / macOS 14"),
         (#"Task\.immediate|\bInlineArray\b|\bSpan<"#, "iOS 26 / macOS 26"),
+        // Language features newer than the `swift-tools-version` Package.swift declares (6.0):
+        // Xcode 16's Swift 6.0 and 6.1 would refuse them.
+        (#"\bweak\s+let\b"#, "Swift 6.2 (SE-0481), above the declared tools version 6.0"),
+        (#"nonisolated\(nonsending\)|@concurrent\b"#, "Swift 6.2 (SE-0461), above the declared tools version 6.0"),
+        (#"\bisolated\s+deinit\b"#, "Swift 6.2 (SE-0371), above the declared tools version 6.0"),
+        (#"@abi\("#, "Swift 6.2 (SE-0476), above the declared tools version 6.0"),
     ]
+
+    /// The language checks above are for the tools version Package.swift declares: the oldest
+    /// Swift that will try the package (Xcode 16's 6.0). Raising it is a decision to make here too.
+    @Test func theDeclaredToolsVersionIsTheOneTheLanguageChecksAssume() throws {
+        let manifest = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.hasPrefix("// swift-tools-version:6.0\n"))
+    }
 
     @Test func theReadersSourcesNameNothingLinuxOnlyOrTooNewOutsideItsIslands() throws {
         let sources = try Self.closureSources()

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -6,14 +7,22 @@ import Foundation
 
 /// One lane's session delegate: hands each callback to the engine with the lane it came from.
 /// The session keeps its delegate until it is invalidated; the delegate keeps the engine weakly,
-/// so an engine let go is not kept alive by its sessions.
+/// so an engine let go is not kept alive by its sessions. (A `weak let` would say it shorter,
+/// but needs Swift 6.2 (SE-0481), and the package declares 6.0: the weak reference is kept in a
+/// `Locked` box instead.)
 final class BackgroundSessionDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
+    /// A weak reference to the engine.
+    private struct WeakEngine {
+        weak var engine: BackgroundSessionEngine?
+    }
+
     let lane: BackgroundSessionLane
-    private weak let engine: BackgroundSessionEngine?
+    private let reference: Locked<WeakEngine>
+    private var engine: BackgroundSessionEngine? { reference.withLock { $0.engine } }
 
     init(lane: BackgroundSessionLane, engine: BackgroundSessionEngine) {
         self.lane = lane
-        self.engine = engine
+        reference = Locked(WeakEngine(engine: engine))
     }
 
     func urlSession(

@@ -270,8 +270,18 @@ extension IssueLibrary {
             guard file != nil || reports != nil else { continue }
             var report: EngineReport = .unknown
             if let found = reports?[row.id] { report = take(found, of: row, handOff: handOff) }
-            let facts = RecoveryFacts(
+            // An install committed by a process that ended before the transfer did: its swap is
+            // settled to the version the state names (this library holds the claim), and the
+            // transfer ends as installed.
+            let record = state.issues[row.name]
+            let committed =
+                record?.status == .available && row.expectedSHA256 != nil && record?.installedSHA256 == row.expectedSHA256
+            if committed, let failure = await settle(row.name, recorded: row.expectedSHA256) {
+                log(.error, "\(row.name): the committed install could not be settled: \(failure)")
+            }
+            var facts = RecoveryFacts(
                 hasContent: issues?.kind(of: row.name) == .folder, receivedFile: file, engine: file == nil ? report : nil)
+            facts.installCommitted = committed && facts.hasContent
             await handle(.recovered(facts), of: row.name)
             // A restart's job reaches the engine before the claim is given up.
             await settleEngineCalls()

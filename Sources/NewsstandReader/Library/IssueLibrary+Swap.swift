@@ -44,7 +44,7 @@ extension IssueLibrary {
     }
 
     /// `ContentSwap.settle` on a thread of its own; the error, if any.
-    private func settle(_ name: String, recorded: String?) async -> FileSystemError? {
+    func settle(_ name: String, recorded: String?) async -> FileSystemError? {
         let layout = layout
         return await BlockingWork.run { () -> FileSystemError? in
             do throws(FileSystemError) {

@@ -241,6 +241,13 @@ struct IssueLifecycle: Equatable, Sendable {
             actions.append(.save)
         }
         guard var current = transfer else { return actions }
+        if facts.installCommitted, installed != nil {
+            transfer = nil
+            failure = nil
+            actions += [.save, .emitStatus, .discardPartFile]
+            if let file = facts.receivedFile ?? current.file { actions.append(.discardReceivedFile(file)) }
+            return actions
+        }
         if let file = facts.receivedFile {
             if current.file != file {
                 current.stage = .received(file: file)

@@ -62,4 +62,8 @@ struct RecoveryFacts: Equatable, Sendable {
     /// What the transfer's engine says about the current generation (nil: not asked, as when
     /// the issue has no transfer).
     var engine: EngineReport?
+    /// Whether the state names the transfer's bundle as installed: its install was committed
+    /// (`commitStaged`'s save, the swap settled since) by a process that ended before the
+    /// transfer did. Such a transfer is over, not lost: fetching it again would install it twice.
+    var installCommitted = false
 }
