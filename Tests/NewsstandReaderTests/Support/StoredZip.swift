@@ -4,8 +4,67 @@ import Foundation
 /// process (`ZipFixture` asks Python's `zipfile`). Local headers, the central directory and
 /// the end record as APPNOTE describes them, without data descriptors or extra fields.
 enum StoredZip {
-    /// The archive of `entries` (name, bytes), in order.
+    /// One entry of a test archive (what `ZipFixture.Entry` describes, built here in memory).
+    enum Entry: Sendable, Equatable {
+        /// A file with text content.
+        case text(String, String)
+        /// A file of `count` reproducible pseudo-random bytes (`noise`).
+        case random(String, count: Int, seed: Int)
+        /// A file holding `bytes`.
+        case bytes(String, Data)
+        /// A symbolic link entry pointing at `target`.
+        case symlink(String, target: String)
+        /// An explicit folder entry (its name ends with `/`).
+        case folder(String)
+
+        /// The entry's name in the archive.
+        var name: String {
+            switch self {
+            case .text(let name, _), .random(let name, _, _), .bytes(let name, _), .symlink(let name, _): name
+            case .folder(let name): name.hasSuffix("/") ? name : name + "/"
+            }
+        }
+
+        /// What the entry stores (a link's target for a link).
+        var bytes: Data {
+            switch self {
+            case .text(_, let text): Data(text.utf8)
+            case .random(_, let count, let seed): StoredZip.noise(count: count, seed: UInt64(seed))
+            case .bytes(_, let bytes): bytes
+            case .symlink(_, let target): Data(target.utf8)
+            case .folder: Data()
+            }
+        }
+
+        /// The Unix mode the central directory gives it.
+        var mode: UInt32 {
+            switch self {
+            case .symlink: 0o120777
+            case .folder: 0o040755
+            default: 0o100644
+            }
+        }
+
+        /// A regular file's name and bytes (nil for a link or a folder).
+        var file: (name: String, bytes: Data)? {
+            switch self {
+            case .symlink, .folder: nil
+            default: (name, bytes)
+            }
+        }
+    }
+
+    /// The archive of `entries`, in order.
+    static func make(_ entries: [Entry]) -> Data {
+        make(entries.map { ($0.name, $0.bytes, $0.mode) })
+    }
+
+    /// The archive of `entries` (name, bytes), regular files, in order.
     static func make(_ entries: [(name: String, bytes: Data)]) -> Data {
+        make(entries.map { ($0.name, $0.bytes, 0o100644) })
+    }
+
+    private static func make(_ entries: [(name: String, bytes: Data, mode: UInt32)]) -> Data {
         var out = Data()
         var central = Data()
         for entry in entries {
@@ -39,7 +98,7 @@ enum StoredZip {
             central.append(le16: 0)
             central.append(le16: 0)
             central.append(le16: 0)
-            central.append(le32: 0o100644 << 16)
+            central.append(le32: entry.mode << 16 | (entry.mode & 0o040000 != 0 ? 0x10 : 0))
             central.append(le32: offset)
             central.append(name)
         }
