@@ -146,6 +146,9 @@ final class ScriptedBed: @unchecked Sendable {
         transport.serve(bytes, at: path)
     }
 
+    /// Stops the server (every request fails as a refused connection), as stopping nginx does.
+    func pause() { transport.goDown() }
+
     /// Stops serving `path` (404).
     func remove(_ path: String) { transport.remove(path) }
 

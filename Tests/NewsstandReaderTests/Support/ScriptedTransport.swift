@@ -133,6 +133,7 @@ final class ScriptedTransport: HTTPTransport {
         var locations: [String: Location] = [:]
         var log: [Logged] = []
         var version = 0
+        var down = false
     }
 
     private let state = Locked(State())
@@ -172,6 +173,13 @@ final class ScriptedTransport: HTTPTransport {
         state.withLock { $0.locations[Self.normalised(prefix)] = location }
     }
 
+    /// Stops answering: every request fails as a refused connection (a stopped server), until
+    /// `comeBack()`.
+    func goDown() { state.withLock { $0.down = true } }
+
+    /// Answers again after `goDown()`.
+    func comeBack() { state.withLock { $0.down = false } }
+
     /// Queues `fault` for the next request of `path`.
     func inject(_ fault: Fault, at path: String) {
         state.withLock { $0.faults[Self.normalised(path), default: []].append(fault) }
@@ -192,6 +200,7 @@ final class ScriptedTransport: HTTPTransport {
         guard request.url.host == baseURL.host else {
             throw .network(code: 6, reason: "could not resolve host \(request.url.host ?? "")")
         }
+        if state.withLock({ $0.down }) { throw .network(code: 7, reason: "could not connect to server (scripted)") }
         let path = Self.normalised(request.url.path)
         let (file, fault, location) = state.withLock { state -> (File?, Fault?, Location) in
             let fault = state.faults[path]?.isEmpty == false ? state.faults[path]?.removeFirst() : nil
