@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// A zip of stored (uncompressed) entries built in memory, for the tests that run with no child
 /// process (`ZipFixture` asks Python's `zipfile`). Local headers, the central directory and
@@ -115,26 +116,46 @@ enum StoredZip {
         return out
     }
 
-    /// Reproducible incompressible bytes (xorshift), so a bundle is larger than a chunk.
+    /// Reproducible incompressible bytes (xorshift), so a bundle is larger than a chunk. Made
+    /// once per count and seed in a test process (a bundle of pages asks for the same ones often).
     static func noise(count: Int, seed: UInt64) -> Data {
+        if let made = noiseMade.withLock({ $0[NoiseKey(count: count, seed: seed)] }) { return made }
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return Data(
-            (0..<count).map { _ in
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            for index in 0..<count {
                 state ^= state << 13
                 state ^= state >> 7
                 state ^= state << 17
-                return UInt8(truncatingIfNeeded: state)
-            })
+                buffer[index] = UInt8(truncatingIfNeeded: state)
+            }
+        }
+        noiseMade.withLock { $0[NoiseKey(count: count, seed: seed)] = data }
+        return data
     }
 
-    /// zip's CRC-32 (reflected, polynomial 0xEDB88320), bit by bit: test data is small.
+    private struct NoiseKey: Hashable {
+        var count: Int
+        var seed: UInt64
+    }
+    private static let noiseMade = Locked([NoiseKey: Data]())
+
+    /// zip's CRC-32 (reflected, polynomial 0xEDB88320), with a table of the 256 byte values
+    /// worked out bit by bit here.
     static func crc32(_ bytes: Data) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        crcTable.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBytes { buffer in
+                for byte in buffer { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            }
         }
         return ~crc
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { value in
+        var crc = UInt32(value)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        return crc
     }
 }
 
