@@ -19,6 +19,22 @@ import Testing
         "Fixtures.", "BuiltIssue", "RendererProcess(", "rclone:", "RcloneDestination",
     ]
 
+    /// Starters that are whole names only: Foundation's `Process()`, not the end of a test
+    /// named `…AcrossInstancesOfOneProcess()`.
+    static let wholeNameStarters: Set<String> = ["Process()"]
+
+    /// Whether `text` says `starter` (as a whole name when it is one of `wholeNameStarters`).
+    static func says(_ starter: String, in text: String) -> Bool {
+        guard wholeNameStarters.contains(starter) else { return text.contains(starter) }
+        var rest = Substring(text)
+        while let found = rest.range(of: starter) {
+            let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            if !(before.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) { return true }
+            rest = rest[found.upperBound...]
+        }
+        return false
+    }
+
     /// The test files of every test target, in subfolders too (not the Support folders).
     static func testFiles() throws -> [URL] {
         let tests = Shell.repositoryRoot.appendingPathComponent("Tests")
@@ -58,7 +74,7 @@ import Testing
         var untagged: [String] = []
         for file in files where file.lastPathComponent != "TestTierTests.swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
-            guard let starter = Self.processStarters.first(where: { text.contains($0) }) else { continue }
+            guard let starter = Self.processStarters.first(where: { Self.says($0, in: text) }) else { continue }
             let name = file.path.dropFirst(Shell.repositoryRoot.path.count + 1)
             guard let suites = Self.topLevelSuites(in: text) else {
                 untagged.append("\(name) (uses \(starter); its tests are in no @Suite to tag)")
@@ -73,6 +89,9 @@ import Testing
 
     /// The check itself tells a tagged suite from an untagged one.
     @Test func theCheckSeesUntaggedAndMultiLineSuites() {
+        #expect(Self.says("Process()", in: "let p = Process()\n"))
+        #expect(Self.says("Process()", in: "Process()"))
+        #expect(!Self.says("Process()", in: "@Test func oneOwnerAcrossInstancesOfOneProcess() {}"))
         #expect(Self.topLevelSuites(in: "@Suite struct A { @Test func a() {} }") == ["@Suite struct A "])
         #expect(Self.topLevelSuites(in: "struct A { @Test func a() {} }") == nil)
         let multiLine = "import Testing\n@Suite(\n    \"A\", .tags(.needsTools)\n)\nstruct A {\n}\n"

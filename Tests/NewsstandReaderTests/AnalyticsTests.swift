@@ -6,7 +6,7 @@ import Testing
 
 /// What the app's analytics sink is told, and nothing more (seed 003: a notification received
 /// and one opened are different events, in different places).
-@Suite("Analytics events", .timeLimit(.minutes(1)), .tags(.needsServer))
+@Suite("Analytics events", .timeLimit(.minutes(1)))
 struct AnalyticsTests {
     final class Recorder: AnalyticsSink {
         let events = Locked<[AnalyticsEvent]>([])
@@ -14,7 +14,7 @@ struct AnalyticsTests {
     }
 
     @Test func theLibraryReportsReceivedOpenedDownloadedAndRemovedIssues() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             var entries = try bed.publish([.init("e-1", day: 1), .init("e-2", day: 2)])
             entries[0].productID = "com.example.e1"
             try bed.writeCatalog(entries)

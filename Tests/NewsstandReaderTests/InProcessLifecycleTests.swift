@@ -68,7 +68,7 @@ struct InProcessLifecycleTests {
             for _ in 0..<500 where !sawRow {
                 try await Task.sleep(nanoseconds: 20_000_000)
                 let result = try Shell.run(
-                    "sqlite3", [StateStoreTests.databasePath(bed), "SELECT stage FROM transfers WHERE name = 'a'"])
+                    "sqlite3", [bed.databasePath, "SELECT stage FROM transfers WHERE name = 'a'"])
                 // Bytes so far are not committed on their own: the row says queued until a commit.
                 sawRow = result.stdout == "queued\n" || result.stdout == "transferring\n"
             }
@@ -102,7 +102,7 @@ struct InProcessLifecycleTests {
             try await library.refresh(from: bed.catalogURL)
             _ = try await library.download("a")
             await library.close()
-            try StateStoreTests.sqlite(StateStoreTests.databasePath(bed), "UPDATE transfers SET stage = 'transferring'")
+            try bed.sqlite3("UPDATE transfers SET stage = 'transferring'")
             let reopened = try bed.library()
             #expect(await reopened.state.transfers["a"]?.isActive == false)
             #expect(await reopened.issue(named: "a")?.status == .available)

@@ -64,7 +64,7 @@ struct LibraryLockTests {
             // held after them.
             let lock = try #require(try FileLock.acquire("library.lock", in: folder, timeout: 5), "library.lock is held")
             lock.release()
-            let database = StateStoreTests.databasePath(bed)
+            let database = bed.databasePath
             let write = try Shell.run("sqlite3", ["-cmd", ".timeout 0", database, "BEGIN IMMEDIATE; COMMIT;"])
             #expect(write.status == 0, "a write transaction is held: \(write.stderr)")
             let claims = try Shell.run("sqlite3", [database, "SELECT count(*) FROM claims"])

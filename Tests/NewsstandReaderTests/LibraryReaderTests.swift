@@ -5,11 +5,12 @@ import NewsstandTestSupport
 import Testing
 
 /// `LibraryReader`, the read-only handle of an app extension: it reads what the writer commits,
-/// while the writer is open and writing (in this process and in another), and never writes.
-@Suite("Library reader", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// while the writer is open and writing, and never writes. On a scripted transport (the fast
+/// tier); a writer in another process is `LibraryReaderProcessTests`'.
+@Suite("Library reader", .timeLimit(.minutes(1)))
 struct LibraryReaderTests {
     @Test func aReaderSeesWhatTheWriterCommitsWhileItIsOpen() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let writer = try bed.library()
             try await writer.refresh(from: bed.catalogURL)
@@ -35,35 +36,10 @@ struct LibraryReaderTests {
         }
     }
 
-    /// A writer in another process (`newsstand library`) refreshes and downloads while the reader
-    /// reads: it sees each commit, the downloading status included, without waiting for the writer.
-    @Test func aReaderFollowsAWriterInAnotherProcess() async throws {
-        try await Testbed.with { bed in
-            try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
-            let shelf = bed.libraryFolder.path
-            let refreshed = try Shell.run(Shell.newsstand, ["library", shelf, "refresh", bed.catalogURL.absoluteString])
-            try #require(refreshed.status == 0, "\(refreshed.stderr)")
-            let reader = try LibraryReader(folder: bed.libraryFolder)
-            #expect(try await reader.issues().map(\.name) == ["f-1"])
-
-            let writer = try BackgroundProcess(Shell.newsstand, ["library", shelf, "download", "f-1"])
-            defer { writer.kill() }
-            var seen: [String] = []
-            while seen.last != "available" {
-                let status = try await reader.issue(named: "f-1")?.status.label ?? "missing"
-                if seen.last != status { seen.append(status) }
-                try await Task.sleep(nanoseconds: 20_000_000)
-            }
-            #expect(writer.wait() == 0, "\(writer.errors)")
-            #expect(seen == ["none", "downloading", "available"])
-            #expect(try await reader.content(of: "f-1").articles.isEmpty)
-        }
-    }
-
     /// The reader opens the state read-only for each call: `library.sqlite` and its write-ahead
     /// log are byte for byte what the writer left, and between calls it holds no descriptor.
     @Test func aReaderNeverWritesAndHoldsNothingBetweenCalls() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let writer = try bed.library()
             try await writer.refresh(from: bed.catalogURL)
@@ -98,14 +74,14 @@ struct LibraryReaderTests {
 
     /// What is not a library, or not one this reader can read without writing, is a typed error.
     @Test func aReaderRefusesWhatItCannotReadWithoutWriting() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let folder = bed.libraryFolder.standardizedFileURL
             #expect(throws: LibraryError.cannotOpen(path: folder.path, reason: "it holds no library yet (no library.sqlite)")) {
                 try LibraryReader(folder: folder)
             }
             try await StateStoreTests.closedLibrary(bed)
-            let path = StateStoreTests.databasePath(bed)
-            try StateStoreTests.sqlite(path, "UPDATE issues SET status = 'exploded' WHERE name = 'a'")
+            let path = bed.databasePath
+            try bed.sqlite("UPDATE issues SET status = 'exploded' WHERE name = 'a'")
             let reader = try LibraryReader(folder: folder)
             let snapshot = try await reader.snapshot()
             #expect(snapshot.issues.map(\.name) == ["b"])
@@ -115,11 +91,11 @@ struct LibraryReaderTests {
                 ])
             #expect(try await reader.issue(named: "a") == nil)
 
-            try StateStoreTests.sqlite(path, "PRAGMA user_version = 1")
+            try bed.sqlite("PRAGMA user_version = 1")
             await #expect(throws: LibraryError.stateUnusable(.olderSchema(path: path, found: 1, needed: 5))) {
                 try await reader.issues()
             }
-            try StateStoreTests.sqlite(path, "PRAGMA user_version = 9")
+            try bed.sqlite("PRAGMA user_version = 9")
             await #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 9, supported: 5))) {
                 try await reader.issues()
             }

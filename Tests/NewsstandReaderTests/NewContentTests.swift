@@ -4,7 +4,7 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-@Suite("Push and background fetch", .timeLimit(.minutes(1)), .tags(.needsServer))
+@Suite("Push and background fetch", .timeLimit(.minutes(1)))
 struct NewContentTests {
     @Test func parsesRemoteNotificationPayloads() {
         let push = RemoteNotification(userInfo: ["aps": ["content-available": 1], "content-name": "f-2"])
@@ -16,7 +16,7 @@ struct NewContentTests {
     }
 
     @Test func aSilentPushDownloadsTheNamedIssue() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1), .init("f-2", day: 2), .init("f-3", day: 3)])
             entries[0].productID = "42"
             try bed.writeCatalog(entries)
@@ -38,7 +38,7 @@ struct NewContentTests {
     }
 
     @Test func aPushWhoseDownloadFailsReportsFailed() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("f-1", day: 1, location: "broken/")])
             let library = try bed.library { $0.maxAttempts = 1 }
             try await library.refresh(from: bed.catalogURL)
@@ -47,7 +47,7 @@ struct NewContentTests {
     }
 
     @Test func backgroundFetchReportsNewDataNoDataAndFailure() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let library = try bed.library()
             #expect(await library.performBackgroundFetch() == .failed, "no catalog URL yet")
             try bed.publish([.init("f-1", day: 1)])
@@ -61,7 +61,7 @@ struct NewContentTests {
             #expect(try await library.download("f-2").status == .available)
             #expect(await library.issue(named: "f-1")?.status == IssueStatus.none, "older issues are left alone")
 
-            bed.nginx.pause()
+            bed.pause()
             #expect(await library.performBackgroundFetch() == .failed)
         }
     }

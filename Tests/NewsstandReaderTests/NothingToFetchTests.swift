@@ -8,13 +8,15 @@ import Testing
 /// entry, or holds the same files packed another way, costs no bundle byte and completes (kept
 /// files, removed entries, the new index), on the first try. And a ranges path that fails on
 /// this side (the spool cannot be written) falls back to a whole download instead of failing.
-@Suite("Nothing to fetch", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// On a scripted transport (the fast tier); a bundle repacked with zlib is
+/// `NothingToFetchRepackedTests`' (Python deflates it).
+@Suite("Nothing to fetch", .timeLimit(.minutes(1)))
 struct NothingToFetchTests {
     static let twelve = (1...12).map { (page: $0, seed: $0) }
 
     /// Publishes twelve pages, downloads them, and returns the library and the catalog entries.
-    static func downloaded(_ bed: Testbed) async throws -> (IssueLibrary, [CatalogEntry]) {
-        let entries = try bed.publishIndexed([Testbed.paged("m", twelve)])
+    static func downloaded(_ bed: ScriptedBed) async throws -> (IssueLibrary, [CatalogEntry]) {
+        let entries = try bed.publishIndexed([ScriptedBed.paged("m", twelve)])
         let library = try bed.library()
         try await library.refresh(from: bed.catalogURL)
         try await library.download("m")
@@ -23,24 +25,24 @@ struct NothingToFetchTests {
 
     /// The update went by ranges without a bundle request, and the library holds the served bundle.
     static func expectCompletedWithoutARequest(
-        _ library: IssueLibrary, _ bed: Testbed, kept: Int, before: [LoggedRequest]
+        _ library: IssueLibrary, _ bed: ScriptedBed, kept: Int, before: [LoggedRequest]
     ) async throws {
         #expect(await library.issue(named: "m")?.updateBytes == 0, "list shows an update of 0 bytes")
         #expect(try await library.update("m") == .ranges(bytesFetched: 0, requests: 0, entriesFetched: 0, entriesKept: kept))
         #expect(bed.bundleTraffic("m/m.zip").requests == before, "not one bundle request")
         let issue = try #require(await library.issue(named: "m"))
         #expect(issue.status == .available && !issue.hasUpdate)
-        #expect(try await LibraryInvariants.violations(of: library, in: bed, allowsDownloading: false) == [])
+        #expect(try await bed.violations(of: library, allowsDownloading: false) == [])
         #expect(try await library.update("m") == .upToDate)
     }
 
     /// A page leaves the bundle and nothing else changes (a page class's property turned from
     /// `file` to `string` does this to an attachment).
     @Test func aBundleThatOnlyDropsAnEntryCompletes() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let (library, _) = try await Self.downloaded(bed)
             let before = bed.bundleTraffic("m/m.zip").requests
-            try bed.publishIndexed([Testbed.paged("m", Array(Self.twelve.dropLast()))])
+            try bed.publishIndexed([ScriptedBed.paged("m", Array(Self.twelve.dropLast()))])
             #expect(try await library.refresh().contentUpdates == ["m"])
             try await Self.expectCompletedWithoutARequest(library, bed, kept: 13, before: before)
             let content = try #require(await library.issue(named: "m")).contentURL
@@ -48,26 +50,14 @@ struct NothingToFetchTests {
         }
     }
 
-    /// The same files deflated where they were stored: every record moves, no file changes.
-    @Test(arguments: [1, 9])
-    func aBundleRepackedWithAnotherCompressionCompletes(level: Int) async throws {
-        try await Testbed.with { bed in
-            let (library, entries) = try await Self.downloaded(bed)
-            let before = bed.bundleTraffic("m/m.zip").requests
-            try bed.repack(entries, compression: "deflated", level: level)
-            #expect(try await library.refresh().contentUpdates == ["m"])
-            try await Self.expectCompletedWithoutARequest(library, bed, kept: 14, before: before)
-        }
-    }
-
     /// The spool of ranges cannot be written (something else holds its name): the update says so
     /// and downloads the whole bundle.
     @Test func aRangesPathThatFailsHereFallsBackToAWholeDownload() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let (library, _) = try await Self.downloaded(bed)
             var pages = Self.twelve
             pages[4].seed = 99
-            try bed.publishIndexed([Testbed.paged("m", pages)])
+            try bed.publishIndexed([ScriptedBed.paged("m", pages)])
             #expect(try await library.refresh().contentUpdates == ["m"])
             let spool = bed.libraryFolder.appendingPathComponent("Downloads/m.ranges")
             try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: false)
@@ -80,7 +70,7 @@ struct NothingToFetchTests {
             try FileManager.default.removeItem(at: spool)
             let issue = try #require(await library.issue(named: "m"))
             #expect(issue.status == .available && !issue.hasUpdate)
-            #expect(try await LibraryInvariants.violations(of: library, in: bed, allowsDownloading: false) == [])
+            #expect(try await bed.violations(of: library, allowsDownloading: false) == [])
         }
     }
 }

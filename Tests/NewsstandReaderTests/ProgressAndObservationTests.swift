@@ -8,7 +8,7 @@ import Testing
 
 /// What an app's UI binds to: a `Foundation.Progress` per download under one over all of them,
 /// and the shelf's updates (`followShelf()`, `ShelfModel`), each in step with the events.
-@Suite("Progress and observation", .timeLimit(.minutes(1)), .tags(.needsServer))
+@Suite("Progress and observation", .timeLimit(.minutes(1)))
 struct ProgressAndObservationTests {
     /// Progress values as a download reports them, kept from the transfer's thread.
     final class Values: @unchecked Sendable {  // `values` is Locked
@@ -16,9 +16,9 @@ struct ProgressAndObservationTests {
     }
 
     @Test func eachDownloadHasAProgressInStepWithItsEventsUnderOneOverall() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let entries = try bed.publish([
-                .init("a", day: 1, normal: DownloadTests.bigBundle), .init("b", day: 2, normal: DownloadTests.bigBundle),
+                .init("a", day: 1, normal: ScriptedBed.bigBundle), .init("b", day: 2, normal: ScriptedBed.bigBundle),
             ])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
@@ -57,8 +57,8 @@ struct ProgressAndObservationTests {
     }
 
     @Test func cancellingADownloadsProgressCancelsTheDownload() async throws {
-        try await Testbed.with { bed in
-            try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
+        try await ScriptedBed.with { bed in
+            try bed.publish([.init("f-1", day: 1, normal: ScriptedBed.bigBundle, location: "slow/")])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
             let reached = AsyncStream<Void>.makeStream()
@@ -82,7 +82,7 @@ struct ProgressAndObservationTests {
     /// `followShelf()`: a snapshot, then each change as one issue's new value; what a slow
     /// follower has not taken yet is merged, so it never holds more than one update.
     @Test func theShelfIsFollowedIssueByIssue() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let library = try bed.library()
             let (initial, updates) = await library.followShelf()
@@ -107,10 +107,10 @@ struct ProgressAndObservationTests {
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor @Test func aShelfModelFollowsTheLibraryWithoutCopyingTheShelfOnEveryByte() async throws {
-        let bed = try Testbed()
+        let bed = try ScriptedBed()
         defer { bed.close() }
         do {
-            try bed.publish([.init("a", day: 1, normal: DownloadTests.bigBundle), .init("b", day: 2)])
+            try bed.publish([.init("a", day: 1, normal: ScriptedBed.bigBundle), .init("b", day: 2)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
             let model = ShelfModel(library: library)
@@ -138,7 +138,7 @@ struct ProgressAndObservationTests {
             #expect(!shelfChanged.current, "the shelf itself did not change while bytes arrived")
             #expect(model.items.map(\.name) == ["b", "a"] && model.item(named: "a") === item, "the same item, updated")
 
-            try bed.publish([.init("a", day: 1, normal: DownloadTests.bigBundle), .init("b", day: 2), .init("c", day: 3)])
+            try bed.publish([.init("a", day: 1, normal: ScriptedBed.bigBundle), .init("b", day: 2), .init("c", day: 3)])
             try await library.refresh()
             while model.items.count < 3 { try await Task.sleep(nanoseconds: 10_000_000) }
             #expect(shelfChanged.current, "a new issue changes the shelf")

@@ -4,10 +4,11 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-@Suite("Refresh", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// Refresh on a scripted transport (the fast tier): the same catalog rules as on nginx.
+@Suite("Refresh", .timeLimit(.minutes(1)))
 struct RefreshTests {
     @Test func refreshAddsIssuesNewestFirstAndAnUnchangedCatalogCostsA304() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("f-1", day: 1), .init("f-3", day: 3), .init("f-2", day: 2)])
             let library = try bed.library()
             let first = try await library.refresh(from: bed.catalogURL)
@@ -28,14 +29,15 @@ struct RefreshTests {
         }
     }
 
-    /// nginx sends both an ETag and a Last-Modified, so a 304 could come from either: each
-    /// alone must still make an unchanged catalog cost a 304.
+    /// A static server sends both an ETag and a Last-Modified, so a 304 could come from either:
+    /// each alone must still make an unchanged catalog cost a 304 (the scripted transport's
+    /// `etag-only/` and `modified-only/` send one each, with nginx's rules).
     @Test(arguments: ["etag-only", "modified-only"])
     func eachValidatorAloneMakesAnUnchangedCatalogA304(location: String) async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("f-1", day: 1)])
             let library = try bed.library()
-            let url = bed.nginx.baseURL.appendingPathComponent("\(location)/issues.plist")
+            let url = bed.baseURL.appendingPathComponent("\(location)/issues.plist")
             let first = try await library.refresh(from: url)
             #expect(first.added == ["f-1"])
             let second = try await library.refresh()
@@ -45,7 +47,7 @@ struct RefreshTests {
     }
 
     @Test func refreshUpdatesDropsAndKeepsDownloadedIssues() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let entries = try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
@@ -66,28 +68,28 @@ struct RefreshTests {
     }
 
     @Test func aChangedChecksumMarksADownloadedIssueAsUpdated() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
             try await library.download("a")
-            try bed.publish([.init("a", day: 1, normal: Testbed.IssueSpec.pages(scale: "", seed: 99))])
+            try bed.publish([.init("a", day: 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: 99))])
             let result = try await library.refresh()
             #expect(result.contentUpdates == ["a"])
             #expect(await library.issue(named: "a")?.hasUpdate == true)
             let updated = try await library.download("a")
             #expect(updated.hasUpdate == false)
             let image = try Data(contentsOf: updated.contentURL.appendingPathComponent("1-0.png"))
-            #expect(image == (try ZipFixture.randomBytes(count: 4096, seed: 99)))
+            #expect(image == ScriptedBed.randomBytes(count: 4096, seed: 99))
         }
     }
 
     @Test func aMalformedCatalogChangesNothing() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
-            try Data("<plist><dict>".utf8).write(to: bed.nginx.root.appendingPathComponent("issues.plist"))
+            bed.serve(Data("<plist><dict>".utf8), at: "issues.plist")
             await #expect(
                 throws: LibraryError.catalogMalformed(
                     url: bed.catalogURL.absoluteString,
@@ -103,8 +105,8 @@ struct RefreshTests {
     }
 
     @Test func unsafeNamesAreSkippedAndTheRestIsUsed() async throws {
-        try await Testbed.with { bed in
-            let base = bed.nginx.baseURL.absoluteString
+        try await ScriptedBed.with { bed in
+            let base = bed.baseURL.absoluteString
             let evil = CatalogEntry(name: "../evil", title: "Evil", date: Date(), cover: base + "x.png", content: base + "x.zip")
             let hidden = CatalogEntry(
                 name: ".hidden", title: "Hidden", date: Date(), cover: base + "y.png", content: base + "y.zip")
@@ -119,8 +121,8 @@ struct RefreshTests {
     }
 
     @Test func anIssueListedTwiceTakesTheFirstEntry() async throws {
-        try await Testbed.with { bed in
-            let base = bed.nginx.baseURL.absoluteString
+        try await ScriptedBed.with { bed in
+            let base = bed.baseURL.absoluteString
             let day = { (n: Int) in Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 86_400) }
             // Newest first in the catalog: "First" comes before "Second".
             let first = CatalogEntry(
@@ -137,10 +139,10 @@ struct RefreshTests {
     }
 
     @Test func catalogErrorsAreTyped() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let library = try bed.library()
             await #expect(throws: LibraryError.noCatalogURL) { try await library.refresh() }
-            let missing = bed.nginx.baseURL.appendingPathComponent("missing.plist")
+            let missing = bed.baseURL.appendingPathComponent("missing.plist")
             await #expect(throws: LibraryError.catalogHTTPStatus(url: missing.absoluteString, status: 404)) {
                 try await library.refresh(from: missing)
             }
@@ -148,7 +150,7 @@ struct RefreshTests {
     }
 
     @Test func scaleIsFixedAtCreationAndPicksRetinaFiles() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("f-2", day: 1)])
             let library = try bed.library(scale: .retina)
             try await library.refresh(from: bed.catalogURL)
@@ -158,7 +160,7 @@ struct RefreshTests {
             #expect(try String(contentsOf: #require(issue.coverFileURL), encoding: .utf8) == "cover@2x f-2")
             #expect(bed.requests("f-2/f-2@2x.zip").map(\.status) == [200])
             #expect(bed.requests("f-2/cover@2x.png").count == 1)
-            #expect(bed.nginx.requests().allSatisfy { $0.uri != "/f-2/f-2.zip" && $0.uri != "/f-2/cover.png" })
+            #expect(bed.allRequests().allSatisfy { $0.uri != "/f-2/f-2.zip" && $0.uri != "/f-2/cover.png" })
 
             await library.close()
             let reopened = try bed.library(scale: .normal)

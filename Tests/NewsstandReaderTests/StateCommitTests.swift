@@ -5,21 +5,24 @@ import NewsstandTestSupport
 import Testing
 
 /// How state changes reach `library.sqlite`: off the actor and the cooperative pool, in the order
-/// they were made, and nothing removed unless its commit succeeds.
-@Suite("State commits", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// they were made, and nothing removed unless its commit succeeds. On a scripted transport, with
+/// "another program" holding the database as a second SQLite connection in this process (SQLite
+/// locks between connections of one process as between processes): the fast tier. The command
+/// line under that lock is `StateCommitCommandTests`'.
+@Suite("State commits", .timeLimit(.minutes(1)))
 struct StateCommitTests {
     /// #23 item 14: `remove` while another program holds `library.sqlite` locked (a transaction of
     /// its own) fails with SQLite's "database is locked", and the issue is exactly as it was: its
     /// content in place, available, after a reopen too. Once the other program lets go it works.
     @Test func aRemoveTheStateCannotRecordRemovesNothing() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
             let issue = try await library.download("a")
             let before = FolderSnapshot(issue.contentURL)
-            let holder = try Self.holdDatabase(StateStoreTests.databasePath(bed))
-            defer { holder.killNow() }
+            let holder = try bed.holdDatabase()
+            defer { holder.release() }
             let error = await #expect(throws: LibraryError.self) { try await library.remove("a") }
             guard case .cannotSave(_, let reason)? = error else {
                 Issue.record("not a failed save: \(String(describing: error))")
@@ -32,9 +35,7 @@ struct StateCommitTests {
                 try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path) == [
                     "a"
                 ])
-            // SIGKILL: a child of the test process starts with SIGTERM blocked.
-            holder.killNow()
-            _ = holder.wait()
+            holder.release()
             await library.close()
 
             let reopened = try bed.library()
@@ -45,32 +46,11 @@ struct StateCommitTests {
         }
     }
 
-    /// The same through the command line, as #23 item 14 found it.
-    @Test func theCommandLineRemoveUnderAnotherProgramsLockLosesNothing() async throws {
-        try await Testbed.with { bed in
-            try bed.publish([.init("a", day: 1)])
-            let shelf = bed.libraryFolder.path
-            #expect(try Shell.run(Shell.newsstand, ["library", shelf, "refresh", bed.catalogURL.absoluteString]).status == 0)
-            #expect(try Shell.run(Shell.newsstand, ["library", shelf, "download", "a"]).status == 0)
-            let holder = try Self.holdDatabase(StateStoreTests.databasePath(bed))
-            defer { holder.killNow() }
-            let removed = try Shell.run(Shell.newsstand, ["library", shelf, "remove", "a"])
-            #expect(removed.status == 1)
-            #expect(removed.stderr.contains("database is locked"), "\(removed.stderr)")
-            // SIGKILL: a child of the test process starts with SIGTERM blocked.
-            holder.killNow()
-            _ = holder.wait()
-            let list = try Shell.run(Shell.newsstand, ["library", shelf, "list"]).stdout
-            #expect(list.hasPrefix("a\t") && list.contains("\tavailable"), "\(list)")
-            #expect(FileManager.default.fileExists(atPath: bed.libraryFolder.appendingPathComponent("Issues/a/pages.plist").path))
-        }
-    }
-
     /// Commits wait for the writer lock on threads of their own: while several wait (more than the
     /// cooperative pool has threads), the library's actor and the pool stay free, and once the lock
     /// is free every change is committed, the latest value of each row last.
     @Test func commitsNeverHoldTheActorOrThePool() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let library = try bed.library { $0.lockTimeout = 30 }
             try await library.refresh(from: bed.catalogURL)
@@ -92,36 +72,11 @@ struct StateCommitTests {
                 return await group.reduce(0, +)
             }
             #expect(pool == 120, "the cooperative pool runs while commits wait")
-            #expect(
-                try Shell.run("sqlite3", [StateStoreTests.databasePath(bed), "SELECT count(*) FROM reading_positions"]).stdout
-                    == "0\n")
+            #expect(try bed.sqliteRows("SELECT count(*) FROM reading_positions") == ["0"])
             held.release()
             for writer in writers { try await writer.value }
-            let rows = try Shell.run(
-                "sqlite3", [StateStoreTests.databasePath(bed), "SELECT name, article FROM reading_positions ORDER BY name"])
-            #expect(rows.stdout == "a|6\nb|7\n")
+            let rows = try bed.sqliteRows("SELECT name, article FROM reading_positions ORDER BY name", columns: 2)
+            #expect(rows == ["a|6", "b|7"])
         }
-    }
-
-    /// Starts a program that holds `library.sqlite` in an exclusive transaction until killed, and
-    /// returns once it holds it.
-    static func holdDatabase(_ path: String) throws -> BackgroundProcess {
-        let holder = try BackgroundProcess(
-            "python3",
-            [
-                "-c",
-                """
-                import sqlite3, sys, time
-                db = sqlite3.connect(sys.argv[1], isolation_level=None)
-                db.execute("BEGIN EXCLUSIVE")
-                print("holding", flush=True)
-                time.sleep(600)
-                """, path,
-            ])
-        guard BackgroundProcess.poll(timeout: 10, { holder.output.contains("holding") }) else {
-            holder.killNow()
-            throw TestFailure("the database was not locked: \(holder.errors)")
-        }
-        return holder
     }
 }

@@ -5,21 +5,13 @@ import NewsstandTestSupport
 import Testing
 
 /// The library's state in SQLite: the migration from `library.json`, and the database as a file
-/// from outside (damaged, another program's, newer, linked, holding values we never write).
-@Suite("Library state", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// from outside (damaged, another program's, newer, linked, holding values we never write). The
+/// catalog and bundles come from a scripted transport, and the database is read and tampered
+/// with through SQLite in this process (`ScriptedBed.sqlite`): the fast tier.
+@Suite("Library state", .timeLimit(.minutes(1)))
 struct StateStoreTests {
-    /// The folder's path as SQLite is given it (links resolved).
-    static func databasePath(_ bed: Testbed) -> String {
-        URL(fileURLWithPath: bed.libraryFolder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
-    }
-
-    static func sqlite(_ database: String, _ sql: String) throws {
-        let result = try Shell.run("sqlite3", [database, sql])
-        guard result.status == 0 else { throw TestFailure("sqlite3: \(result.stderr)") }
-    }
-
     /// A library with two issues, closed, for a test to tamper with.
-    static func closedLibrary(_ bed: Testbed) async throws {
+    static func closedLibrary(_ bed: ScriptedBed) async throws {
         try bed.publish([.init("a", day: 1), .init("b", day: 2)])
         let library = try bed.library()
         try await library.refresh(from: bed.catalogURL)
@@ -27,13 +19,10 @@ struct StateStoreTests {
     }
 
     @Test func aLibraryJSONIsMigratedWithEveryIssueStatusPositionCoverAndValidator() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3)])
-            let head = try Shell.run("curl", ["-sI", bed.catalogURL.absoluteString])
-            let etag = try #require(
-                head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5)
-                    .trimmingCharacters(in: .whitespaces))
-            let base = bed.nginx.baseURL.absoluteString
+            let etag = try #require(bed.transport.etag("issues.plist"))
+            let base = bed.baseURL.absoluteString
             // What the library wrote before SQLite (format 1), as it wrote it.
             func issue(_ name: String, day: Int, status: Any) -> [String: Any] {
                 [
@@ -80,7 +69,7 @@ struct StateStoreTests {
                 files.contains("library.sqlite") && files.contains("library.json.migrated") && !files.contains("library.json"))
             // The validators came along: an unchanged catalog costs a 304.
             #expect(try await library.refresh().notModified)
-            #expect(bed.requests("issues.plist", atLeast: 2).filter { $0.method == "GET" }.map(\.status) == [304])
+            #expect(bed.requests("issues.plist").map(\.status) == [304])
             // And the pending download continues.
             #expect(try await library.download("b").status == .available)
 
@@ -92,10 +81,10 @@ struct StateStoreTests {
     }
 
     @Test func aDamagedDatabaseIsAClearErrorAndStaysAsItWas() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
-            let garbage = try ZipFixture.randomBytes(count: 8192, seed: 3)
+            let path = bed.databasePath
+            let garbage = ScriptedBed.randomBytes(count: 8192, seed: 3)
             try garbage.write(to: URL(fileURLWithPath: path))
             #expect(
                 throws: LibraryError.stateUnusable(
@@ -104,23 +93,16 @@ struct StateStoreTests {
                 try bed.library()
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
-            let cli = try Shell.run(Shell.newsstand, ["library", bed.libraryFolder.path, "list"])
-            #expect(cli.status == 1)
-            #expect(
-                cli.stderr
-                    == "newsstand library: error: cannot open library state: '\(path)' cannot be read: file is not a database (SQLite code 26)\n"
-            )
+            // What the command line says of it: `StateStoreCommandTests` (it runs the executable).
         }
     }
 
     /// Version 1 (before issue 14) had no index columns: opening adds them, empty, and keeps
     /// every row; the issues read as before, without an index.
     @Test func aVersion1DatabaseIsMigratedKeepingEveryRow() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
-            try Self.sqlite(
-                path,
+            try bed.sqlite(
                 """
                 ALTER TABLE issues DROP COLUMN content_index_url; ALTER TABLE issues DROP COLUMN content_index_size;
                 ALTER TABLE issues DROP COLUMN content_index_sha256; ALTER TABLE issues DROP COLUMN update_bytes;
@@ -132,52 +114,47 @@ struct StateStoreTests {
             #expect(await library.issues.allSatisfy { $0.updateBytes == nil && $0.status == .none })
             try await library.refresh()
             await library.close()
-            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "5\n")
-            let tables = try Shell.run(
-                "sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'"])
-            #expect(tables.stdout == "transfers\n", "version 3's table came with the migration")
-            let columns = try Shell.run(
-                "sqlite3",
-                [path, "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'"])
-            #expect(columns.stdout == "content_index_url\ncontent_index_size\ncontent_index_sha256\nupdate_bytes\n")
+            #expect(try bed.sqliteRows("PRAGMA user_version") == ["5"])
+            let tables = try bed.sqliteRows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'")
+            #expect(tables == ["transfers"], "version 3's table came with the migration")
+            let columns = try bed.sqliteRows(
+                "SELECT name FROM pragma_table_info('issues') WHERE name LIKE 'content_index%' OR name = 'update_bytes'")
+            #expect(columns == ["content_index_url", "content_index_size", "content_index_sha256", "update_bytes"])
         }
     }
 
     /// Version 3 (before issue 24) had no access column: opening adds it, every issue free, and
     /// the next refresh reads the catalog's `Access`.
     @Test func aVersion3DatabaseIsMigratedWithEveryIssueFree() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
-            try Self.sqlite(path, "ALTER TABLE issues DROP COLUMN access; PRAGMA user_version = 3;")
+            try bed.sqlite("ALTER TABLE issues DROP COLUMN access; PRAGMA user_version = 3;")
             let library = try bed.library()
             #expect(await library.issues.map(\.name) == ["b", "a"])
             #expect(await library.issues.allSatisfy { $0.access == .free })
             await library.close()
-            #expect(try Shell.run("sqlite3", [path, "PRAGMA user_version"]).stdout == "5\n")
-            let values = try Shell.run("sqlite3", [path, "SELECT DISTINCT access FROM issues"])
-            #expect(values.stdout == "free\n")
+            #expect(try bed.sqliteRows("PRAGMA user_version") == ["5"])
+            #expect(try bed.sqliteRows("SELECT DISTINCT access FROM issues") == ["free"])
         }
     }
 
     @Test func aNewerSchemaOrAnotherProgramsDatabaseIsRefused() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
-            try Self.sqlite(path, "PRAGMA user_version = 6")
+            let path = bed.databasePath
+            try bed.sqlite("PRAGMA user_version = 6")
             #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 6, supported: 5))) { try bed.library() }
             try FileManager.default.removeItem(atPath: path)
-            try Self.sqlite(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+            try bed.sqlite("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
             #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }
-            let left = try Shell.run("sqlite3", [path, "SELECT text FROM notes"])
-            #expect(left.stdout == "mine\n", "another program's database is not touched")
+            #expect(try bed.sqliteRows("SELECT text FROM notes") == ["mine"], "another program's database is not touched")
         }
     }
 
     @Test func aLinkedDatabaseOrJournalIsRefusedAndItsTargetUntouched() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
+            let path = bed.databasePath
             let elsewhere = try Shell.temporaryFolder("elsewhere")
             let target = elsewhere.appendingPathComponent("other.sqlite")
             try FileManager.default.moveItem(atPath: path, toPath: target.path)
@@ -203,12 +180,14 @@ struct StateStoreTests {
     }
 
     @Test func aStateFileOverTheSizeLimitIsNotRead() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
+            let path = bed.databasePath
             // Sparse: 300 MiB on paper, nothing on disk.
-            let grown = try Shell.run("truncate", ["-s", "300M", path + "-wal"])
-            #expect(grown.status == 0)
+            #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil))
+            let wal = try #require(FileHandle(forWritingAtPath: path + "-wal"))
+            try wal.truncate(atOffset: 300 << 20)
+            try wal.close()
             #expect(throws: LibraryError.stateUnusable(.tooLarge(path: path, limit: 256 << 20))) { try bed.library() }
             #expect(FileStatus.size(of: URL(fileURLWithPath: path + "-wal")) == 300 << 20)
         }
@@ -218,9 +197,9 @@ struct StateStoreTests {
     /// (`stateProblems`), and the rest of the library opens and works (#23 item 14): one bad row
     /// no longer refuses the whole library. The bad row is left in the file as it was.
     @Test func aRowWithValuesTheLibraryNeverWritesIsLeftOutAndTheRestOpens() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
+            let path = bed.databasePath
             let cases: [(sql: String, problem: StateError)] = [
                 (
                     "UPDATE issues SET cover_file = '../../../etc/passwd' WHERE name = 'a'",
@@ -240,7 +219,7 @@ struct StateStoreTests {
                 ),
             ]
             for (sql, problem) in cases {
-                try Self.sqlite(path, sql)
+                try bed.sqlite(sql)
                 let library = try bed.library()
                 #expect(await library.stateProblems == [problem])
                 #expect(await library.issues.map(\.name) == ["b"], "the other issue is there")
@@ -248,7 +227,7 @@ struct StateStoreTests {
                 await library.close()
             }
             // The bad row is as it was: nothing rewrote or deleted it.
-            #expect(try Shell.run("sqlite3", [path, "SELECT length(title) FROM issues WHERE name = 'a'"]).stdout == "100000\n")
+            #expect(try bed.sqliteRows("SELECT length(title) FROM issues WHERE name = 'a'") == ["100000"])
             // A refresh writes the row again from the catalog (republished, so not a 304): the issue
             // is back.
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
@@ -265,11 +244,10 @@ struct StateStoreTests {
     /// Reading positions that are not two whole numbers ≥ 0 (a negative article, a real, text, a
     /// number past `Int64`) are left out one by one, each named; the others are kept.
     @Test func aMalformedReadingPositionIsLeftOutAndNamed() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
-            try Self.sqlite(
-                path,
+            let path = bed.databasePath
+            try bed.sqlite(
                 """
                 INSERT INTO reading_positions VALUES ('a', 2147483648, 3);
                 INSERT INTO reading_positions VALUES ('b', -1, 0);
@@ -299,11 +277,10 @@ struct StateStoreTests {
     /// at once: after a commit of its own, and after one that found another writer's commit
     /// first (which reads the tables before writing).
     @Test func aBadRowWrittenAgainIsNoLongerAProblem() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
-            let path = Self.databasePath(bed)
-            try Self.sqlite(
-                path,
+            let path = bed.databasePath
+            try bed.sqlite(
                 """
                 INSERT INTO reading_positions VALUES ('a', -1, 0);
                 INSERT INTO reading_positions VALUES ('b', 'ten', 0);
@@ -329,7 +306,7 @@ struct StateStoreTests {
     }
 
     @Test func aHostileLibraryJSONIsNotMigrated() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let folder = bed.libraryFolder
             let record: [String: Any] = [
                 "name": "../x", "title": "X", "date": 0, "hasUpdate": false, "isInCatalog": true,

@@ -7,7 +7,7 @@ import Testing
 /// The catalog's sizes and checksums are checked whole, whatever the lie: a checksum wrong only
 /// in its last digit, a bundle shorter than stated, a cover whose bytes do not match. Each was a
 /// rule no test aimed at (`make mutants`).
-@Suite("Verification against the catalog", .timeLimit(.minutes(1)), .tags(.needsServer))
+@Suite("Verification against the catalog", .timeLimit(.minutes(1)))
 struct VerificationTests {
     /// The real SHA-256 with its last hex digit changed.
     private static func nearMiss(_ sha256: String) -> String {
@@ -15,7 +15,7 @@ struct VerificationTests {
     }
 
     @Test func aChecksumWrongInItsLastDigitIsRefused() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1)])
             let real = try #require(entries[0].contentSHA256)
             entries[0].contentSHA256 = Self.nearMiss(real)
@@ -36,7 +36,7 @@ struct VerificationTests {
     /// The server sends all it has and ends cleanly, 10 bytes short of what the catalog states;
     /// the checksum is the catalog's own (of the short file), so only the size can tell.
     @Test func aBundleShorterThanTheCatalogStatesIsRefused() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1)])
             let size = try #require(entries[0].contentSize)
             entries[0].contentSize = size + 10
@@ -54,11 +54,10 @@ struct VerificationTests {
     }
 
     @Test func aCoverWhoseBytesDoNotMatchItsChecksumIsNotKept() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             var entries = try bed.publish([.init("f-1", day: 1), .init("f-2", day: 2)])
-            let cover = bed.nginx.root.appendingPathComponent("f-1/cover.png")
-            entries[0].coverSHA256 = Self.nearMiss(try SHA256.hex(ofFileAt: cover))
-            entries[1].coverSHA256 = try SHA256.hex(ofFileAt: bed.nginx.root.appendingPathComponent("f-2/cover.png"))
+            entries[0].coverSHA256 = Self.nearMiss(SHA256.hex(of: try bed.served("f-1/cover.png")))
+            entries[1].coverSHA256 = SHA256.hex(of: try bed.served("f-2/cover.png"))
             try bed.writeCatalog(entries)
             let library = try bed.library()
             let result = try await library.refresh(from: bed.catalogURL)

@@ -8,6 +8,9 @@ public struct ZipSurgery {
 
     public init(_ url: URL) throws { bytes = [UInt8](try Data(contentsOf: url)) }
 
+    /// The archive `data` (one built in memory).
+    public init(_ data: Data) { bytes = [UInt8](data) }
+
     public func write(to url: URL) throws { try Data(bytes).write(to: url) }
 
     /// Offsets of every occurrence of a signature (`0x04034b50` local, `0x02014b50` central,
