@@ -132,6 +132,7 @@ struct StandInServiceTests {
             try await service.fault("cut", "s-1")
             let app = try service.launch(specs.map(\.name))
             let stats = try await service.settled()
+            try await service.installed(specs.map(\.name))
             app.killNow()
             _ = app.wait()
             try await Self.checkInvariants(service, stats, names: specs.map(\.name), in: bed)

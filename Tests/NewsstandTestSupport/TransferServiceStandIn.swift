@@ -82,6 +82,16 @@ public final class TransferServiceStandIn: Sendable {
         }
     }
 
+    /// Waits (up to `seconds`) until each of `names` was installed at least once: a live app
+    /// installs what the service handed it after the service is idle, and killing it sooner
+    /// tests the kill, not the install.
+    public func installed(_ names: [String], within seconds: TimeInterval = 60) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !names.allSatisfy({ installCounts[$0, default: 0] > 0 }) {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+    }
+
     /// How many times each issue was installed, over every process of the app.
     public var installCounts: [String: Int] {
         let lines = ((try? String(contentsOf: installs, encoding: .utf8)) ?? "").split(separator: "\n")

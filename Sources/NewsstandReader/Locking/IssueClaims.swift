@@ -176,9 +176,15 @@ final class IssueClaims: Sendable {
         return ProcessLiveness.isRunning(row.pid) && time - row.renewed < lease
     }
 
-    /// Runs `body` on the store's connection, between its commits.
+    /// Runs `body` on the store's connection, between its commits, without syncing its
+    /// transaction to the disk: a claim is worth nothing after a power cut (its holder is gone),
+    /// and the next commit of the state syncs the log, claims' pages with it.
     private func write<Result>(_ body: (SQLiteDatabase) throws(SQLiteFailure) -> Result) throws(LibraryError) -> Result {
-        try store.withConnection(body)
+        try store.withConnection { database throws(SQLiteFailure) -> Result in
+            try database.execute("PRAGMA synchronous = NORMAL")
+            defer { try? database.execute("PRAGMA synchronous = FULL") }
+            return try body(database)
+        }
     }
 
     /// Renews every held row a quarter of the lease from now (on the library's clock), and again
