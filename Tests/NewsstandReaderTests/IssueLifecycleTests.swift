@@ -324,7 +324,7 @@ struct IssueLifecycleTests {
         // A stale event never touches the content or the current transfer.
         let generation: Int? =
             switch event {
-            case .started(let g), .progressed(let g, _), .received(let g, _), .installing(let g), .installed(let g, _),
+            case .started(let g), .progressed(let g, _), .received(let g, _), .installing(let g), .installed(let g, _, _),
                 .failed(let g, _), .suspended(let g), .engineReported(let g, _, _):
                 g
             default: nil

@@ -32,7 +32,7 @@ extension IssueLibrary {
         _ name: String, policy: NetworkPolicy? = nil, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(LibraryError) -> DownloadOutcome {
         let task = try startTask(name, policy: policy)
-        if let progress { progressHandlers[name, default: []].append(progress) }
+        if let progress { running[name]?.progressHandlers.append(progress) }
         let result = await withTaskCancellationHandler {
             await task.value
         } onCancel: {
@@ -71,7 +71,7 @@ extension IssueLibrary {
     /// Cancels an issue's download and waits until it has stopped. Its status goes back to none;
     /// the partial file is kept, so the next download continues it.
     public func cancelDownload(_ name: String) async {
-        guard let task = running[name] else { return }
+        guard let task = running[name]?.task else { return }
         task.cancel()
         _ = await task.value
     }
@@ -81,22 +81,22 @@ extension IssueLibrary {
     /// while it is, and no claim may be held then). A later `resumePendingDownloads()` (in this or
     /// a new process) continues them.
     public func suspendDownloads() async {
-        let tasks = running
-        suspending.formUnion(tasks.keys)
-        for task in tasks.values { task.cancel() }
-        for task in tasks.values { _ = await task.value }
+        for name in running.keys { running[name]?.isSuspending = true }
+        let tasks = running.values.map(\.task)
+        for task in tasks { task.cancel() }
+        for task in tasks { _ = await task.value }
     }
 
     /// The network policy of `name`'s running download, else the configuration's.
     func policy(of name: String) -> NetworkPolicy {
-        policies[name] ?? configuration.networkPolicy
+        running[name]?.policy ?? configuration.networkPolicy
     }
 
     /// The running download of `name`, or a new one.
     private func startTask(_ name: String, policy: NetworkPolicy?) throws(LibraryError) -> Task<
         Result<DownloadOutcome, LibraryError>, Never
     > {
-        if let task = running[name] { return task }
+        if let task = running[name]?.task { return task }
         try checkOpen()
         // Its removal was asked first and waits for this library's downloads to stop.
         if removing.contains(name) { throw .cancelled(name: name) }
@@ -105,16 +105,15 @@ extension IssueLibrary {
         if state.transfers[name]?.runsInBackground == true { throw .issueBusy(name: name) }
         let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
         try checkSpace(for: record, alreadyDownloaded: onDisk)
-        policies[name] = policy ?? configuration.networkPolicy
         progressTree.start(name, received: onDisk, expected: record.contentSize.map(Int64.init)) { [weak self] in
             Task { await self?.cancelDownload(name) }
         }
         let task = Task { await self.runDownload(name) }
-        running[name] = task
+        running[name] = InProcessDownload(task: task, policy: policy ?? configuration.networkPolicy)
         if record.status != .available {
             // Shown downloading at once; the status is committed once the download has its claim.
             let progress = DownloadProgress(bytesReceived: onDisk, bytesExpected: record.contentSize.map(Int64.init))
-            starting[name] = progress
+            running[name]?.starting = progress
             emit(.statusChanged(name: name, .downloading(progress)))
             tellFollowers(changed: name)
         }
@@ -142,14 +141,11 @@ extension IssueLibrary {
         } else {
             result = .failure(.cancelled(name: name))
         }
-        running[name] = nil
-        progressHandlers[name] = nil
-        policies[name] = nil
-        starting[name] = nil
+        let ended = running.removeValue(forKey: name)
         progressTree.finish(name)
-        let suspended = suspending.remove(name) != nil
+        let suspended = ended?.isSuspending ?? false
         // A transfer that began ended on the lifecycle, which said so (`endTransfer`).
-        if endedOnLifecycle.remove(name) != nil { return result }
+        if ended?.endedOnLifecycle == true { return result }
         switch result {
         case .success(let outcome):
             emit(.statusChanged(name: name, outcome.issue.status))
@@ -206,8 +202,8 @@ extension IssueLibrary {
             return .failure(.cancelled(name: name))
         }
         let generation = row.generation
-        starting[name] = nil
-        endedOnLifecycle.insert(name)
+        running[name]?.starting = nil
+        running[name]?.endedOnLifecycle = true
         do {
             try await save()
         } catch {
@@ -223,7 +219,7 @@ extension IssueLibrary {
     /// The end of an in-process transfer that did not install, under its claim: stopped to go
     /// on later (`suspendDownloads()`, `close()`: it stays pending), or failed (cancelled too).
     private func endTransfer(_ name: String, generation: Int, _ error: LibraryError) async {
-        if suspending.contains(name), error == .cancelled(name: name) {
+        if running[name]?.isSuspending == true, error == .cancelled(name: name) {
             await handle(.suspended(generation: generation), of: name)
         } else {
             await handle(.failed(generation: generation, error), of: name)

@@ -84,10 +84,9 @@ extension IssueLibrary {
                 } catch {
                     log(.error, "\(name) is installed; the storage limits were not applied: \(error)")
                 }
-            case .recordInstall(let update):
+            case .recordInstall(let update, let byRanges):
                 let row = state.transfers[name]
                 if row?.engine == .background { backgroundInstalls[name, default: 0] += 1 }
-                let byRanges = updatedByRanges.remove(name) != nil
                 configuration.analytics?.record(
                     update
                         ? .issueUpdated(name: name, byRanges: byRanges)

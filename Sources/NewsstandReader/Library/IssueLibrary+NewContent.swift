@@ -91,7 +91,7 @@ extension IssueLibrary {
             log("could not start \(name): \(error)")
             return false
         }
-        guard waiting, let task = running[name] else { return true }
+        guard waiting, let task = running[name]?.task else { return true }
         if case .failure(let error) = await task.value {
             log("download of \(name) failed: \(error)")
             return false

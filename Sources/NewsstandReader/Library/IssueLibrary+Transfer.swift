@@ -20,10 +20,7 @@ extension IssueLibrary {
                 reporter.finish()
                 await forwarding.value
                 emit(.updated(name: name, result))
-                // Read by the lifecycle's `recordInstall`; never left set when it is not reached.
-                updatedByRanges.insert(name)
-                await handleInstalled(name, generation: generation, from: nil)
-                updatedByRanges.remove(name)
+                await handleInstalled(name, generation: generation, from: nil, byRanges: true)
                 return .success(DownloadOutcome(issue: issue, update: result))
             case .failed(let error):
                 reporter.finish()
@@ -201,12 +198,12 @@ extension IssueLibrary {
     /// Tells `name`'s lifecycle that the content its record now names is installed (as
     /// `commitStaged` left it; `before`, the lifecycle before that commit, says whether it was
     /// an update).
-    private func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?) async {
+    private func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?, byRanges: Bool = false) async {
         guard let record = state.issues[name], let sha256 = record.installedSHA256, let url = record.installedContentURL else {
             return
         }
         let content = InstalledContent(sha256: sha256, contentURL: url, scale: record.installedScale ?? state.scale)
-        await handle(.installed(generation: generation, content), of: name, from: before)
+        await handle(.installed(generation: generation, content, byRanges: byRanges), of: name, from: before)
     }
 
     /// The verified index of the bundle being installed, kept with its content so that a later
@@ -235,6 +232,6 @@ extension IssueLibrary {
         guard running[name] != nil, state.transfers[name]?.generation == generation else { return }
         await handle(.progressed(generation: generation, progress), of: name)
         progressTree.report(progress, of: name)
-        for handler in progressHandlers[name] ?? [] { handler(progress) }
+        for handler in running[name]?.progressHandlers ?? [] { handler(progress) }
     }
 }

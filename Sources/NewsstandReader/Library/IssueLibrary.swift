@@ -50,14 +50,9 @@ public actor IssueLibrary {
     let coverSlots: DownloadSlots
     /// Covers being fetched for `cover(of:)`: a second caller joins the first fetch.
     var coverFetches: [String: Task<Result<URL, LibraryError>, Never>] = [:]
-    /// The in-process download of each issue: joined by `download(_:)` and `update(_:)`.
-    var running: [String: Task<Result<DownloadOutcome, LibraryError>, Never>] = [:]
-    var progressHandlers: [String: [@Sendable (DownloadProgress) -> Void]] = [:]
-    /// The network policy each running download was started with.
-    var policies: [String: NetworkPolicy] = [:]
-    /// Downloads asked for whose status is not committed yet, with the bytes already on disk.
-    var starting: [String: DownloadProgress] = [:]
-    var suspending: Set<String> = []
+    /// The in-process download of each issue under way here: its task, its callers' progress
+    /// handlers, its policy (not state: it ends with the task).
+    var running: [String: InProcessDownload] = [:]
     /// Issues whose removal waits for this library's own work on them to stop: a download asked
     /// meanwhile is refused as cancelled, so that downloads started again and again cannot keep
     /// the removal from its claim.
@@ -76,11 +71,6 @@ public actor IssueLibrary {
     /// How many times this library installed each issue from a background transfer (what a
     /// reconcile reports as installed by it).
     var backgroundInstalls: [String: Int] = [:]
-    /// In-process downloads whose end the lifecycle told (`claimAndDownload`): their task says
-    /// nothing more.
-    var endedOnLifecycle: Set<String> = []
-    /// Issues whose install under way came by ranges, for the lifecycle's `recordInstall`.
-    var updatedByRanges: Set<String> = []
     /// Carries the engine's events to the actor in order (`LibraryTransferSink`).
     var engineEventsTask: Task<Void, Never>?
     /// Calls to the engine under way (a start, a cancel), by a counter.
@@ -228,7 +218,7 @@ public actor IssueLibrary {
     /// asked (before the download has its claim and has committed the status, which it does first).
     func shelfIssue(_ record: IssueRecord) -> Issue {
         var issue = record.issue(in: layout)
-        if record.status == .none, let progress = starting[record.name] { issue.status = .downloading(progress) }
+        if record.status == .none, let progress = running[record.name]?.starting { issue.status = .downloading(progress) }
         return issue
     }
 

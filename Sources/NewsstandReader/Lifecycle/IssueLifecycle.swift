@@ -97,14 +97,16 @@ struct IssueLifecycle: Equatable, Sendable {
             installed = previous
             hasUpdate = previous != nil && hadUpdate
             return [.save]
-        case .installed(let generation, let content):
+        case .installed(let generation, let content, let byRanges):
             guard let current = transfer(generation) else { return [] }
             let wasUpdate = installed != nil
             installed = content
             hasUpdate = false
             transfer = nil
             failure = nil
-            var actions: [LifecycleAction] = [.save, .emitStatus, .recordInstall(update: wasUpdate), .discardPartFile]
+            var actions: [LifecycleAction] = [
+                .save, .emitStatus, .recordInstall(update: wasUpdate, byRanges: byRanges), .discardPartFile,
+            ]
             if let file = current.file { actions.append(.discardReceivedFile(file)) }
             actions.append(.applyStoragePolicy)
             return actions

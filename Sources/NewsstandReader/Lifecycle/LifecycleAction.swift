@@ -25,5 +25,5 @@ enum LifecycleAction: Equatable, Sendable {
     /// Remove the oldest downloaded issues past the storage limits (never this one).
     case applyStoragePolicy
     /// Tell the app's analytics the issue was downloaded (`update` false) or updated.
-    case recordInstall(update: Bool)
+    case recordInstall(update: Bool, byRanges: Bool = false)
 }

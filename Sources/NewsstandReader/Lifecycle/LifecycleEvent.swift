@@ -18,8 +18,8 @@ enum LifecycleEvent: Equatable, Sendable {
     case staged(InstalledContent)
     /// The swap after `staged` failed: the content is `previous` again, with the update it had.
     case swapUndone(previous: InstalledContent?, hadUpdate: Bool)
-    /// The new content is in place.
-    case installed(generation: Int, InstalledContent)
+    /// The new content is in place (`byRanges`: an update assembled from the changed entries).
+    case installed(generation: Int, InstalledContent, byRanges: Bool = false)
     /// The transfer or its install failed for good (after the engine's own retries).
     case failed(generation: Int, LibraryError)
     /// The transfer stopped to go on later (the app is quitting, `suspendDownloads()`).
