@@ -62,13 +62,18 @@ final class IssueClaims: Sendable {
 
     /// Takes `name`'s claim now, or nil when someone who may still be working holds it.
     /// Blocking (it takes the writer lock): run it off the actor.
+    /// - Throws: `libraryClosed` once `close()` was called; `cannotSave` when the state cannot
+    ///   be written.
     func take(_ name: String) throws(LibraryError) -> IssueClaim? {
         try lock.hold { () throws(LibraryError) -> IssueClaim? in try takeHoldingLock(name) }
     }
 
     /// `take` for a caller that holds the writer lock.
     private func takeHoldingLock(_ name: String) throws(LibraryError) -> IssueClaim? {
-        guard holding.withLock({ $0.names[name] == nil && !$0.closed }) else { return nil }
+        let (held, closed) = holding.withLock { ($0.names[name] != nil, $0.closed) }
+        // A closed library takes nothing: a waiter ends with the error rather than waiting on.
+        if closed { throw .libraryClosed(path: lock.folder.path) }
+        if held { return nil }
         let serial = counter.withLock { count -> Int in
             count += 1
             return count
