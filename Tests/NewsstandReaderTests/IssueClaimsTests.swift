@@ -130,6 +130,28 @@ struct IssueClaimsTests {
         claim.release()
     }
 
+    /// An owner whose claim was taken over while it worked (its lease ran out while the app was
+    /// suspended, and another process took the issue) commits nothing at the install's commit
+    /// point: its download ends `issueBusy`, the issue is not installed by it, and the new
+    /// owner's row stands.
+    @Test func anOwnerThatLostItsClaimCommitsNothing() async throws {
+        try await ScriptedBed.with { bed in
+            try bed.publish([.init("a", day: 1, normal: ScriptedBed.bigBundle, location: "slow/")])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            let started = AsyncStream<Void>.makeStream()
+            let download = Task { try await library.download("a") { _ in started.continuation.yield() } }
+            for await _ in started.stream { break }
+            let now = Date().timeIntervalSince1970
+            try bed.sqlite("UPDATE claims SET token = 'taken-over', pid = \(getppid()), renewed = \(now) WHERE name = 'a'")
+            bed.releaseSlow()
+            await #expect(throws: LibraryError.issueBusy(name: "a")) { try await download.value }
+            #expect(await library.issue(named: "a")?.status != .available)
+            #expect(try bed.sqliteRows("SELECT token FROM claims") == ["taken-over"])
+            await library.close()
+        }
+    }
+
     private func waitUntil(_ condition: () throws -> Bool) async throws {
         for _ in 0..<500 where try !condition() { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(try condition(), "did not happen within 5 s")

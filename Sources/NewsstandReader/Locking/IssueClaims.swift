@@ -120,11 +120,15 @@ final class IssueClaims: Sendable {
         return nil
     }
 
-    /// Whether this instance still holds `name`'s claim: false when it never took it, gave it
-    /// back, or lost it to another owner after the lease ran out. Checked before an install is
-    /// committed, so that an owner that was suspended past its lease gives way.
+    /// Whether this instance still holds `name`'s claim, by the database: false when it never
+    /// took it, gave it back, or lost it to another owner (its lease ran out while the process was
+    /// suspended, or the row was taken over). Checked at an install's commit point, so that an
+    /// owner that lost its claim commits nothing; a state that cannot be read says no.
     func holds(_ name: String) -> Bool {
-        holding.withLock { holding in holding.names[name].map { !holding.lost.contains($0) } ?? false }
+        guard let token = holding.withLock({ holding in holding.names[name].flatMap { holding.lost.contains($0) ? nil : $0 } })
+        else { return false }
+        let row = try? write { database throws(SQLiteFailure) in try ClaimRow.read(name, in: database) }
+        return row?.token == token
     }
 
     /// Whether anyone who may still be working holds a claim; removes the rows of claims nobody
