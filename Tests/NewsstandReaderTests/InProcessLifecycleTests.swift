@@ -17,8 +17,13 @@ struct InProcessLifecycleTests {
             try bed.publish([.init("a", day: 1, normal: ScriptedBed.bigBundle, location: "slow/"), .init("b", day: 2)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
+            let events = await library.events()
             try await library.startDownload("a")
-            // Held at slow/'s pause: bytes have moved, the transfer is under way.
+            // Its first bytes are the lifecycle's (the transfer is under way), and the rest is
+            // held at slow/'s pause until the test lets it go.
+            for await event in events {
+                if case .progress("a", _) = event { break }
+            }
             await bed.slow.reached()
             let row = await library.state.transfers["a"]
             #expect(row?.engine == .inProcess)
@@ -35,7 +40,7 @@ struct InProcessLifecycleTests {
             bed.releaseSlow()
             _ = try await library.download("a")
             let ended = try #require(await library.state.transfers["a"])
-            #expect(!ended.isActive && ended.engine == .inProcess && ended.generation == 1 && ended.lastError == nil)
+            #expect(!ended.isActive && ended.engine == .inProcess && ended.generation == 1 && ended.lastError == nil, "\(ended)")
             #expect(await library.issue(named: "a")?.status == .available)
 
             // A failure ends the row with its reason.
