@@ -78,7 +78,17 @@ struct DeviceStorageTests {
             #expect(one > 50_000)
             await probe.close()
 
-            let library = try bed.library { $0.maxStorageBytes = 2 * one + one / 2 }
+            // The policy deletes a removed issue's content on a thread of its own, not waited
+            // for; the log says when each deletion ended, and the invariants wait for that.
+            let deletions = AsyncStream<String>.makeStream()
+            let library = try bed.library {
+                $0.maxStorageBytes = 2 * one + one / 2
+                $0.log = LibraryLog(minimumLevel: .info) { _, text in
+                    if text.hasPrefix("removed the content of ") || text.contains(" was not removed yet") {
+                        deletions.continuation.yield(text)
+                    }
+                }
+            }
             try await library.download("i-2")
             try await library.setCurrentlyReadingIssue("i-1")
             // Three issues are over the budget: the oldest not being read goes (i-2).
@@ -88,7 +98,14 @@ struct DeviceStorageTests {
             try await library.download("i-4")
             #expect(await library.issues.filter { $0.status == .available }.map(\.name) == ["i-4", "i-3"])
             #expect(try await library.applyStoragePolicy() == [])
-            #expect(try await bed.violations(of: library, allowsDownloading: false) == [])
+            var deleted: [String] = []
+            for await line in deletions.stream {
+                deleted.append(line)
+                if deleted.count == 2 { break }
+            }
+            #expect(deleted.sorted() == ["removed the content of i-1", "removed the content of i-2"])
+            let problems = try await bed.violations(of: library, allowsDownloading: false)
+            #expect(problems == [], "\(problems)")
         }
     }
 }
