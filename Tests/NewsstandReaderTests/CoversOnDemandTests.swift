@@ -5,8 +5,9 @@ import NewsstandTestSupport
 import Testing
 
 /// Covers on demand (issue 12): refresh fetches only the newest issues' covers; the rest come
-/// through `cover(of:)`, cached, a few requests at a time. Requests are counted in nginx's log.
-@Suite("Covers on demand", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// through `cover(of:)`, cached, a few requests at a time. On a scripted transport (the fast
+/// tier), whose log counts the requests; the command line's is `CoversOnDemandCommandTests`.
+@Suite("Covers on demand", .timeLimit(.minutes(1)))
 struct CoversOnDemandTests {
     /// A transport that counts the requests in flight at once (the real one does the work).
     final class CountingTransport: HTTPTransport, @unchecked Sendable {
@@ -29,26 +30,24 @@ struct CoversOnDemandTests {
         var peak: Int { lock.withLock { highest } }
     }
 
-    static func coverRequests(_ bed: Testbed) -> [String] {
-        bed.nginx.requests().filter { $0.uri.hasSuffix("/cover.png") }.map(\.uri).sorted()
+    static func coverRequests(_ bed: ScriptedBed) -> [String] {
+        bed.allRequests().filter { $0.uri.hasSuffix("/cover.png") }.map(\.uri).sorted()
     }
 
     @Test func refreshFetchesOnlyTheNewestCoversAndTheRestOnDemand() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             // Covers and catalog entries only: no issue here is downloaded.
             let count = 120
-            let entries = try (1...count).map { day -> CatalogEntry in
+            let entries = (1...count).map { day -> CatalogEntry in
                 let name = String(format: "i-%03d", day)
-                let folder = bed.nginx.root.appendingPathComponent(name)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data("cover \(name)".utf8).write(to: folder.appendingPathComponent("cover.png"))
-                let base = bed.nginx.baseURL.absoluteString + name + "/"
+                bed.serve(Data("cover \(name)".utf8), at: "\(name)/cover.png")
+                let base = bed.baseURL.absoluteString + name + "/"
                 return CatalogEntry(
                     name: name, title: name, date: Date(timeIntervalSince1970: Double(day) * 86_400), cover: base + "cover.png",
                     content: base + name + ".zip")
             }
             try bed.writeCatalog(entries)
-            let counting = CountingTransport(Transport.platformDefault.transport)
+            let counting = CountingTransport(bed.transport)
             let library = try bed.library {
                 $0.coversFetchedOnRefresh = 5
                 $0.maxConcurrentCoverRequests = 3
@@ -91,30 +90,18 @@ struct CoversOnDemandTests {
     }
 
     @Test func aMissingCoverIsATypedErrorAndAnUnknownIssueToo() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
-            try FileManager.default.removeItem(at: bed.nginx.root.appendingPathComponent("a/cover.png"))
+            bed.remove("a/cover.png")
             let library = try bed.library { $0.coversFetchedOnRefresh = 0 }
             try await library.refresh(from: bed.catalogURL)
             #expect(Self.coverRequests(bed).isEmpty)
-            let url = bed.nginx.baseURL.absoluteString + "a/cover.png"
+            let url = bed.baseURL.absoluteString + "a/cover.png"
             await #expect(throws: LibraryError.coverNotFetched(.coverUnavailable(name: "a", url: url, reason: "HTTP 404"))) {
                 try await library.cover(of: "a")
             }
             await #expect(throws: LibraryError.unknownIssue(name: "zz")) { try await library.cover(of: "zz") }
             await library.close()
-
-            // The command line: refresh --covers 0, then cover <name> prints the cached file.
-            let shelf = try Shell.temporaryFolder("covers-cli")
-            let refresh = try Shell.run(
-                Shell.newsstand, ["library", shelf.path, "refresh", bed.catalogURL.absoluteString, "--covers", "0"])
-            #expect(refresh.status == 0, "\(refresh.stderr)")
-            let cover = try Shell.run(Shell.newsstand, ["library", shelf.path, "cover", "b"])
-            #expect(cover.status == 0)
-            #expect(cover.stdout == shelf.appendingPathComponent("Covers/b.png").path + "\n")
-            let missing = try Shell.run(Shell.newsstand, ["library", shelf.path, "cover", "a"])
-            #expect(missing.status == 1)
-            #expect(missing.stderr == "newsstand library: error: cover of 'a' ('\(url)') not fetched: HTTP 404\n")
         }
     }
 }

@@ -8,11 +8,12 @@ import Testing
 /// the writer lock for its transaction only and merges the others' rows, and an issue's files
 /// have one owner at a time (its claim). `flock` locks belong to an open file description, so two
 /// `IssueLibrary` instances in one process meet each other exactly as two processes do (the CLI
-/// tests run two processes).
-@Suite("Library lock", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// tests run two processes). On a scripted transport (the fast tier): the other program's SQLite
+/// is a connection of this process's own, which SQLite's locks keep apart as they do processes.
+@Suite("Library lock", .timeLimit(.minutes(1)))
 struct LibraryLockTests {
     @Test func twoLibrariesOnOneFolderKeepEachOthersRows() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
@@ -44,14 +45,14 @@ struct LibraryLockTests {
             #expect(await reopened.readingPosition(of: "a") == ReadingPosition(article: 1, page: 0))
             #expect(await reopened.readingPosition(of: "b") == ReadingPosition(article: 2, page: 3))
             #expect(await reopened.currentlyReadingIssue?.name == "b")
-            #expect(try await LibraryInvariants.violations(of: reopened, in: bed, allowsDownloading: false) == [])
+            #expect(try await bed.violations(of: reopened, allowsDownloading: false) == [])
         }
     }
 
     /// Between commits the library holds neither the writer lock nor a SQLite transaction nor a
     /// claim: another program can lock the folder and write the database while it is open.
     @Test func nothingIsLockedWhileNothingIsWritten() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
@@ -64,11 +65,9 @@ struct LibraryLockTests {
             // held after them.
             let lock = try #require(try FileLock.acquire("library.lock", in: folder, timeout: 5), "library.lock is held")
             lock.release()
-            let database = bed.databasePath
-            let write = try Shell.run("sqlite3", ["-cmd", ".timeout 0", database, "BEGIN IMMEDIATE; COMMIT;"])
-            #expect(write.status == 0, "a write transaction is held: \(write.stderr)")
-            let claims = try Shell.run("sqlite3", [database, "SELECT count(*) FROM claims"])
-            #expect(claims.stdout == "0\n", "claims are held while nothing runs: \(claims.stdout) \(claims.stderr)")
+            #expect(throws: Never.self, "a write transaction is held") { try bed.sqlite("BEGIN IMMEDIATE; COMMIT;") }
+            let claims = try bed.sqliteRows("SELECT count(*) FROM claims")
+            #expect(claims == ["0"], "claims are held while nothing runs: \(claims)")
             // The kernel's table of locks holds none on library.lock (SQLite's own are POSIX locks,
             // and the ones WAL keeps while a connection is open are shared: see StateStore).
             var info = stat()
@@ -83,7 +82,7 @@ struct LibraryLockTests {
     /// A commit waits `lockTimeout` for another writer's lock, then fails with `libraryInUse`;
     /// what it carried stays unsaved and goes with the next commit, after the other writer lets go.
     @Test func aWriteWaitsForTheLockThenFailsAndForgetsNothing() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let library = try bed.library { $0.lockTimeout = 0.3 }
             try await library.refresh(from: bed.catalogURL)
@@ -109,19 +108,25 @@ struct LibraryLockTests {
     /// Two libraries download one issue at once: one transfer (the issue's claim), and both end
     /// with the issue available; a removal while the other downloads is refused, typed.
     @Test func oneDownloadPerIssueAcrossLibraries() async throws {
-        try await Testbed.with { bed in
-            let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
+        try await ScriptedBed.with { bed in
+            let entries = try bed.publish([.init("f-1", day: 1, normal: ScriptedBed.bigBundle, location: "slow/")])
             let size = try #require(entries[0].contentSize)
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
             let second = try bed.library()
-            let started = AsyncStream<Void>.makeStream()
-            let downloading = Task {
-                try await first.download("f-1") { _ in started.continuation.yield() }
-            }
-            for await _ in started.stream { break }
+            let downloading = Task { try await first.download("f-1") }
+            // The first's transfer is held at slow/'s pause, its claim taken.
+            await bed.slow.reached()
             await #expect(throws: LibraryError.issueBusy(name: "f-1")) { try await second.remove("f-1") }
-            let joined = try await second.download("f-1")
+            // The second joins while the first still downloads (it shows the issue downloading
+            // at once, then waits for the claim), and the first goes on.
+            let events = await second.events()
+            let joining = Task { try await second.download("f-1") }
+            for await event in events {
+                if case .statusChanged("f-1", .downloading) = event { break }
+            }
+            bed.releaseSlow()
+            let joined = try await joining.value
             #expect(joined.status == .available)
             #expect(try await downloading.value.status == .available)
             #expect(
@@ -129,14 +134,14 @@ struct LibraryLockTests {
             try await second.remove("f-1")
             try await first.reload()
             #expect(await first.issue(named: "f-1")?.status == IssueStatus.none)
-            #expect(try await LibraryInvariants.violations(of: second, in: bed, allowsDownloading: false) == [])
+            #expect(try await bed.violations(of: second, allowsDownloading: false) == [])
         }
     }
 
     /// The lock is never taken through a link: a link planted at `library.lock` is refused with its
     /// path, and what it points at is left as it was. (The claims are rows of the state.)
     @Test func noLockIsTakenThroughALink() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)

@@ -4,11 +4,13 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-@Suite("Library lifecycle", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// The library's lifecycle on a scripted transport (the fast tier): resume after reopening,
+/// clean-up of an interrupted unpack, the storage policy, removal and the download limit.
+@Suite("Library lifecycle", .timeLimit(.minutes(1)))
 struct LifecycleTests {
     @Test func reopeningAfterAnInterruptedDownloadResumesIt() async throws {
-        try await Testbed.with { bed in
-            let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
+        try await ScriptedBed.with { bed in
+            let entries = try bed.publish([.init("f-1", day: 1, normal: ScriptedBed.bigBundle, location: "slow/")])
             let size = try #require(entries[0].contentSize)
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)
@@ -27,8 +29,6 @@ struct LifecycleTests {
             #expect(issue.status == .available)
             let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 2)
             try #require(requests.count == 2)
-            // By kind, not by position: nginx logs a request when it ends, and the cut one (at
-            // 100 KB/s, it notices the client gone at its next write) can end after the resume.
             #expect(requests.filter { $0.range == nil }.map(\.status) == [200])
             let resumed = try #require(requests.first { $0.range != nil })
             #expect(resumed.status == 206)
@@ -38,7 +38,7 @@ struct LifecycleTests {
     }
 
     @Test func reopeningAfterAnInterruptedUnpackCleansUp() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
@@ -54,9 +54,8 @@ struct LifecycleTests {
             // A process killed while fetching a cover leaves its temporary file (the next
             // refresh removes it); a running process's (this one's) is its own.
             let covers = bed.libraryFolder.appendingPathComponent("Covers")
-            let gone = try TestChild.start("/bin/true", [])
-            gone.wait()
-            let cutCover = covers.appendingPathComponent(".a.png.\(gone.pid).1f.tmp")
+            // Int32.max is above any pid the kernel hands out: that process is gone.
+            let cutCover = covers.appendingPathComponent(".a.png.\(Int32.max).1f.tmp")
             let ownCover = covers.appendingPathComponent(".b.png.\(getpid()).2e.tmp")
             try FileManager.default.createDirectory(at: covers, withIntermediateDirectories: true)
             for file in [cutCover, ownCover] { try Data("half".utf8).write(to: file) }
@@ -74,7 +73,7 @@ struct LifecycleTests {
     }
 
     @Test func storagePolicyRemovesTheOldestButNeverTheOneBeingRead() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2), .init("c", day: 3), .init("d", day: 4)])
             let library = try bed.library { $0.maxDownloadedIssues = 2 }
             try await library.refresh(from: bed.catalogURL)
@@ -98,7 +97,7 @@ struct LifecycleTests {
     /// Downloaded in an order that is not their dates' (newest, oldest, middle), so "the
     /// oldest" and "the one downloaded first" or "the newest unprotected" name different issues.
     @Test func storagePolicyGoesByIssueDateNotDownloadOrder() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("c", day: 3), .init("d", day: 4)])
             let library = try bed.library { $0.maxDownloadedIssues = 2 }
             try await library.refresh(from: bed.catalogURL)
@@ -111,7 +110,7 @@ struct LifecycleTests {
     }
 
     @Test func removeDeletesContentAndForgetsIssuesThatLeftTheCatalog() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let entries = try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
@@ -131,8 +130,8 @@ struct LifecycleTests {
     }
 
     @Test func atMostTheConfiguredNumberOfDownloadsRunAtOnce() async throws {
-        try await Testbed.with { bed in
-            let bundle = Testbed.IssueSpec.pages(scale: "", imageBytes: 250_000, seed: 3)
+        try await ScriptedBed.with { bed in
+            let bundle = ScriptedBed.bigBundle
             try bed.publish([
                 .init("a", day: 1, normal: bundle, location: "slow/"), .init("b", day: 2, normal: bundle, location: "slow/"),
             ])
@@ -141,6 +140,11 @@ struct LifecycleTests {
             let events = await library.events()
             async let first = library.download("a")
             async let second = library.download("b")
+            // The first download is held at slow/'s pause: the other has not even asked yet.
+            await bed.slow.reached()
+            let asked = ["a", "b"].filter { !bed.requests("slow/\($0)/\($0).zip").isEmpty }
+            #expect(asked.count == 1, "one download runs while the first is held: \(asked)")
+            bed.releaseSlow()
             _ = try await (first, second)
             var order: [String] = []
             for await event in events {
@@ -156,48 +160,4 @@ struct LifecycleTests {
             #expect(order[..<firstDone].allSatisfy { $0 == finished }, "only one download ran until the first finished: \(order)")
         }
     }
-
-    @Test func aStalledServerTimesOut() async throws {
-        try await Testbed.with { bed in
-            let server = try StalledServer()
-            defer { server.stop() }
-            let base = "http://127.0.0.1:\(server.port)/"
-            var entry = CatalogEntry(
-                name: "s", title: "S", date: Date(), cover: bed.nginx.baseURL.absoluteString + "none.png", content: base + "s.zip"
-            )
-            entry.contentSize = 100
-            try bed.writeCatalog([entry])
-            // The catalog comes with the default limits (under a 1 s window a small catalog must
-            // arrive whole within a second); the library reopened keeps what it fetched.
-            let opener = try bed.library()
-            try await opener.refresh(from: bed.catalogURL)
-            await opener.close()
-            let library = try bed.library {
-                $0.stallTimeout = 1
-                $0.maxAttempts = 2
-            }
-            await #expect(throws: LibraryError.downloadStalled(name: "s", url: base + "s.zip")) {
-                try await library.download("s")
-            }
-            #expect(server.connectionCount() == 2, "one retry after the first stall")
-        }
-    }
-}
-
-/// A TCP server that accepts connections and never answers, in a python3 child process.
-final class StalledServer: @unchecked Sendable {
-    private let server: PythonServer
-    var port: Int { server.port }
-
-    init() throws {
-        server = try PythonServer(
-            script: PythonServer.script("stalled_server.py"))
-    }
-
-    /// Connections accepted so far (read after the client is done).
-    func connectionCount() -> Int {
-        server.stopAndReadOutput().filter { $0 == "accepted" }.count
-    }
-
-    func stop() { server.stop() }
 }

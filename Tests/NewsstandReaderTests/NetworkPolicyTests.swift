@@ -7,29 +7,36 @@ import Testing
 
 /// The network policy of each request, and the failures no retry can help: no network the
 /// request may use (offline, or only networks its policy refuses) and a connection refused as
-/// insecure (App Transport Security, an untrusted certificate).
-@Suite("Network policy", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// insecure (App Transport Security, an untrusted certificate). On a scripted transport (the
+/// fast tier): the policy is the library's to pass on, whatever transport carries it.
+@Suite("Network policy", .timeLimit(.minutes(1)))
 struct NetworkPolicyTests {
-    /// Runs every request on libcurl, noting each one's URL and policy first.
+    /// Runs every request on `inner`, noting each one's URL and policy first.
     final class RecordingTransport: HTTPTransport, @unchecked Sendable {  // `requests` is Locked
+        let inner: any HTTPTransport
         let requests = Locked<[(path: String, policy: NetworkPolicy)]>([])
+        init(_ inner: any HTTPTransport) { self.inner = inner }
         func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
             requests.withLock { $0.append((request.url.path, request.policy)) }
-            try await Transport.platformDefault.transport.perform(request, into: sink)
+            try await inner.perform(request, into: sink)
         }
         func policies(of suffix: String) -> [NetworkPolicy] {
             requests.current.filter { $0.path.hasSuffix(suffix) }.map(\.policy)
         }
     }
 
-    /// Fails every bundle request with `failure` (counting them); the rest goes to libcurl.
+    /// Fails every bundle request with `failure` (counting them); the rest goes to `inner`.
     final class FailingTransport: HTTPTransport, @unchecked Sendable {  // `attempts` is Locked
+        let inner: any HTTPTransport
         let failure: TransferFailure
         let attempts = Locked(0)
-        init(_ failure: TransferFailure) { self.failure = failure }
+        init(_ failure: TransferFailure, over inner: any HTTPTransport) {
+            self.failure = failure
+            self.inner = inner
+        }
         func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
             guard request.url.pathExtension == "zip" else {
-                return try await Transport.platformDefault.transport.perform(request, into: sink)
+                return try await inner.perform(request, into: sink)
             }
             attempts.withLock { $0 += 1 }
             throw failure
@@ -37,9 +44,9 @@ struct NetworkPolicyTests {
     }
 
     @Test func eachDownloadCarriesItsOwnPolicyAndEveryOtherRequestTheConfigurations() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
-            let transport = RecordingTransport()
+            let transport = RecordingTransport(bed.transport)
             let library = try bed.library {
                 $0.transport = transport
                 $0.networkPolicy = NetworkPolicy(allowsCellularAccess: false)
@@ -60,9 +67,9 @@ struct NetworkPolicyTests {
         (.networkUnavailable(.constrainedNotAllowed), .constrainedNotAllowed),
     ])
     func noNetworkEndsADownloadAtOnceWithATypedError(failure: TransferFailure, reason: NetworkUnavailableReason) async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let entries = try bed.publish([.init("a", day: 1)])
-            let transport = FailingTransport(failure)
+            let transport = FailingTransport(failure, over: bed.transport)
             let library = try bed.library {
                 $0.transport = transport
                 $0.maxAttempts = 4
@@ -77,10 +84,10 @@ struct NetworkPolicyTests {
     }
 
     @Test func aConnectionRefusedAsInsecureIsNotRetried() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             let entries = try bed.publish([.init("a", day: 1)])
             let reason = "App Transport Security requires a secure connection (https)"
-            let transport = FailingTransport(.insecureConnectionRefused(reason: reason))
+            let transport = FailingTransport(.insecureConnectionRefused(reason: reason), over: bed.transport)
             let library = try bed.library { $0.transport = transport }
             try await library.refresh(from: bed.catalogURL)
             await #expect(throws: LibraryError.insecureConnectionRefused(url: entries[0].content, reason: reason)) {
@@ -116,26 +123,5 @@ struct NetworkPolicyTests {
         #expect(lost.isTransient, "a lost connection is retried: \(lost)")
         #expect(!TransferFailure.networkUnavailable(.offline).isTransient)
         #expect(!TransferFailure.networkUnavailable(.offline).discardsPartialFile, "a resume continues the part file")
-    }
-
-    /// Without a network at all (a process in a network namespace of its own, as root), libcurl's
-    /// connect fails with no route: `newsstand library` says so and keeps the partial download.
-    @Test(.enabled(if: geteuid() == 0, "a network namespace of its own needs root, which CI has"))
-    func withoutANetworkTheCommandLineSaysSo() async throws {
-        let namespace = try Shell.run("unshare", ["-n", "true"])
-        try #require(namespace.status == 0, "unshare -n as root: \(namespace.stderr)")
-        try await Testbed.with { bed in
-            let entries = try bed.publish([.init("a", day: 1)])
-            let shelf = bed.libraryFolder.path
-            #expect(try Shell.run(Shell.newsstand, ["library", shelf, "refresh", bed.catalogURL.absoluteString]).status == 0)
-            let offline = try Shell.run("unshare", ["-n", Shell.newsstand, "library", shelf, "download", "a"])
-            #expect(offline.status == 1)
-            #expect(offline.stderr == "newsstand library: error: cannot fetch '\(entries[0].content)': no network connection\n")
-            let refresh = try Shell.run(
-                "unshare", ["-n", Shell.newsstand, "library", shelf, "refresh", bed.catalogURL.absoluteString])
-            #expect(refresh.stderr.contains("no network connection"), "\(refresh.stderr)")
-            #expect(
-                try Shell.run(Shell.newsstand, ["library", shelf, "download", "a"]).status == 0, "works again with a network")
-        }
     }
 }

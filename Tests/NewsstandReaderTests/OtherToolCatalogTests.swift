@@ -4,10 +4,12 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-/// Catalogs and bundles that other tools made (issue 11, section 3): a catalog in the seed's
-/// minimal form written by Python's plistlib, bundles zipped by Debian's `zip -r` with and
-/// without their enclosing folder, served by nginx, refreshed, downloaded and read at both scales.
-@Suite("Catalogs and bundles from other tools", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// Catalogs and bundles in the shapes other tools make (issue 11, section 3): a catalog in the
+/// seed's minimal form as Python's plistlib writes it, bundles as Debian's `zip -r` makes them
+/// with and without their enclosing folder, refreshed, downloaded and read at both scales, with
+/// the fallback to normal files where the server has no retina ones. On a scripted transport
+/// (the fast tier); `OtherToolZipTests` runs the tools themselves on nginx.
+@Suite("Catalogs and bundles from other tools", .timeLimit(.minutes(1)))
 struct OtherToolCatalogTests {
     /// A page config with one SimplePage over `1-0.png`.
     static let pages = """
@@ -27,57 +29,40 @@ struct OtherToolCatalogTests {
         var day: Int
     }
 
-    /// Writes each issue's files, zips them with Debian's zip, and writes the catalog with
-    /// Python's plistlib holding only the five original keys.
-    static func publish(_ issues: [Published], on bed: Testbed, location: String = "") throws {
-        let stage = try Shell.temporaryFolder("other-tools")
-        defer { try? FileManager.default.removeItem(at: stage) }
-        var catalog: [[String: Any]] = []
+    /// Serves each issue's bundles in the shapes Debian's `zip -r` makes (flat: the files;
+    /// enclosed: the folder's entries under it, and `__MACOSX/` beside it) and the catalog as
+    /// Python's plistlib writes it (`plistlib.dump(..., fmt=FMT_XML)`: sorted keys, tabs, dates
+    /// in UTC), holding only the five original keys, at `catalog`.
+    static func publish(_ issues: [Published], on bed: ScriptedBed, location: String = "", catalog: String = "issues.plist") {
+        var dicts: [String] = []
         for issue in issues {
-            let served = bed.nginx.root.appendingPathComponent(issue.name)
-            try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
             for retina in issue.hasRetina ? [false, true] : [false] {
                 let scale = retina ? "@2x" : ""
-                let work = stage.appendingPathComponent("\(issue.name)\(scale)")
-                let folder = work.appendingPathComponent(issue.name)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(Self.pages.utf8).write(to: folder.appendingPathComponent("pages.plist"))
-                try Data("image \(issue.name)\(scale)".utf8).write(to: folder.appendingPathComponent("1-0\(scale).png"))
-                let archive = served.appendingPathComponent("\(issue.name)\(scale).zip")
-                if issue.enclosed {
-                    let forks = work.appendingPathComponent("__MACOSX/\(issue.name)")
-                    try FileManager.default.createDirectory(at: forks, withIntermediateDirectories: true)
-                    try Data("fork".utf8).write(to: forks.appendingPathComponent("._1-0\(scale).png"))
-                    try zip(archive, ["\(issue.name)/", "__MACOSX/"], in: work)
-                } else {
-                    try zip(archive, ["."], in: folder)
-                }
-                try Data("cover \(issue.name)\(scale)".utf8).write(to: served.appendingPathComponent("cover\(scale).png"))
+                let files: [(String, String)] = [("pages.plist", Self.pages), ("1-0\(scale).png", "image \(issue.name)\(scale)")]
+                let bundle: [StoredZip.Entry] =
+                    issue.enclosed
+                    ? [.folder(issue.name)] + files.map { .text("\(issue.name)/\($0.0)", $0.1) } + [
+                        .folder("__MACOSX"), .folder("__MACOSX/\(issue.name)"),
+                        .text("__MACOSX/\(issue.name)/._1-0\(scale).png", "fork"),
+                    ]
+                    : files.map { .text($0.0, $0.1) }
+                bed.serveBundle(bundle, at: "\(issue.name)/\(issue.name)\(scale).zip")
+                bed.serve(Data("cover \(issue.name)\(scale)".utf8), at: "\(issue.name)/cover\(scale).png")
             }
-            let base = bed.nginx.baseURL.absoluteString + location + issue.name + "/"
-            catalog.append([
-                "Name": issue.name, "Title": "Issue \(issue.name)", "Date": Double(issue.day) * 86_400,
-                "Cover": base + "cover.png", "Content": base + "\(issue.name).zip",
-            ])
+            let base = bed.baseURL.absoluteString + location + issue.name + "/"
+            let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(issue.day) * 86_400))
+            dicts.append(
+                "\t<dict>\n\t\t<key>Content</key>\n\t\t<string>\(base + issue.name).zip</string>\n"
+                    + "\t\t<key>Cover</key>\n\t\t<string>\(base)cover.png</string>\n"
+                    + "\t\t<key>Date</key>\n\t\t<date>\(date)</date>\n"
+                    + "\t\t<key>Name</key>\n\t\t<string>\(issue.name)</string>\n"
+                    + "\t\t<key>Title</key>\n\t\t<string>Issue \(issue.name)</string>\n\t</dict>\n")
         }
-        let json = try JSONSerialization.data(withJSONObject: catalog)
-        let script = """
-            import datetime, json, plistlib, sys
-            entries = json.loads(sys.argv[1])
-            for e in entries:
-                e["Date"] = datetime.datetime.fromtimestamp(e["Date"], datetime.timezone.utc).replace(tzinfo=None)
-            with open(sys.argv[2], "wb") as f:
-                plistlib.dump(entries, f, fmt=plistlib.FMT_XML)
-            """
-        let written = try Shell.python(
-            script, [String(decoding: json, as: UTF8.self), bed.nginx.root.appendingPathComponent("issues.plist").path])
-        guard written.status == 0 else { throw TestFailure(written.stderr) }
-    }
-
-    static func zip(_ archive: URL, _ paths: [String], in folder: URL) throws {
-        try? FileManager.default.removeItem(at: archive)
-        let zipped = try Shell.run("zip", ["-q", "-r", archive.path] + paths, in: folder)
-        guard zipped.status == 0 else { throw TestFailure(zipped.stderr) }
+        let plist =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+            + "<plist version=\"1.0\">\n<array>\n" + dicts.joined() + "</array>\n</plist>\n"
+        bed.serve(Data(plist.utf8), at: catalog)
     }
 
     /// The first page's image, as the reader resolves it.
@@ -92,32 +77,9 @@ struct OtherToolCatalogTests {
         Published(name: "a-3", enclosed: true, hasRetina: true, day: 3),
     ]
 
-    @Test func aNormalLibraryReadsBothShapes() async throws {
-        try await Testbed.with { bed in
-            try Self.publish(Self.issues, on: bed)
-            let library = try bed.library()
-            let result = try await library.refresh(from: bed.catalogURL)
-            #expect(result.added == ["a-1", "a-2", "a-3"])
-            #expect(result.problems.isEmpty)
-            for issue in Self.issues {
-                let installed = try await library.download(issue.name)
-                #expect(installed.installedScale == .normal)
-                #expect(installed.coverScale == .normal)
-                let image = try await Self.firstImage(library, issue.name)
-                #expect(image == installed.contentURL.appendingPathComponent("1-0.png"))
-                #expect(try String(contentsOf: image, encoding: .utf8) == "image \(issue.name)")
-                let files = try FileManager.default.contentsOfDirectory(atPath: installed.contentURL.path).sorted()
-                #expect(files == ["1-0.png", "pages.plist"], "no enclosing folder, no __MACOSX")
-            }
-            let issuesFolder = bed.libraryFolder.appendingPathComponent("Issues")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: issuesFolder.path).sorted() == ["a-1", "a-2", "a-3"])
-            #expect(bed.nginx.requests().allSatisfy { !$0.uri.contains("@2x") })
-        }
-    }
-
     @Test func aRetinaLibraryFallsBackToNormalFilesOnlyWhereTheServerHasNoRetinaOnes() async throws {
-        try await Testbed.with { bed in
-            try Self.publish(Self.issues, on: bed)
+        try await ScriptedBed.with { bed in
+            Self.publish(Self.issues, on: bed)
             let library = try bed.library(scale: .retina)
             let result = try await library.refresh(from: bed.catalogURL)
             #expect(result.added == ["a-1", "a-2", "a-3"])
@@ -141,84 +103,66 @@ struct OtherToolCatalogTests {
             #expect(retina.installedScale == .retina)
             #expect(retina.coverScale == .retina)
             #expect(try await Self.firstImage(library, "a-3") == retina.contentURL.appendingPathComponent("1-0@2x.png"))
-            #expect(bed.nginx.requests().allSatisfy { $0.uri != "/a-3/a-3.zip" && $0.uri != "/a-3/cover.png" })
+            #expect(bed.allRequests().allSatisfy { $0.uri != "/a-3/a-3.zip" && $0.uri != "/a-3/cover.png" })
 
             // Unchanged on the next refresh: no cover fetched again, nothing flagged as updated.
-            try Self.publish(Self.issues, on: bed)
+            Self.publish(Self.issues, on: bed)
             let again = try await library.refresh()
             #expect(again.contentUpdates.isEmpty)
             #expect(bed.requests("a-1/cover.png").count == 1)
             #expect(bed.requests("a-1/cover@2x.png").count == 1)
 
-            // Remembered: persisted with the library and shown by `newsstand library list`.
+            // Remembered: persisted with the library (`newsstand library list` shows it:
+            // `OtherToolZipTests`).
             await library.close()
             let reopened = try bed.library()
             #expect(await reopened.issue(named: "a-1")?.installedScale == .normal)
             #expect(await reopened.issue(named: "a-3")?.installedScale == .retina)
             await reopened.close()
-            let list = try Shell.run(Shell.newsstand, ["library", bed.libraryFolder.path, "list"])
-            #expect(list.status == 0)
-            let lines = list.stdout.split(separator: "\n")
-            #expect(lines.count == 3)
-            #expect(lines.first { $0.hasPrefix("a-1\t") }?.hasSuffix("  (normal-scale content, normal-scale cover)") == true)
-            #expect(lines.first { $0.hasPrefix("a-3\t") }?.hasSuffix("available\t-") == true)
-            let json = try Shell.run(Shell.newsstand, ["library", bed.libraryFolder.path, "list", "--format", "json"])
-            let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-            #expect(objects.first { $0["name"] as? String == "a-2" }?["installedScale"] as? String == "normal")
-            #expect(objects.first { $0["name"] as? String == "a-3" }?["installedScale"] as? String == "retina")
         }
     }
 
     @Test func onlyA404Or410FallsBackAndOnlyWithoutRetinaKeys() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             // A server error on the @2x bundle stays an error: /broken/ answers 503 to everything.
-            try Self.publish([Published(name: "b-1", enclosed: false, hasRetina: false, day: 1)], on: bed, location: "broken/")
-            let catalog = bed.nginx.root.appendingPathComponent("issues.plist")
-            let served = bed.nginx.root.appendingPathComponent("served.plist")
-            try FileManager.default.moveItem(at: catalog, to: served)
+            Self.publish(
+                [Published(name: "b-1", enclosed: false, hasRetina: false, day: 1)], on: bed, location: "broken/",
+                catalog: "served.plist")
             let library = try bed.library(scale: .retina) { $0.maxAttempts = 2 }
-            try await library.refresh(from: bed.nginx.baseURL.appendingPathComponent("served.plist"))
-            let url = bed.nginx.baseURL.absoluteString + "broken/b-1/b-1@2x.zip"
+            try await library.refresh(from: bed.baseURL.appendingPathComponent("served.plist"))
+            let url = bed.baseURL.absoluteString + "broken/b-1/b-1@2x.zip"
             await #expect(throws: LibraryError.downloadHTTPStatus(name: "b-1", url: url, status: 503)) {
                 try await library.download("b-1")
             }
             #expect(bed.requests("broken/b-1/b-1@2x.zip", atLeast: 2).map(\.status) == [503, 503])
-            #expect(bed.nginx.requests().allSatisfy { $0.uri != "/broken/b-1/b-1.zip" })
+            #expect(bed.allRequests().allSatisfy { $0.uri != "/broken/b-1/b-1.zip" })
 
             // An entry that says it has @2x files (RetinaContentSize) never falls back.
             var entry = CatalogEntry(
                 name: "c-1", title: "C", date: Date(timeIntervalSince1970: 86_400 * 5),
-                cover: bed.nginx.baseURL.absoluteString + "c-1/cover.png",
-                content: bed.nginx.baseURL.absoluteString + "c-1/c-1.zip")
+                cover: bed.baseURL.absoluteString + "c-1/cover.png",
+                content: bed.baseURL.absoluteString + "c-1/c-1.zip")
             entry.retinaContentSize = 100
-            try Self.publish([Published(name: "c-1", enclosed: false, hasRetina: false, day: 5)], on: bed)
+            Self.publish([Published(name: "c-1", enclosed: false, hasRetina: false, day: 5)], on: bed)
             try bed.writeCatalog([entry])
             try await library.refresh(from: bed.catalogURL)
             await #expect(
                 throws: LibraryError.downloadHTTPStatus(
-                    name: "c-1", url: bed.nginx.baseURL.absoluteString + "c-1/c-1@2x.zip", status: 404)
+                    name: "c-1", url: bed.baseURL.absoluteString + "c-1/c-1@2x.zip", status: 404)
             ) {
                 try await library.download("c-1")
             }
-            #expect(bed.nginx.requests().allSatisfy { $0.uri != "/c-1/c-1.zip" })
+            #expect(bed.allRequests().allSatisfy { $0.uri != "/c-1/c-1.zip" })
         }
     }
 
     @Test func anEnclosingFolderKeepsEveryUnpackRule() async throws {
-        try await Testbed.with { bed in
-            try Self.publish([Published(name: "d-1", enclosed: true, hasRetina: false, day: 1)], on: bed)
-            // The same bundle, with a link out of the issue inside its one folder.
-            let stage = try Shell.temporaryFolder("enclosed-link")
-            defer { try? FileManager.default.removeItem(at: stage) }
-            let folder = stage.appendingPathComponent("d-1")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(Self.pages.utf8).write(to: folder.appendingPathComponent("pages.plist"))
-            try FileManager.default.createSymbolicLink(
-                atPath: folder.appendingPathComponent("1-0.png").path, withDestinationPath: "/etc/passwd")
-            let archive = bed.nginx.root.appendingPathComponent("d-1/d-1.zip")
-            try FileManager.default.removeItem(at: archive)
-            let zipped = try Shell.run("zip", ["-q", "-r", "--symlinks", archive.path, "d-1/"], in: stage)
-            #expect(zipped.status == 0)
+        try await ScriptedBed.with { bed in
+            Self.publish([Published(name: "d-1", enclosed: true, hasRetina: false, day: 1)], on: bed)
+            // The same bundle, with a link out of the issue inside its one folder (`zip --symlinks`).
+            bed.serveBundle(
+                [.folder("d-1"), .text("d-1/pages.plist", Self.pages), .symlink("d-1/1-0.png", target: "/etc/passwd")],
+                at: "d-1/d-1.zip")
             let library = try bed.library()
             try await library.refresh(from: bed.catalogURL)
             do {

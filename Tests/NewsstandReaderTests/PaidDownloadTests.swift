@@ -4,31 +4,43 @@ import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
-/// Issue 24, items 3 and 4, against a real nginx with `secure_link` (`/paid/`, and the slow
-/// `/slowpaid/`): a paid issue is fetched only through the `AccessProvider`'s signed link, free
-/// ones never ask it; no provider or a refusal is `notEntitled` with the library unchanged; an
-/// expired link is renewed once and the download continues with `Range`; an update by ranges
-/// signs its index and ranges; no signature reaches a log line, an event or an error.
-@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.needsServer)) struct PaidDownloadTests {
+/// Issue 24, items 3 and 4, on a scripted transport with nginx's `secure_link` rule (`/paid/`,
+/// and `/slowpaid/`, held as `/slow/` is; the fast tier): a paid issue is fetched only through
+/// the `AccessProvider`'s signed link, free ones never ask it; no provider or a refusal is
+/// `notEntitled` with the library unchanged; an expired link is renewed once and the download
+/// continues with `Range`; an update by ranges signs its index and ranges; no signature reaches
+/// a log line, an event or an error. The links expire by the host's scripted clock, never the
+/// machine's. `PaidLinkHostTests` downloads through nginx's own `secure_link`.
+@Suite(.timeLimit(.minutes(1))) struct PaidDownloadTests {
     static let secret = "dGhlLXJlYWRlcnMtc2VjdXJlLWxpbmstc2VjcmV0"
 
     /// Signs with the host's secret (Core's `SignedURL`, which `PaidIssueTests` checks against
     /// nginx and the entitlement service), recording every request; `lifetimes` are the
-    /// seconds each successive link lives (the last repeats); `denial`, when set, refuses.
+    /// seconds each successive link lives (the last repeats), from `now` (the host's clock);
+    /// `denial`, when set, refuses.
     struct SigningProvider: AccessProvider {
         let requests = Locked<[AccessRequest]>([])
         let lifetimes: Locked<[Int64]>
         let denial = Locked<String?>(nil)
         let answers = Locked<[String]>([])
+        let now: @Sendable () -> Date
 
-        init(lifetimes: [Int64] = [300]) { self.lifetimes = Locked(lifetimes) }
+        init(lifetimes: [Int64] = [300], now: @escaping @Sendable () -> Date = { Date() }) {
+            self.lifetimes = Locked(lifetimes)
+            self.now = now
+        }
+
+        /// A provider signing by `link`'s clock.
+        init(lifetimes: [Int64] = [300], clock link: ScriptedTransport.SecureLink) {
+            self.init(lifetimes: lifetimes) { Date(timeIntervalSince1970: Double(link.now)) }
+        }
 
         func authorize(_ request: AccessRequest) async throws(AccessDenial) -> URL {
             requests.withLock { $0.append(request) }
             if let reason = denial.current { throw AccessDenial(reason: reason) }
             let lifetime = lifetimes.withLock { list in list.count > 1 ? list.removeFirst() : list[0] }
             guard let secret = try? SigningSecret(PaidDownloadTests.secret),
-                let signed = try? SignedURL.sign(request.url.absoluteString, validFor: lifetime, secret: secret),
+                let signed = try? SignedURL.sign(request.url.absoluteString, validFor: lifetime, now: now(), secret: secret),
                 let url = URL(string: signed)
             else { throw AccessDenial(reason: "cannot sign") }
             answers.withLock { $0.append(signed) }
@@ -42,14 +54,11 @@ import Testing
         func add(_ text: String) { lines.withLock { $0.append(text) } }
     }
 
-    /// Publishes `specs` with `paid` of them sold (`Access` paid, a ProductID), their files
-    /// under `paid/` and `slowpaid/` as well (links to nginx's root: the locations serve it).
-    static func publish(_ bed: Testbed, _ specs: [Testbed.IssueSpec], paid: Set<String>, indexed: Bool = false) throws {
-        for folder in ["paid", "slowpaid"]
-        where !FileManager.default.fileExists(atPath: bed.nginx.root.appendingPathComponent(folder).path) {
-            try FileManager.default.createSymbolicLink(
-                atPath: bed.nginx.root.appendingPathComponent(folder).path, withDestinationPath: ".")
-        }
+    /// Publishes `specs` with `paid` of them sold (`Access` paid, a ProductID); `paid/` and
+    /// `slowpaid/` serve the same files (`ScriptedBed.sellPaid`).
+    static func publish(_ bed: ScriptedBed, _ specs: [ScriptedBed.IssueSpec], paid: Set<String>, indexed: Bool = false)
+        throws
+    {
         var entries = indexed ? try bed.publishIndexed(specs) : try bed.publish(specs)
         for i in entries.indices where paid.contains(entries[i].name) {
             entries[i].access = .paid
@@ -59,7 +68,7 @@ import Testing
     }
 
     static func library(
-        _ bed: Testbed, _ provider: SigningProvider?, recording: Recording? = nil,
+        _ bed: ScriptedBed, _ provider: SigningProvider?, recording: Recording? = nil,
         _ configure: (inout LibraryConfiguration) -> Void = { _ in }
     ) throws -> IssueLibrary {
         try bed.library {
@@ -78,9 +87,10 @@ import Testing
     }
 
     @Test func aPaidIssueDownloadsThroughTheProviderAndAFreeOneNeverAsks() async throws {
-        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: Self.secret)
             try Self.publish(bed, [.init("a", day: 1), .init("b", day: 2, location: "paid/")], paid: ["b"])
-            let provider = SigningProvider()
+            let provider = SigningProvider(clock: link)
             let library = try Self.library(bed, provider)
             try await library.refresh(from: bed.catalogURL)
             #expect(await library.issue(named: "b")?.access == .paid)
@@ -89,22 +99,23 @@ import Testing
             #expect(provider.requests.current.isEmpty, "a free issue never asks")
             let issue = try await library.download("b")
             #expect(issue.status == .available)
-            let unsigned = bed.nginx.baseURL.absoluteString + "paid/b/b.zip"
+            let unsigned = bed.baseURL.absoluteString + "paid/b/b.zip"
             #expect(
                 provider.requests.current == [
                     AccessRequest(name: "b", productID: "com.example.b", url: URL(string: unsigned)!, resource: .bundle)
                 ])
             #expect(bed.requests("paid/b/b.zip").map(\.status) == [200])
             // The host refuses the unsigned URL and a forged one: only the provider's link works.
-            #expect(try Shell.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", unsigned]).stdout == "403")
+            #expect(try await bed.transport.status(of: URL(string: unsigned)!) == 403)
             let forged = unsigned + "?md5=AAAAAAAAAAAAAAAAAAAAAA&expires=9999999999"
-            #expect(try Shell.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", forged]).stdout == "403")
+            #expect(try await bed.transport.status(of: URL(string: forged)!) == 403)
             await library.close()
         }
     }
 
     @Test func withoutAProviderAPaidIssueIsNotEntitledAndNothingChanges() async throws {
-        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+        try await ScriptedBed.with { bed in
+            try bed.sellPaid(secret: Self.secret)
             try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
             let library = try Self.library(bed, nil)
             try await library.refresh(from: bed.catalogURL)
@@ -115,7 +126,7 @@ import Testing
                 try await library.download("b")
             }
             #expect(await library.issues == before)
-            #expect(bed.nginx.requests().filter { $0.uri == "/paid/b/b.zip" }.isEmpty, "the bundle was not requested")
+            #expect(bed.allRequests().filter { $0.uri == "/paid/b/b.zip" }.isEmpty, "the bundle was not requested")
             let downloads = bed.libraryFolder.appendingPathComponent("Downloads")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? []).isEmpty)
             await library.close()
@@ -123,9 +134,10 @@ import Testing
     }
 
     @Test func aRefusalIsNotEntitledLeavesTheLibraryAsItWasAndARetryWorks() async throws {
-        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: Self.secret)
             try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
-            let provider = SigningProvider()
+            let provider = SigningProvider(clock: link)
             provider.denial.withLock { $0 = "no subscription covers this issue" }
             let recording = Recording()
             let library = try Self.library(bed, provider, recording: recording)
@@ -144,23 +156,19 @@ import Testing
         }
     }
 
-    /// The first link lives 4–5 s (whole seconds, as nginx compares them); nginx serves
-    /// `/slowpaid/` at 100 KB/s, and the library's minimum rate (1 MB/s over 8 s) cuts the
-    /// transfer after 8 s: the resume's `Range` request gets a 403 (the link expired), the
-    /// provider is asked once more, and the download goes on from the bytes on disk.
-    /// (With a 2 s link the first request itself came too late on a loaded CI machine, where
-    /// the state's `fsync`s before a download can take seconds: 4 s leaves room for that and
-    /// 3 s between the link's end and the cut.)
+    /// The first link lives 4 s of the host's clock: the first request (signed, whole) is held
+    /// at `/slowpaid/`'s pause, the host's clock moves on 10 s, and the connection is cut a
+    /// little later; the resume's `Range` request gets a 403 (the link expired), the provider
+    /// is asked once more, and the download goes on from the bytes on disk.
     @Test func aLinkThatExpiresMidDownloadIsRenewedOnceAndResumedWithRange() async throws {
-        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
-            let big = Testbed.IssueSpec.pages(scale: "", imageBytes: 2 << 20, seed: 7)
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: Self.secret)
+            let big = ScriptedBed.IssueSpec.pages(scale: "", imageBytes: 2 << 20, seed: 7)
             try Self.publish(bed, [.init("c", day: 3, normal: big, location: "slowpaid/")], paid: ["c"])
-            let provider = SigningProvider(lifetimes: [4, 300])
+            bed.transport.inject(.cutAfter(bytes: ScriptedBed.slowBytes + (64 << 10)), at: "slowpaid/c/c.zip")
+            let provider = SigningProvider(lifetimes: [4, 300], clock: link)
             let recording = Recording()
-            let library = try Self.library(bed, provider, recording: recording) {
-                $0.minimumSpeed = 1 << 20
-                $0.stallTimeout = 8
-            }
+            let library = try Self.library(bed, provider, recording: recording)
             try await library.refresh(from: bed.catalogURL)
             let events = await library.events()
             let watcher = Task {
@@ -169,18 +177,19 @@ import Testing
                     if case .statusChanged(_, .available) = event { break }
                 }
             }
-            try await library.download("c")
+            let download = Task { try await library.download("c") }
+            await bed.slow.reached()
+            link.advance(by: 10)
+            bed.releaseSlow()
+            _ = try await download.value
             await watcher.value
             #expect(provider.requests.current.map(\.isRenewal) == [false, true])
             let size = try #require(await library.issue(named: "c")?.contentSize)
-            // By kind, not by position: nginx logs a request when it ends, and the cut one (at
-            // 100 KB/s, it notices the client gone at its next write) can end after the others.
             let requests = bed.requests("slowpaid/c/c.zip", atLeast: 3)
             #expect(requests.map(\.status).sorted() == [200, 206, 403])
             let first = try #require(requests.first { $0.status == 200 })
             #expect(first.range == nil && first.bytesSent > 0 && first.bytesSent < size)
-            // The resume asks for what the `.part` file lacks, twice the same: nginx counts what
-            // it wrote to the socket, which can be more than the client read before the cut.
+            // The resume asks for what the `.part` file lacks, twice the same.
             let asked = try #require(requests.first { $0.status == 403 }?.range)
             let start = try #require(Int(asked.dropFirst("bytes=".count).prefix { $0 != "-" }))
             #expect(start > 0 && start <= first.bytesSent, "the resume continues the .part file")
@@ -196,9 +205,10 @@ import Testing
     /// A link renewed once and refused again is `notEntitled`: no loop, and the `.part` file
     /// is kept for a later download.
     @Test func aRenewedLinkRefusedAgainIsNotEntitledAndKeepsThePartFile() async throws {
-        try await Testbed.with(secureLinkSecret: "another-hosts-secret-0123456789") { bed in
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: "another-hosts-secret-0123456789")
             try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
-            let provider = SigningProvider()  // signs with a secret this host does not have
+            let provider = SigningProvider(clock: link)  // signs with a secret this host does not have
             let recording = Recording()
             let library = try Self.library(bed, provider, recording: recording)
             try await library.refresh(from: bed.catalogURL)
@@ -215,10 +225,11 @@ import Testing
     /// A background engine gets the signed link; its 403 (the link expired while the app was
     /// away) starts a new generation signed again, once; a second 403 is `notEntitled`.
     @Test func aBackgroundTransferGetsTheSignedLinkAndIsSignedAgainOnceAfterA403() async throws {
-        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: Self.secret)
             try Self.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
             let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("scratch"))
-            let provider = SigningProvider()
+            let provider = SigningProvider(clock: link)
             let recording = Recording()
             let library = try Self.library(bed, provider, recording: recording)
             try await library.refresh(from: bed.catalogURL)
@@ -255,17 +266,18 @@ import Testing
     }
 
     @Test func anUpdateByRangesOfAPaidIssueSignsItsIndexAndRanges() async throws {
-        try await Testbed.with(secureLinkSecret: Self.secret) { bed in
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: Self.secret)
             let pages = (1...12).map { (page: $0, seed: $0) }
-            try Self.publish(bed, [Testbed.paged("m", pages, location: "paid/")], paid: ["m"], indexed: true)
-            let provider = SigningProvider()
+            try Self.publish(bed, [ScriptedBed.paged("m", pages, location: "paid/")], paid: ["m"], indexed: true)
+            let provider = SigningProvider(clock: link)
             let recording = Recording()
             let library = try Self.library(bed, provider, recording: recording)
             try await library.refresh(from: bed.catalogURL)
             try await library.download("m")
             var changed = pages
             changed[4].seed = 99
-            try Self.publish(bed, [Testbed.paged("m", changed, location: "paid/")], paid: ["m"], indexed: true)
+            try Self.publish(bed, [ScriptedBed.paged("m", changed, location: "paid/")], paid: ["m"], indexed: true)
             try await library.refresh(from: bed.catalogURL)
             provider.requests.withLock { $0.removeAll() }
             let result = try await library.update("m")

@@ -27,7 +27,7 @@ import Testing
 
     @Test func downloadWithAnAccessCommandFetchesThePaidIssueAndPrintsNoSecret() async throws {
         try await Testbed.with(secureLinkSecret: PaidDownloadTests.secret) { bed in
-            try PaidDownloadTests.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
+            try PaidLinkHostTests.publish(bed, [.init("b", day: 2, location: "paid/")], paid: ["b"])
             let work = try Shell.temporaryFolder("access")
             let secretFile = work.appendingPathComponent("secret")
             try Data((PaidDownloadTests.secret + "\n").utf8).write(to: secretFile)

@@ -48,6 +48,16 @@ final class ScriptedBed: @unchecked Sendable {
         return try await body(bed)
     }
 
+    /// Serves `paid/` and `slowpaid/` (held as `slow/` is) only to URLs signed with `secret`,
+    /// as the test nginx's `secure_link` locations do; the returned link's clock is the host's.
+    @discardableResult
+    func sellPaid(secret: String) throws -> ScriptedTransport.SecureLink {
+        let link = try ScriptedTransport.SecureLink(secret: secret)
+        transport.setLocation("paid/", .init(secureLink: link))
+        transport.setLocation("slowpaid/", .init(pause: slow, secureLink: link))
+        return link
+    }
+
     /// Lets every held `slow/` body go on, and later ones through unheld.
     func releaseSlow() { slow.release() }
 

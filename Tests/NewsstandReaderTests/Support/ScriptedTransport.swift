@@ -40,6 +40,39 @@ final class ScriptedTransport: HTTPTransport {
         /// Holds the body of a request without `Range` at this pause (as `/slow/` is slow only
         /// for those): a first download can be cancelled mid-way, a resumed one is not held.
         var pause: Pause?
+        /// Serves only URLs signed for it, as nginx's `secure_link` does (`/paid/`).
+        var secureLink: SecureLink?
+    }
+
+    /// nginx's `secure_link $arg_md5,$arg_expires; secure_link_md5 "$secure_link_expires$uri
+    /// <secret>"` (`Nginx.paidLocation`): a request needs the `md5` `SignedURL` computes for its
+    /// decoded path and `expires`, and `expires` not before the link's clock; 403 otherwise. The
+    /// clock is the test's (`advance(by:)`), never the machine's: a link expires when the test
+    /// says so.
+    final class SecureLink: Sendable {
+        let secret: SigningSecret
+        private let clock: Locked<Int64>
+
+        init(secret: String, now: Int64 = 1_800_000_000) throws {
+            self.secret = try SigningSecret(secret)
+            clock = Locked(now)
+        }
+
+        /// The seconds since 1970 the host compares `expires` with.
+        var now: Int64 { clock.withLock { $0 } }
+
+        /// Moves the host's clock on.
+        func advance(by seconds: Int64) { clock.withLock { $0 += seconds } }
+
+        /// Whether nginx's `$secure_link` would be `1` for `url`.
+        func allows(_ url: URL) -> Bool {
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            guard let md5 = items.first(where: { $0.name == "md5" })?.value,
+                let expires = items.first(where: { $0.name == "expires" })?.value.flatMap({ Int64($0) }),
+                let signature = try? SignedURL.signature(path: Array(url.path.utf8), expires: expires, secret: secret)
+            else { return false }
+            return signature == md5 && expires >= now
+        }
     }
 
     /// Where a body stops until the test releases it: after `bytes` bytes of a body, the
@@ -165,6 +198,22 @@ final class ScriptedTransport: HTTPTransport {
     /// The bytes served at `path`, nil when nothing is.
     func served(_ path: String) -> Data? { state.withLock { $0.files[Self.normalised(path)]?.body } }
 
+    /// The status a plain `GET` of `url` is answered with (the body read and dropped), as
+    /// `curl -w '%{http_code}'` prints it.
+    func status(of url: URL) async throws -> Int {
+        final class Head: ResponseSink {
+            let status = Locked(0)
+            func open(_ head: HTTPHead) throws(TransferFailure) { status.withLock { $0 = head.status } }
+            func write(_ chunk: UnsafeRawBufferPointer) throws(TransferFailure) {}
+            func finish() throws(TransferFailure) {}
+            func close() {}
+        }
+        let head = Head()
+        let limits = TransferLimits(deadline: nil, stallTimeout: 10, minimumSpeed: 0)
+        try await perform(HTTPRequest(url: url, acceptsCompression: false, limits: limits), into: head)
+        return head.status.withLock { $0 }
+    }
+
     /// The `ETag` `path` is served with now.
     func etag(_ path: String) -> String? { state.withLock { $0.files[Self.normalised(path)]?.etag } }
 
@@ -247,6 +296,9 @@ final class ScriptedTransport: HTTPTransport {
     ) {
         if case .status(let status) = fault { return (HTTPHead(status: status, headers: ["Content-Length": "0"]), Data(), false) }
         if let status = location.status { return (HTTPHead(status: status, headers: ["Content-Length": "0"]), Data(), false) }
+        if let link = location.secureLink, !link.allows(request.url) {
+            return (HTTPHead(status: 403, headers: ["Content-Length": "0"]), Data(), false)
+        }
         guard let file else { return (HTTPHead(status: 404, headers: ["Content-Length": "0"]), Data(), false) }
         var headers = ["Accept-Ranges": "bytes"]
         if location.sendsETag { headers["ETag"] = file.etag }
