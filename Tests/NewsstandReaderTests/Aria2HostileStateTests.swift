@@ -34,6 +34,10 @@ struct Aria2HostileStateTests {
         engine.attach(sink)
         try await eventually("the file is handed over") { sink.finished.count == 1 }
         #expect(try SHA256.hex(ofFileAt: try #require(sink.finished.first).file) == bundle.sha256)
+        // The job's record goes once the hand-over returned, a moment after the sink saw it
+        // (CI, loaded, listed the folder in between).
+        let record = bed.folder.appendingPathComponent("files/\(name)#1.json").path
+        try await eventually("the job's record is removed") { !FileManager.default.fileExists(atPath: record) }
     }
 
     /// Records that are no record: not JSON, incomplete, a privileged port and pid 1, a short
