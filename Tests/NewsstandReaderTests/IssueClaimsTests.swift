@@ -67,6 +67,7 @@ struct IssueClaimsTests {
         let taken = try #require(try second.take("a"), "a claim given back is free at once")
         taken.release()
         other.release()
+        second.waitForReleases()
         #expect(try folder.rows() == [], "nothing stays behind")
     }
 
@@ -115,6 +116,7 @@ struct IssueClaimsTests {
         try folder.plant("a", pid: getppid(), renewed: Date().timeIntervalSince1970)
         try await waitUntil { !claims.holds("a") }
         claim.release()
+        claims.waitForReleases()
         #expect(try folder.rows().map(\.token) == ["planted"], "giving back a lost claim leaves the new owner's row")
     }
 

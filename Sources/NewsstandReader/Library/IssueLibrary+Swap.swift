@@ -15,7 +15,9 @@ extension IssueLibrary {
     /// The caller holds the issue's claim; one it lost meanwhile (its lease ran out while the
     /// process was suspended, and another owner took the issue) commits nothing: `issueBusy`.
     func commitStaged(_ name: String, sha256: String, source: BundleSource) async -> Result<IssueRecord, LibraryError> {
-        guard claims.holds(name) else { return .failure(.issueBusy(name: name)) }
+        // A read of the claim's row: off the actor, which must not wait for the connection.
+        let claims = claims
+        guard await BlockingWork.run({ claims.holds(name) }) else { return .failure(.issueBusy(name: name)) }
         guard let previous = state.issues[name], let before = lifecycle(of: name) else {
             return .failure(.unknownIssue(name: name))
         }

@@ -260,7 +260,8 @@ public actor IssueLibrary {
         await backgroundEngine?.detach()
         await commits.drain()
         isStoreClosed = true
-        claims.close()
+        let claims = claims
+        await BlockingWork.run { claims.close() }
         store.close()
         for follower in shelfFollowers { follower.finish() }
         shelfFollowers = []

@@ -38,6 +38,8 @@ final class IssueClaims: Sendable {
     private let store: StateStore
     private let lock: WriterLock
     private let holding = Locked(Holding())
+    /// Deletions of given-back rows under way (`release`), waited for before closing.
+    private let releases = DispatchGroup()
     /// This instance's part of every token: tokens are unique across processes and instances.
     private let owner = UUID().uuidString
     private let counter = Locked(0)
@@ -80,17 +82,24 @@ final class IssueClaims: Sendable {
         }
         let token = "\(owner)/\(serial)"
         let time = clock.now()
-        let taken = try write { database throws(SQLiteFailure) -> Bool in
-            var taken = false
-            try database.transaction { () throws(SQLiteFailure) in
-                if let holder = try ClaimRow.read(name, in: database), isLive(holder, at: time) { return }
-                try ClaimRow(name: name, token: token, pid: getpid(), renewed: time).write(in: database)
-                taken = true
-            }
-            return taken
-        }
-        guard taken else { return nil }
+        // Registered before its row is written: another thread of this process that reads the
+        // row next (its take waits for the writer lock) must find it live.
         Self.heldInProcess.withLock { _ = $0.insert(token) }
+        let written = Result { () throws(LibraryError) -> Bool in
+            try write { database throws(SQLiteFailure) -> Bool in
+                var taken = false
+                try database.transaction { () throws(SQLiteFailure) in
+                    if let holder = try ClaimRow.read(name, in: database), isLive(holder, at: time) { return }
+                    try ClaimRow(name: name, token: token, pid: getpid(), renewed: time).write(in: database)
+                    taken = true
+                }
+                return taken
+            }
+        }
+        guard case .success(true) = written else {
+            Self.heldInProcess.withLock { _ = $0.remove(token) }
+            return try written.map { _ in nil }.get()
+        }
         let startRenewing = holding.withLock { holding -> Bool in
             holding.names[name] = token
             defer { holding.renewing = true }
@@ -148,8 +157,10 @@ final class IssueClaims: Sendable {
     }
 
     /// Gives the claim with `token` back: this process sees it free at once, others once its row
-    /// is deleted (at once unless a write of another process holds the database; a row whose
-    /// deletion failed is dead to every process once its lease ran out).
+    /// is deleted, on a thread of its own (the caller, often the library's actor, never waits for
+    /// the connection or another process's write; the token is this taking's alone, so a late
+    /// delete never touches a later claim; a row whose deletion failed is dead to every process
+    /// once its lease ran out).
     fileprivate func release(name: String, token: String) {
         Self.heldInProcess.withLock { _ = $0.remove(token) }
         let closed = holding.withLock { holding -> Bool in
@@ -159,16 +170,23 @@ final class IssueClaims: Sendable {
         }
         // Closing gave every row of this instance back.
         guard !closed else { return }
-        do {
-            try write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
-        } catch {
-            log(.notice, "the claim of \(name) was not given back yet: \(error)")
+        releases.enter()
+        BlockingWork.start { [self] in
+            defer { releases.leave() }
+            do throws(LibraryError) {
+                try write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
+            } catch {
+                // Once closed, closing gave it back.
+                if case .libraryClosed = error { return }
+                log(.notice, "the claim of \(name) was not given back yet: \(error)")
+            }
         }
     }
 
     /// Stops renewing: what this instance still holds is given back (it is closing: nothing of
     /// its work goes on). Called before the store closes.
     func close() {
+        waitForReleases()
         let held = holding.withLock { holding -> [String: String] in
             holding.closed = true
             return holding.names
@@ -177,6 +195,11 @@ final class IssueClaims: Sendable {
             Self.heldInProcess.withLock { _ = $0.remove(token) }
             try? write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
         }
+    }
+
+    /// Waits until every claim given back is deleted from the state. Blocking.
+    func waitForReleases() {
+        releases.wait()
     }
 
     /// Whether `row`'s holder may still be working at `time`.
