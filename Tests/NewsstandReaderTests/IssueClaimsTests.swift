@@ -91,6 +91,12 @@ struct IssueClaimsTests {
         let later = try folder.claims(lease: 60, now: { now + 61 })
         let claim = try #require(try later.take("a"), "not renewed for longer than the lease: taken over")
         claim.release()
+        later.waitForReleases()
+
+        // A row that says it was renewed far in the future (a clock ahead, or a hand) holds nothing.
+        try folder.plant("b", pid: getppid(), renewed: now + 3600)
+        let ahead = try #require(try later.take("b"), "renewed a lease ahead of now: no one's")
+        ahead.release()
     }
 
     @Test func opening_sRepairSeesLiveClaimsAndDropsDeadOnes() async throws {

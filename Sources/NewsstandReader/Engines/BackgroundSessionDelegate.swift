@@ -7,9 +7,8 @@ import NewsstandCore
 
 /// One lane's session delegate: hands each callback to the engine with the lane it came from.
 /// The session keeps its delegate until it is invalidated; the delegate keeps the engine weakly,
-/// so an engine let go is not kept alive by its sessions. (A `weak let` would say it shorter,
-/// but needs Swift 6.2 (SE-0481), and the package declares 6.0: the weak reference is kept in a
-/// `Locked` box instead.)
+/// so an engine let go is not kept alive by its sessions. The weak reference is kept in a
+/// `Locked` box: a weak constant property needs Swift 6.2 (SE-0481), and the package declares 6.0.
 final class BackgroundSessionDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
     /// A weak reference to the engine.
     private struct WeakEngine {

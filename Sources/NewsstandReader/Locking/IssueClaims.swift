@@ -202,10 +202,12 @@ final class IssueClaims: Sendable {
         releases.wait()
     }
 
-    /// Whether `row`'s holder may still be working at `time`.
+    /// Whether `row`'s holder may still be working at `time`. A row renewed more than a lease in
+    /// the future is no one's: written by a clock far ahead, or by hand, it would otherwise hold
+    /// the issue for as long as its pid runs.
     private func isLive(_ row: ClaimRow, at time: Double) -> Bool {
         if row.pid == getpid() { return Self.heldInProcess.current.contains(row.token) }
-        return ProcessLiveness.isRunning(row.pid) && time - row.renewed < lease
+        return ProcessLiveness.isRunning(row.pid) && abs(time - row.renewed) < lease
     }
 
     /// Runs `body` on the store's connection, between its commits, without syncing its
