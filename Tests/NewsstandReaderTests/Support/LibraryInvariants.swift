@@ -61,41 +61,18 @@ enum LibraryInvariants {
         problems += compare.stdout.split(separator: "\n").map(String.init)
         if compare.status != 0 { problems.append("comparison failed: \(compare.stderr)") }
 
-        // No stray files: Issues/ holds the available issues only, Downloads/ only the partial
-        // files of known issues, Covers/ only the covers of known issues.
         let folder = bed.libraryFolder
         let available = Set(issues.filter { $0.status == .available }.map(\.name))
-        let inIssues = Set(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Issues").path))
-        if inIssues != available { problems.append("Issues/ holds \(inIssues.sorted()), expected \(available.sorted())") }
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Downloads").path) {
-            let owner = file.replacingOccurrences(of: ".part.json", with: "").replacingOccurrences(of: ".part", with: "")
-                .replacingOccurrences(of: "@2x.zip", with: "").replacingOccurrences(of: ".zip", with: "")
-            if !names.contains(owner) || !(file.hasSuffix(".part") || file.hasSuffix(".part.json")) {
-                problems.append("Downloads/\(file) is a stray file")
-            }
-        }
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Covers").path) {
-            let owner = (file as NSString).deletingPathExtension
-            if !names.contains(owner) || file.hasPrefix(".") { problems.append("Covers/\(file) is a stray file") }
-        }
-        let expected: Set<String> = ["Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"]
-        let top = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-            .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
-        if top != expected { problems.append("the library folder holds \(top.sorted())") }
-        // A claim exists only while its work runs: an idle library holds none (its owner died,
-        // or it gave it back).
+        problems += try LibraryFolderCheck.strayFiles(in: folder, names: names, available: available)
         let database = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
-        let claims = try Shell.run("sqlite3", [database, "SELECT name, pid FROM claims"])
         if !allowsDownloading {
-            let live = claims.stdout.split(separator: "\n").filter { line in
-                line.split(separator: "|").last.flatMap { Int32($0) }.map { kill($0, 0) == 0 } ?? true
-            }
+            let rows = try Shell.run("sqlite3", [database, "SELECT name, pid FROM claims"]).stdout.split(separator: "\n")
+            let live = LibraryFolderCheck.liveClaims(rows.map(String.init))
             if !live.isEmpty { problems.append("claims held while nothing runs: \(live)") }
         }
 
         // SQLite's own check of the database.
-        let path = URL(fileURLWithPath: folder.path).resolvingSymlinksInPath().appendingPathComponent("library.sqlite").path
-        let check = try Shell.run("sqlite3", [path, "PRAGMA integrity_check"])
+        let check = try Shell.run("sqlite3", [database, "PRAGMA integrity_check"])
         if check.stdout != "ok\n" { problems.append("integrity_check: \(check.stdout) \(check.stderr)") }
         return problems
     }

@@ -68,11 +68,7 @@ final class ScriptedBed: @unchecked Sendable {
     func library(scale: LibraryScale = .normal, _ configure: (inout LibraryConfiguration) -> Void = { _ in }) throws
         -> IssueLibrary
     {
-        var configuration = LibraryConfiguration()
-        configuration.transport = transport
-        configuration.retryDelay = 0.01
-        configuration.stallTimeout = 10
-        configuration.lockTimeout = 5
+        var configuration = LibraryFolderCheck.configuration(transport: transport)
         configure(&configuration)
         return try IssueLibrary(folder: libraryFolder, scale: scale, configuration: configuration)
     }
@@ -246,31 +242,10 @@ final class ScriptedBed: @unchecked Sendable {
                 break
             }
         }
-        let folder = libraryFolder
         let available = Set(issues.filter { $0.status == .available }.map(\.name))
-        let inIssues = Set(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Issues").path))
-        if inIssues != available { problems.append("Issues/ holds \(inIssues.sorted()), expected \(available.sorted())") }
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Downloads").path) {
-            let owner = file.replacingOccurrences(of: ".part.json", with: "").replacingOccurrences(of: ".part", with: "")
-                .replacingOccurrences(of: "@2x.zip", with: "").replacingOccurrences(of: ".zip", with: "")
-            if !names.contains(owner) || !(file.hasSuffix(".part") || file.hasSuffix(".part.json")) {
-                problems.append("Downloads/\(file) is a stray file")
-            }
-        }
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Covers").path) {
-            let owner = (file as NSString).deletingPathExtension
-            if !names.contains(owner) || file.hasPrefix(".") { problems.append("Covers/\(file) is a stray file") }
-        }
-        let expected: Set<String> = ["Covers", "Downloads", "Engines", "Issues", "library.lock", "library.sqlite"]
-        let top = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-            .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
-        if top != expected { problems.append("the library folder holds \(top.sorted())") }
-        // A claim exists only while its work runs: an idle library holds none (its owner died,
-        // or it gave it back).
+        problems += try LibraryFolderCheck.strayFiles(in: libraryFolder, names: names, available: available)
         if !allowsDownloading {
-            let live = try sqliteRows("SELECT name, pid FROM claims", columns: 2).filter { line in
-                line.split(separator: "|").last.flatMap { Int32($0) }.map { kill($0, 0) == 0 } ?? true
-            }
+            let live = LibraryFolderCheck.liveClaims(try sqliteRows("SELECT name, pid FROM claims", columns: 2))
             if !live.isEmpty { problems.append("claims held while nothing runs: \(live)") }
         }
         // SQLite's own check of the database.

@@ -34,13 +34,7 @@ final class Testbed: @unchecked Sendable {
         scale: LibraryScale = .normal, transport: Transport = .platformDefault,
         _ configure: (inout LibraryConfiguration) -> Void = { _ in }
     ) throws -> IssueLibrary {
-        var configuration = LibraryConfiguration()
-        configuration.transport = transport.transport
-        configuration.retryDelay = 0.01
-        configuration.stallTimeout = 10
-        // A library closed a moment ago may still be locked for a few milliseconds: a process that
-        // a parallel test spawns holds a copy of every descriptor until its exec closes them.
-        configuration.lockTimeout = 5
+        var configuration = LibraryFolderCheck.configuration(transport: transport.transport)
         configure(&configuration)
         return try IssueLibrary(folder: libraryFolder, scale: scale, configuration: configuration)
     }
