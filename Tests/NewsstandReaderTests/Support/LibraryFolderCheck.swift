@@ -1,5 +1,7 @@
 import Foundation
-import NewsstandReader
+import NewsstandCore
+
+@testable import NewsstandReader
 
 /// What the two test beds (`Testbed` on nginx, `ScriptedBed` in memory) share about a library:
 /// the configuration they open it with, and the checks of its folder that start no process.
@@ -38,6 +40,12 @@ enum LibraryFolderCheck {
             .subtracting(["library.sqlite-wal", "library.sqlite-shm", "library.json.migrated"])
         if top != expected { problems.append("the library folder holds \(top.sorted())") }
         return problems
+    }
+
+    /// Waits until every claim `library` gave back is deleted from its state.
+    static func waitForReleases(of library: IssueLibrary) async {
+        let claims = await library.claims
+        await BlockingWork.run { claims.waitForReleases() }
     }
 
     /// Of the claims table's rows as `name|pid` lines, those whose process runs: a claim exists

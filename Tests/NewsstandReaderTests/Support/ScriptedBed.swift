@@ -245,6 +245,8 @@ final class ScriptedBed: @unchecked Sendable {
         let available = Set(issues.filter { $0.status == .available }.map(\.name))
         problems += try LibraryFolderCheck.strayFiles(in: libraryFolder, names: names, available: available)
         if !allowsDownloading {
+            // A claim is given back on a thread of its own, a moment after the work that held it.
+            await LibraryFolderCheck.waitForReleases(of: library)
             let live = LibraryFolderCheck.liveClaims(try sqliteRows("SELECT name, pid FROM claims", columns: 2))
             if !live.isEmpty { problems.append("claims held while nothing runs: \(live)") }
         }
