@@ -128,7 +128,9 @@ struct HostileServerTests {
         try await Self.with { bed, liar in
             let library = try Self.library(bed, transport) {
                 $0.requestTimeout = 1.5
-                $0.stallTimeout = 1
+                // Longer than the deadline: a server starved by a loaded machine must not look
+                // stalled before the deadline this test is about.
+                $0.stallTimeout = 5
                 $0.minimumSpeed = 100
             }
             let url = URL(string: liar.baseURL.absoluteString + "endless/issues.plist?chunk=2048&interval=0.02")!
