@@ -20,7 +20,9 @@ extension IssueLibrary {
     public func download(
         _ name: String, policy: NetworkPolicy? = nil, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(LibraryError) -> Issue {
-        if let record = state.issues[name], record.status == .available, !record.hasUpdate {
+        // One that is still ending (its status is committed, its progress not yet finished) is
+        // joined: when this returns, the download has ended whole.
+        if let record = state.issues[name], record.status == .available, !record.hasUpdate, running[name] == nil {
             return record.issue(in: layout)
         }
         return try await join(name, policy: policy, progress: progress).issue
@@ -134,15 +136,13 @@ extension IssueLibrary {
     }
 
     private func runDownload(_ name: String) async -> Result<DownloadOutcome, LibraryError> {
-        let result: Result<DownloadOutcome, LibraryError>
-        if await slots.acquire() {
-            result = await claimAndDownload(name)
-            await slots.release()
-        } else {
-            result = .failure(.cancelled(name: name))
-        }
+        let acquired = await slots.acquire()
+        let result = acquired ? await claimAndDownload(name) : .failure(.cancelled(name: name))
         let ended = running.removeValue(forKey: name)
         progressTree.finish(name)
+        // Given back once the download is out of `running` and its progress finished: nothing
+        // sees it half-ended while the slot's actor is awaited.
+        if acquired { await slots.release() }
         let suspended = ended?.isSuspending ?? false
         // A transfer that began ended on the lifecycle, which said so (`endTransfer`).
         if ended?.endedOnLifecycle == true { return result }
