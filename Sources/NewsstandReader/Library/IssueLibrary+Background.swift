@@ -256,14 +256,14 @@ extension IssueLibrary {
         for (name, row) in state.transfers where row.runsInBackground && state.issues[name] != nil { active.append(row) }
         for row in active {
             // One the engine's events started meanwhile is theirs to finish.
-            guard installTasks[row.name] == nil else { continue }
+            guard installTask(of: row.name) == nil else { continue }
             countClaimant(row.name, 1)
             defer { countClaimant(row.name, -1) }
             guard let claim = await claimNow(row.name) else { continue }
             defer { claim.release() }
             // Under the claim, the row as the last owner left it.
             await synchronize()
-            guard installTasks[row.name] == nil, let now = state.transfers[row.name], now.runsInBackground,
+            guard installTask(of: row.name) == nil, let now = state.transfers[row.name], now.runsInBackground,
                 now.generation == row.generation, now.stage == row.stage
             else { continue }
             let file = handOff.alreadyTaken(row.id)
@@ -361,7 +361,7 @@ extension IssueLibrary {
 
     /// Waits until every install of a received file under way has ended.
     public func waitForInstalls() async {
-        while let task = installTasks.values.first { await task.value }
+        while let task = work.values.lazy.compactMap(\.install).first { await task.value }
     }
 
     /// An engine's report on a current transfer, as the lifecycle takes it: a finished file is

@@ -101,7 +101,7 @@ extension IssueLibrary {
         if let task = running[name]?.task { return task }
         try checkOpen()
         // Its removal was asked first and waits for this library's downloads to stop.
-        if removing.contains(name) { throw .cancelled(name: name) }
+        if work[name]?.isRemoving == true { throw .cancelled(name: name) }
         guard let record = state.issues[name] else { throw .unknownIssue(name: name) }
         // Handed to the background engine: one transfer per issue (`cancelBackgroundDownload` first).
         if state.transfers[name]?.runsInBackground == true { throw .issueBusy(name: name) }

@@ -7,7 +7,7 @@ import NewsstandCore
 extension IssueLibrary {
     /// `name`'s lifecycle as the state has it.
     func lifecycle(of name: String) -> IssueLifecycle? {
-        state.lifecycle(of: name, installing: installTasks[name] != nil)
+        state.lifecycle(of: name, installing: installTask(of: name) != nil)
     }
 
     /// Gives `event` to `name`'s lifecycle (as the state has it, or `before`, taken before a
@@ -86,7 +86,7 @@ extension IssueLibrary {
                 }
             case .recordInstall(let update, let byRanges):
                 let row = state.transfers[name]
-                if row?.engine == .background { backgroundInstalls[name, default: 0] += 1 }
+                if row?.engine == .background { work[name, default: IssueWork()].backgroundInstalls += 1 }
                 configuration.analytics?.record(
                     update
                         ? .issueUpdated(name: name, byRanges: byRanges)
@@ -157,12 +157,12 @@ extension IssueLibrary {
         // Once `close()` has begun no install starts (an event handled across it would stage a
         // version whose commit the closed store refuses): the file waits in Downloads/ for the
         // next open.
-        guard installTasks[name] == nil, !isClosed else { return }
-        installTasks[name] = Task { await self.installReceived(name, generation: generation, file: file) }
+        guard installTask(of: name) == nil, !isClosed else { return }
+        work[name, default: IssueWork()].install = Task { await self.installReceived(name, generation: generation, file: file) }
     }
 
     private func installReceived(_ name: String, generation: Int, file: String) async {
-        defer { installTasks[name] = nil }
+        defer { work[name]?.install = nil }
         countClaimant(name, 1)
         defer { countClaimant(name, -1) }
         let claim: IssueClaim?
@@ -222,7 +222,7 @@ extension IssueLibrary {
                 discardReceived(file)
                 return
             }
-            renewedTransfers.remove(id.name)
+            work[id.name]?.renewedLink = false
             await handle(.received(generation: id.generation, file: file), of: id.name, withoutClaim: true)
         case .refused(let id, let error):
             await handle(
@@ -239,7 +239,8 @@ extension IssueLibrary {
             var resumable = failure.isTransient || resumeData != nil
             if AccessLink.refuses(failure), state.issues[id.name]?.access == .paid {
                 // An expired link: a new generation signs again (`launch`), once.
-                resumable = renewedTransfers.insert(id.name).inserted
+                resumable = !(work[id.name]?.renewedLink ?? false)
+                work[id.name, default: IssueWork()].renewedLink = true
                 if !resumable { error = Self.refusedAfterRenewal(id.name, failure) }
             }
             await handle(

@@ -130,7 +130,8 @@ extension IssueLibrary {
             // The comparison is the issue's lifecycle's to take in: it alone says whether an
             // update is available.
             if record.status == .available {
-                state.apply(.catalogCompared(hasNewContent: changed), to: entry.name, installing: installTasks[entry.name] != nil)
+                state.apply(
+                    .catalogCompared(hasNewContent: changed), to: entry.name, installing: installTask(of: entry.name) != nil)
             }
             if state.issues[entry.name] != existing { result.updated.append(entry.name) }
         }

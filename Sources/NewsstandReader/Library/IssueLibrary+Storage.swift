@@ -49,10 +49,10 @@ extension IssueLibrary {
     private func claimForRemoval(_ name: String) async throws(LibraryError) -> IssueClaim {
         let claims = claims
         countClaimant(name, 1)
-        removing.insert(name)
+        work[name, default: IssueWork()].isRemoving = true
         var claimed = false
         defer {
-            removing.remove(name)
+            work[name]?.isRemoving = false
             if !claimed { countClaimant(name, -1) }
         }
         let clock = configuration.clock
@@ -65,7 +65,7 @@ extension IssueLibrary {
                 claimed = true
                 return claim
             }
-            if running[name] != nil || (claimants[name] ?? 0) > 1 {
+            if running[name] != nil || claimants(of: name) > 1 {
                 heldElsewhereSince = nil
                 if clock.now() > ownWorkDeadline { throw .issueBusy(name: name) }
             } else if let since = heldElsewhereSince, clock.now() - since > 1 {
@@ -123,7 +123,7 @@ extension IssueLibrary {
         for (name, claim) in taken {
             // One another process is updating (or removing) stays: the next pass can take it.
             guard let claim, let record = state.issues[name], record.status == .available, running[name] == nil,
-                claimants[name] == 1
+                claimants(of: name) == 1
             else {
                 countClaimant(name, -1)
                 claim?.release()

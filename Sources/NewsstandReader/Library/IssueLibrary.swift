@@ -40,10 +40,6 @@ public actor IssueLibrary {
     let commits = CommitQueue()
     /// One owner at a time per issue's files, across processes.
     let claims: IssueClaims
-    /// This library's own work on each issue that holds, or is taking, its claim (a download, a
-    /// removal, the storage policy): a claim held by it is waited for, not taken for another
-    /// process's.
-    var claimants: [String: Int] = [:]
     let catalogClient: CatalogClient
     let slots: DownloadSlots
     /// Cover requests at once, from refresh and `cover(of:)` together.
@@ -53,10 +49,8 @@ public actor IssueLibrary {
     /// The in-process download of each issue under way here: its task, its callers' progress
     /// handlers, its policy (not state: it ends with the task).
     var running: [String: InProcessDownload] = [:]
-    /// Issues whose removal waits for this library's own work on them to stop: a download asked
-    /// meanwhile is refused as cancelled, so that downloads started again and again cannot keep
-    /// the removal from its claim.
-    var removing: Set<String> = []
+    /// This library's other work on each issue (claimants, a removal, an install; not state).
+    var work: [String: IssueWork] = [:]
     var observers: [UUID: AsyncStream<LibraryEvent>.Continuation] = [:]
     /// Followers of the shelf (`shelfUpdates()`).
     var shelfFollowers: [ShelfUpdates] = []
@@ -66,20 +60,11 @@ public actor IssueLibrary {
     var backgroundEngine: (any TransferEngine)?
     /// The same engine for the system's calls, which come on its thread, not the actor.
     nonisolated let backgroundEngineForSystem = Locked<(any TransferEngine)?>(nil)
-    /// Installs of received files under way, by issue.
-    var installTasks: [String: Task<Void, Never>] = [:]
-    /// How many times this library installed each issue from a background transfer (what a
-    /// reconcile reports as installed by it).
-    var backgroundInstalls: [String: Int] = [:]
     /// Carries the engine's events to the actor in order (`LibraryTransferSink`).
     var engineEventsTask: Task<Void, Never>?
     /// Calls to the engine under way (a start, a cancel), by a counter.
     var engineCalls: [Int: Task<Void, Never>] = [:]
     var engineCallCount = 0
-    /// Paid issues whose background transfer was restarted with a renewed link after the
-    /// engine's 401 or 403, in this process: the next refusal fails it (once per launch of the
-    /// app: a relaunch that reports the failure may sign once more).
-    var renewedTransfers: Set<String> = []
 
     /// Opens the library in `folder`, creating it when needed. Opening writes nothing unless
     /// the folder is new or needed repair after a crash, so it works on a full disk. It blocks
@@ -279,9 +264,17 @@ public actor IssueLibrary {
 
     /// Counts one more (or, with -1, one less) piece of this library's work on `name`'s claim.
     func countClaimant(_ name: String, _ change: Int) {
-        let count = (claimants[name] ?? 0) + change
-        claimants[name] = count > 0 ? count : nil
+        work[name, default: IssueWork()].claimants += change
     }
+
+    /// How many pieces of this library's work hold, or are taking, `name`'s claim.
+    func claimants(of name: String) -> Int { work[name]?.claimants ?? 0 }
+
+    /// The install of `name`'s received file under way, if any.
+    func installTask(of name: String) -> Task<Void, Never>? { work[name]?.install }
+
+    /// How many times this library installed each issue from a background transfer.
+    var backgroundInstalls: [String: Int] { work.compactMapValues { $0.backgroundInstalls > 0 ? $0.backgroundInstalls : nil } }
 
     /// Logs at the info level.
     func log(_ message: @autoclosure () -> String) {
