@@ -9,16 +9,35 @@ enum EngineEvent: Sendable {
     /// A finished transfer whose file was not taken (a 404's body, a failed move).
     case refused(TransferID, LibraryError)
     case failed(TransferID, TransferFailure, resumeData: Data?)
-    /// Every event before this one is recorded once `recorded` is signalled.
-    case delivered(DispatchSemaphore)
+    /// Every event before this one is recorded when `recorded` is called.
+    case delivered(WhenRecorded)
+}
+
+/// What to call once the events before it are recorded: called once, by the library's actor,
+/// or after `LibraryTransferSink.recordDeadline` if the actor has not come to it by then.
+final class WhenRecorded: Sendable {
+    private let call: Locked<(@Sendable () -> Void)?>
+
+    init(_ call: @escaping @Sendable () -> Void) { self.call = Locked(call) }
+
+    /// Calls it, unless it was called already.
+    func callAsFunction() {
+        call.withLock { call in
+            defer { call = nil }
+            return call
+        }?()
+    }
 }
 
 /// The library's `TransferEventSink`: the hand-off inside `finished` (synchronous, while the
-/// engine's file exists), everything else queued in order for the actor. `deliveredAllEvents`
-/// returns once the actor has recorded what came before it (so the system's completion handler,
-/// called after it, comes after the rows are committed), or after `recordDeadline`.
+/// engine's file exists), everything else queued in order for the actor. Nothing waits for the
+/// actor: `deliveredAllEvents` returns at once (the engine's delegate queue is never held), and
+/// its `recorded` is called once the actor has recorded what came before it (so the system's
+/// completion handler, called then, comes after the rows are committed), or after
+/// `recordDeadline`.
 struct LibraryTransferSink: TransferEventSink {
-    /// At most this long inside `deliveredAllEvents`: the system's wake does not wait forever.
+    /// At most this long before `recorded` is called anyway: the system's wake does not wait
+    /// forever for an actor that is stuck.
     static let recordDeadline: TimeInterval = 20
 
     let handOff: TransferHandOff
@@ -43,9 +62,9 @@ struct LibraryTransferSink: TransferEventSink {
         events.yield(.failed(id, failure, resumeData: resumeData))
     }
 
-    func deliveredAllEvents() {
-        let recorded = DispatchSemaphore(value: 0)
-        events.yield(.delivered(recorded))
-        _ = recorded.wait(timeout: .now() + Self.recordDeadline)
+    func deliveredAllEvents(whenRecorded recorded: @escaping @Sendable () -> Void) {
+        let once = WhenRecorded(recorded)
+        guard case .enqueued = events.yield(.delivered(once)) else { return once() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.recordDeadline) { once() }
     }
 }

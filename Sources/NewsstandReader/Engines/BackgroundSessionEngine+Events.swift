@@ -127,12 +127,15 @@ extension BackgroundSessionEngine {
         }
     }
 
-    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: the sink records what it got,
-    /// then the system's completion handler of this wake is called (or, not given yet, as soon
-    /// as it is).
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: once the sink has recorded what it
+    /// got, the system's completion handler of this wake is called (or, not given yet, as soon as
+    /// it is). Returns at once: the delegate queue is not held while the library records.
     func deliveredAllEvents(lane: BackgroundSessionLane) {
-        state.withLock { $0.sink }?.deliveredAllEvents()
-        callSystem(state.withLock { $0.wakes[lane, default: BackgroundSessionWake()].deliveredAllEvents() })
+        let finish: @Sendable () -> Void = { [self] in
+            callSystem(state.withLock { $0.wakes[lane, default: BackgroundSessionWake()].deliveredAllEvents() })
+        }
+        guard let sink = state.withLock({ $0.sink }) else { return finish() }
+        sink.deliveredAllEvents(whenRecorded: finish)
     }
 
     /// A part file that is already whole: handed over as a finished transfer, no request made.

@@ -32,8 +32,8 @@ extension IssueLibrary {
         await perform(actions, of: name)
     }
 
-    /// Carries out a lifecycle's actions. Engine calls run in tasks of their own: the engine's
-    /// callbacks may be waiting for this actor (`LibraryTransferSink.deliveredAllEvents`).
+    /// Carries out a lifecycle's actions. Engine calls run in tasks of their own: an engine's
+    /// `start`, `cancel` or `report` may need the queue its events come on.
     private func perform(_ actions: [LifecycleAction], of name: String) async {
         for action in actions {
             switch action {
@@ -206,7 +206,7 @@ extension IssueLibrary {
     /// One engine event, on the actor, in the order the engine sent them.
     func take(_ event: EngineEvent) async {
         if isClosed {
-            if case .delivered(let recorded) = event { recorded.signal() }
+            if case .delivered(let recorded) = event { recorded() }
             return
         }
         switch event {
@@ -248,7 +248,7 @@ extension IssueLibrary {
                 of: id.name,
                 withoutClaim: true)
         case .delivered(let recorded):
-            recorded.signal()
+            recorded()
         }
     }
 }

@@ -238,8 +238,8 @@ public actor IssueLibrary {
         // Jobs handed over reach the engine before the library goes (a command exits right after);
         // then a closed library records nothing more (`take` drops the engine's events, and what
         // the engine hands over meanwhile stays in Downloads/ for the next open). The events'
-        // consumer keeps running: a relaunch's "delivered all events" still gets its answer
-        // instead of holding the engine's queue for `LibraryTransferSink.recordDeadline`.
+        // consumer keeps running: a relaunch's "delivered all events" still gets its answer at
+        // once instead of after `LibraryTransferSink.recordDeadline`.
         await settleEngineCalls()
         await waitForInstalls()
         await backgroundEngine?.detach()

@@ -111,6 +111,13 @@ public protocol TransferEventSink: Sendable {
     /// The transfer failed; `resumeData` is what URLSession gave to continue it, when any.
     func failed(_ id: TransferID, _ failure: TransferFailure, resumeData: Data?)
     /// The engine delivered every event it had for a relaunch of the app
-    /// (`urlSessionDidFinishEvents(forBackgroundURLSession:)`).
-    func deliveredAllEvents()
+    /// (`urlSessionDidFinishEvents(forBackgroundURLSession:)`): returns at once, and calls
+    /// `recorded` once every event before it is recorded (the system's completion handler of the
+    /// wake is called then, so the app is not suspended before the rows are committed).
+    func deliveredAllEvents(whenRecorded recorded: @escaping @Sendable () -> Void)
+}
+
+extension TransferEventSink {
+    /// `deliveredAllEvents(whenRecorded:)`, for an engine with nothing to call after.
+    public func deliveredAllEvents() { deliveredAllEvents(whenRecorded: {}) }
 }

@@ -164,7 +164,10 @@ final class RecordingSink: TransferEventSink {
         events.withLock { $0.failed[id] = failure }
     }
 
-    func deliveredAllEvents() { events.withLock { $0.allDelivered += 1 } }
+    func deliveredAllEvents(whenRecorded recorded: @escaping @Sendable () -> Void) {
+        events.withLock { $0.allDelivered += 1 }
+        recorded()
+    }
 
     var finished: [Handed] { events.current.finished }
     var failed: [TransferID: TransferFailure] { events.current.failed }

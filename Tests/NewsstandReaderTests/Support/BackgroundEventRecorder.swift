@@ -54,8 +54,9 @@ final class BackgroundEventRecorder: TransferEventSink {
         recorded.withLock { $0.append(.failed(id, failure, resumeData: resumeData)) }
     }
 
-    func deliveredAllEvents() {
+    func deliveredAllEvents(whenRecorded done: @escaping @Sendable () -> Void) {
         recorded.withLock { $0.append(.deliveredAllEvents) }
+        done()
     }
 
     /// The events other than progress (what a transfer ended with).
