@@ -20,6 +20,29 @@ struct ForegroundHandOverTests {
         return false
     }
 
+    /// A library closed while its background download runs and opened again in the same
+    /// process gets the sessions it had (one session per identifier in a process): the transfer
+    /// goes on and is installed once, never fetched again (#34).
+    @Test func aLibraryOpenedAgainInTheProcessKeepsItsSessionsAndTheirTransfer() async throws {
+        try await Testbed.with { bed in
+            try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])
+            let first = try bed.library()
+            try await first.refresh(from: bed.catalogURL)
+            await first.useBackgroundEngine(.urlSession(bundleIdentifier: "com.example.reopen"))
+            try await first.startBackgroundDownload("f-1")
+            await first.close()
+
+            let again = try bed.library()
+            await again.useBackgroundEngine(.urlSession(bundleIdentifier: "com.example.reopen"))
+            #expect(try await Self.installed("f-1", in: again))
+            await again.waitForInstalls()
+            let requests = bed.requests("slow/f-1/f-1.zip", atLeast: 1)
+            #expect(requests.count == 1 && requests.first?.range == nil, "one whole fetch, not another: \(requests)")
+            #expect(try await LibraryInvariants.violations(of: again, in: bed, allowsDownloading: false) == [])
+            await again.close()
+        }
+    }
+
     @Test func aForegroundDownloadGoesOnOnTheBackgroundSessionFromItsPartFile() async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle, location: "slow/")])

@@ -24,10 +24,11 @@ public enum BackgroundEngine: Sendable {
                 identity: BackgroundSessionIdentity(bundleIdentifier: bundleIdentifier, libraryFolder: layout.folder),
                 sharedContainerIdentifier: sharedContainerIdentifier, maxUnstatedBytes: maxUnstatedBytes,
                 log: { log(.info, $0) })
+            // One engine per library in a process, kept across a close (`BackgroundSessionRegistry`).
             // A task handed over by a foreground download continues its part file: the one the
             // in-process download of the same issue writes.
-            return BackgroundSessionEngine(settings: settings) { id in
-                layout.part(of: id.name, scale: scale)
+            return BackgroundSessionRegistry.shared.engine(for: settings, folder: layout.folder) {
+                BackgroundSessionEngine(settings: settings) { id in layout.part(of: id.name, scale: scale) }
             }
         case .custom(let engine):
             return engine

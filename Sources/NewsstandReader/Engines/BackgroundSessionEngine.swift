@@ -142,9 +142,11 @@ final class BackgroundSessionEngine: TransferEngine {
 
     /// Lets go of the sessions (a session keeps its delegate until then): with
     /// `cancellingTransfers` their tasks are cancelled for good, else they finish (on Apple
-    /// platforms, in the system). An app never needs it; tests and programs that open engines in
-    /// turn do. A later `attach` opens the sessions again.
+    /// platforms, in the system). An app never needs it (a library's engine lives as long as the
+    /// process: `BackgroundSessionRegistry`); tests and programs that open engines in turn do. A
+    /// later `attach` opens the sessions again.
     func invalidate(cancellingTransfers: Bool) {
+        BackgroundSessionRegistry.shared.remove(self)
         let sessions = state.withLock { engine in
             engine.isOpening = false
             defer { engine.sessions = [:] }

@@ -29,6 +29,19 @@ struct BackgroundSessionIdentity: Sendable, Hashable {
         self.init(base: "\(bundle).newsstand.\(folder.isEmpty ? "library" : folder)")
     }
 
+    /// The marker in every library session's identifier.
+    static let marker = ".newsstand."
+
+    /// Whether `identifier` names a library's session: `<bundle>.newsstand.<folder>`, where the
+    /// bundle is this app's or one of its extensions' (whose identifiers start with the app's).
+    /// Without a bundle identifier (a command-line program, the tests), any such identifier.
+    static func isLibrarySession(_ identifier: String, appBundleIdentifier: String? = Bundle.main.bundleIdentifier) -> Bool {
+        guard let marker = identifier.range(of: Self.marker) else { return false }
+        guard let app = appBundleIdentifier, !app.isEmpty else { return true }
+        let bundle = identifier[..<marker.lowerBound]
+        return bundle == app || bundle.hasPrefix(app + ".")
+    }
+
     /// The session identifier of `lane`.
     func identifier(of lane: BackgroundSessionLane) -> String {
         switch lane {

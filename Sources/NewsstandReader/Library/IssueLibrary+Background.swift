@@ -50,14 +50,25 @@ extension IssueLibrary {
         return names
     }
 
-    /// For `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: when
-    /// `identifier` is one of this library's sessions, the engine calls `completion` exactly
-    /// once, after every event of this wake is recorded, and this returns true; otherwise false
-    /// (another library's session, or no background engine in use yet), and `completion` is
-    /// the caller's.
+    /// For `application(_:handleEventsForBackgroundURLSession:completionHandler:)`, called
+    /// synchronously at launch, before any library is open or anything awaited: when
+    /// `identifier` is a library's background session (`.urlSession`), `completion` is called
+    /// exactly once, on the main queue, after the library that opens that session has recorded
+    /// every event of this wake, and this returns true. It returns false for any other session:
+    /// `completion` is then the caller's to call.
+    public nonisolated static func handleEventsForBackgroundSession(
+        identifier: String, completion: @escaping @Sendable () -> Void
+    ) -> Bool {
+        BackgroundSessionRegistry.shared.handleEvents(forSession: identifier, completion: completion)
+    }
+
+    /// `IssueLibrary.handleEventsForBackgroundSession(identifier:completion:)`, or, for a session
+    /// of this library's custom engine (`TransferEngine.handleEvents`), that engine's: returns
+    /// false when neither has the session, and `completion` is the caller's.
     public nonisolated func handleEventsForBackgroundSession(
         identifier: String, completion: @escaping @Sendable () -> Void
     ) -> Bool {
+        if Self.handleEventsForBackgroundSession(identifier: identifier, completion: completion) { return true }
         guard let engine = backgroundEngineForSystem.withLock({ $0 }) else { return false }
         return engine.handleEvents(forSession: identifier, completion: completion)
     }
