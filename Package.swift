@@ -65,7 +65,11 @@ let package = Package(
             dependencies: [
                 "NewsstandCore", .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
-            ]
+            ],
+            // The privacy manifest App Store Connect asks of an SDK using required-reason APIs:
+            // file timestamps (stat, in the reader and NewsstandCore, on files in the app's or its
+            // group's container: C617.1) and free disk space (before a download: E174.1).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // Background downloads on Linux: an aria2c daemon behind the reader's public `TransferEngine`
         // protocol, as a third party would write an engine. The CLI owns it; an app never links it.

@@ -68,9 +68,11 @@ public struct LibraryConfiguration: Sendable {
     /// Bounds on what a bundle may unpack to. A catalog entry without `ContentSize` may not
     /// send a bundle larger than these limits allow either.
     public var extractionLimits: ZipExtractionLimits = .default
-    /// Free bytes at a path, the way the platform means it for content the user asked for
-    /// (`freeBytes(at:)`); replaceable so that a low-storage device can be simulated.
-    public var availableCapacity: @Sendable (URL) -> Int64? = LibraryConfiguration.freeBytes(at:)
+    /// Free bytes at a path, the way the platform means it for a usage (`freeBytes(at:for:)`):
+    /// what the user asked for is checked against `.important`, what the app fetches on its own
+    /// (a push, a background fetch) against `.opportunistic`; replaceable so that a low-storage
+    /// device can be simulated.
+    public var availableCapacity: @Sendable (URL, CapacityUsage) -> Int64? = LibraryConfiguration.freeBytes(at:for:)
 
     /// Where the library logs each notable step (requests, ranges, retries, unpacking), with a
     /// level: background transfers can only be understood from logs. The system log on Apple
@@ -109,11 +111,11 @@ public struct LibraryConfiguration: Sendable {
     public init() {}
 
     /// The free bytes of the file system holding `url`: on Apple platforms what the system can
-    /// make available for content the user asked for (`volumeAvailableCapacityForImportantUsage`,
-    /// which counts what it would purge), elsewhere the bytes an unprivileged process may write
-    /// (`statvfs`).
-    public static func freeBytes(at url: URL) -> Int64? {
-        FreeSpace.available(at: url)
+    /// make available for `usage` (`volumeAvailableCapacityForImportantUsage` or
+    /// `…ForOpportunisticUsage`, which count what it would purge for it), elsewhere the bytes an
+    /// unprivileged process may write (`statvfs`).
+    public static func freeBytes(at url: URL, for usage: CapacityUsage = .important) -> Int64? {
+        FreeSpace.available(at: url, for: usage)
     }
 
     /// The limits of one catalog or cover request.
@@ -131,4 +133,13 @@ public struct LibraryConfiguration: Sendable {
     var maxUnstatedBundleBytes: Int64 {
         extractionLimits.maxTotalSize + Int64(extractionLimits.maxEntries) * 2048
     }
+}
+
+/// What free space is asked for (`LibraryConfiguration.availableCapacity`).
+public enum CapacityUsage: Sendable, Equatable {
+    /// For content the user asked for: the system purges what it can for it.
+    case important
+    /// For what the app fetches on its own (`TransferIntent.automatic`): the system gives it
+    /// only what it can spare without purging.
+    case opportunistic
 }

@@ -31,6 +31,27 @@ struct DeviceStorageTests {
         }
     }
 
+    /// What the app fetches on its own is checked against the space the system gives without
+    /// purging (`volumeAvailableCapacityForOpportunisticUsage` on Apple platforms); what the user
+    /// asked for against what it would purge for (`…ForImportantUsage`).
+    @Test func automaticDownloadsAskForOpportunisticSpaceAndTheUsersForImportantSpace() async throws {
+        try await ScriptedBed.with { bed in
+            try bed.publish([.init("a", day: 1), .init("b", day: 2)])
+            let asked = Locked<[CapacityUsage]>([])
+            let library = try bed.library { configuration in
+                configuration.availableCapacity = { _, usage in
+                    asked.withLock { $0.append(usage) }
+                    return usage == .important ? 1 << 40 : 1000
+                }
+            }
+            try await library.refresh(from: bed.catalogURL)
+            await #expect(throws: LibraryError.self) { try await library.download("a", policy: .automatic) }
+            #expect(await library.issue(named: "a")?.status == IssueStatus.none)
+            #expect(try await library.download("b").status == .available)
+            #expect(asked.current == [.opportunistic, .important])
+        }
+    }
+
     /// The size of `path`'s list of extended attributes (`llistxattr(2)`, which Glibc's module
     /// does not import: looked up in the C library), -1 on an error.
     static func attributeBytes(_ path: String) throws -> Int {

@@ -186,7 +186,7 @@ struct DownloadTests {
     @Test(arguments: Transport.allCases) func aDownloadThatCannotFitIsRefused(transport: Transport) async throws {
         try await Testbed.with { bed in
             let entries = try bed.publish([.init("f-1", day: 1)])
-            let library = try bed.library(transport: transport) { $0.availableCapacity = { _ in 1000 } }
+            let library = try bed.library(transport: transport) { $0.availableCapacity = { _, _ in 1000 } }
             try await library.refresh(from: bed.catalogURL)
             let size = Int64(try #require(entries[0].contentSize))
             await #expect(

@@ -151,6 +151,41 @@ struct PlatformTests {
         (#"@abi\("#, "Swift 6.2 (SE-0476), above the declared tools version 6.0"),
     ]
 
+    /// The privacy manifest App Store Connect asks of an SDK that uses required-reason APIs: read
+    /// with Python's `plistlib`, it declares file timestamps and disk space with reasons Apple
+    /// lists for them, no tracking, no collected data; and the reader's target copies it.
+    @Test func thePrivacyManifestDeclaresTheRequiredReasonAPIsAndShipsWithTheReader() throws {
+        let manifest = Shell.repositoryRoot.appendingPathComponent("Sources/NewsstandReader/PrivacyInfo.xcprivacy")
+        let read = try Shell.python(
+            """
+            import json, plistlib, sys
+            with open(sys.argv[1], "rb") as f:
+                print(json.dumps(plistlib.load(f)))
+            """, [manifest.path])
+        try #require(read.status == 0, "\(read.stderr)")
+        let plist = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
+        #expect(plist["NSPrivacyTracking"] as? Bool == false)
+        #expect((plist["NSPrivacyCollectedDataTypes"] as? [Any])?.isEmpty == true)
+        var reasons: [String: [String]] = [:]
+        for entry in plist["NSPrivacyAccessedAPITypes"] as? [[String: Any]] ?? [] {
+            if let type = entry["NSPrivacyAccessedAPIType"] as? String {
+                reasons[type] = entry["NSPrivacyAccessedAPITypeReasons"] as? [String] ?? []
+            }
+        }
+        // Apple's reasons: files in the app's or its group's container; enough space to write.
+        #expect(reasons["NSPrivacyAccessedAPICategoryFileTimestamp"] == ["C617.1"])
+        #expect(reasons["NSPrivacyAccessedAPICategoryDiskSpace"] == ["E174.1"])
+        #expect(reasons.count == 2, "\(reasons)")
+
+        let scratch = try Shell.temporaryFolder("dump-package")
+        let dump = try Shell.run(
+            "swift", ["package", "--package-path", Shell.repositoryRoot.path, "--scratch-path", scratch.path, "dump-package"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let reader = (json["targets"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "NewsstandReader" }
+        let resources = (reader?["resources"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(resources == ["PrivacyInfo.xcprivacy"])
+    }
+
     /// The language checks above are for the tools version Package.swift declares: the oldest
     /// Swift that will try the package (Xcode 16's 6.0). Raising it is a decision to make here too.
     @Test func theDeclaredToolsVersionIsTheOneTheLanguageChecksAssume() throws {

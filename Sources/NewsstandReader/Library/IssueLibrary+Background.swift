@@ -99,7 +99,7 @@ extension IssueLibrary {
         if record.status == .available, !record.hasUpdate { return }
         if state.transfers[name]?.runsInBackground != true {
             let part = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
-            try checkSpace(for: record, alreadyDownloaded: part)
+            try checkSpace(for: record, alreadyDownloaded: part, intent: intent)
             prepareTransfer(of: record, engine: .background, intent: intent)
         }
         await handle(.requested(intent, engine: .background), of: name)

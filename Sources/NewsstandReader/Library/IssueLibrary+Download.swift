@@ -106,7 +106,7 @@ extension IssueLibrary {
         // Handed to the background engine: one transfer per issue (`cancelBackgroundDownload` first).
         if state.transfers[name]?.runsInBackground == true { throw .issueBusy(name: name) }
         let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
-        try checkSpace(for: record, alreadyDownloaded: onDisk)
+        try checkSpace(for: record, alreadyDownloaded: onDisk, intent: (policy ?? configuration.networkPolicy) == .automatic ? .automatic : .user)
         progressTree.start(name, received: onDisk, expected: record.contentSize.map(Int64.init)) { [weak self] in
             Task { await self?.cancelDownload(name) }
         }
@@ -122,10 +122,11 @@ extension IssueLibrary {
         return task
     }
 
-    /// Refuses a download whose remaining bytes plus its unpacked content do not fit.
-    func checkSpace(for record: IssueRecord, alreadyDownloaded: Int64) throws(LibraryError) {
+    /// Refuses a download whose remaining bytes plus its unpacked content do not fit in what the
+    /// platform gives the download's intent (opportunistic space for what the app fetches on its own).
+    func checkSpace(for record: IssueRecord, alreadyDownloaded: Int64, intent: TransferIntent) throws(LibraryError) {
         guard let size = record.contentSize.map(Int64.init),
-            let available = configuration.availableCapacity(folder)
+            let available = configuration.availableCapacity(folder, intent == .user ? .important : .opportunistic)
         else { return }
         // Unpacked size is unknown before the download; bundles are stored, not deflated,
         // so the bundle's size is a fair estimate of it.
