@@ -38,6 +38,21 @@ import Testing
         #expect(validated.status == 0, "the pipeline's files do not disturb the magazine: \(validated.stdout)")
     }
 
+    /// The repository's own workflows (`.github/workflows/`: the macOS job `apple.yml`), which no
+    /// machine here can run: each passes actionlint, with shellcheck on every `run:`.
+    @Test func theRepositorysOwnWorkflowsPassActionlint() async throws {
+        let folder = Shell.repositoryRoot.appendingPathComponent(".github/workflows")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted()
+        #expect(files.contains("apple.yml"), "\(files)")
+        for file in files {
+            let actionlint = try await Shell.runOffPool(
+                "actionlint", ["-shellcheck", try Shell.locate("shellcheck"), folder.appendingPathComponent(file).path],
+                in: Shell.repositoryRoot)
+            #expect(actionlint.status == 0, "\(file): \(actionlint.stdout)\(actionlint.stderr)")
+        }
+    }
+
     @Test(arguments: [
         (
             ["--ci", "github"],

@@ -7,6 +7,12 @@
     /// `downloads(for:manifestURL:extensionInfo:)` returns `plan.downloads(applicationGroup:)`;
     /// the system stores finished files in the app group's container, and the app adopts each
     /// (`IssueLibrary.adopt(_:for:)`) when `BADownloadManager` reports it.
+    ///
+    /// **Experimental.** Compiled only by the macOS CI job (`.github/workflows/apple.yml`;
+    /// Linux has no Background Assets), never run on a device. What is missing: the extension itself (a `BADownloaderExtension`, in no sample),
+    /// and a synchronous move of the system's file before the `BADownloaderExtension` or
+    /// `BADownloadManagerDelegate` callback returns (the system deletes it then), followed by an
+    /// async install: `IssueLibrary.adopt(_:for:)` is async, so it cannot be that move.
     @available(iOS 16.4, macOS 13.3, *)
     extension BackgroundAssetsPlan {
         /// The plan as Background Assets downloads, stored in `applicationGroup`'s container.

@@ -13,6 +13,13 @@ import NewsstandCore
 /// `https` (Background Assets fetches nothing else), the catalog gives no size for it at this
 /// scale (the system needs the exact size, and fails a download whose size differs), it is
 /// listed twice, or it does not fit what is left of its allowance.
+///
+/// **Experimental.** The plan is pure and tested on Linux, but the rest of a Background Assets
+/// integration is not there: no `BADownloaderExtension` code (the extension that asks for the
+/// plan) exists in the samples, and the library has no synchronous way to take the system's file
+/// before the callback that reports it returns (after which the system deletes it);
+/// `IssueLibrary.adopt(_:for:)` is async. Until both are there, an app must move the file itself,
+/// synchronously, inside the callback, and then adopt the moved file.
 public struct BackgroundAssetsPlan: Sendable, Equatable {
     /// One bundle to schedule.
     public struct Asset: Sendable, Equatable {

@@ -106,7 +106,9 @@ extension IssueLibrary {
         // Handed to the background engine: one transfer per issue (`cancelBackgroundDownload` first).
         if state.transfers[name]?.runsInBackground == true { throw .issueBusy(name: name) }
         let onDisk = FileStatus.size(of: layout.part(of: name, scale: state.scale)) ?? 0
-        try checkSpace(for: record, alreadyDownloaded: onDisk, intent: (policy ?? configuration.networkPolicy) == .automatic ? .automatic : .user)
+        try checkSpace(
+            for: record, alreadyDownloaded: onDisk,
+            intent: (policy ?? configuration.networkPolicy) == .automatic ? .automatic : .user)
         progressTree.start(name, received: onDisk, expected: record.contentSize.map(Int64.init)) { [weak self] in
             Task { await self?.cancelDownload(name) }
         }
