@@ -223,17 +223,21 @@ struct BackgroundSessionEngineTests {
             try Data(count: 10).write(to: file)
             // The session's callbacks, in their order, with a `report` between the hand-off and the
             // completion: FoundationNetworking lists a task as running until its completion returned.
-            world.engine.finished(task, lane: .user, location: file)
+            world.engine.finished(task, in: BackgroundSessionSlot(world.engine.settings.identity, .user), location: file)
             #expect(world.engine.adopt([(.user, task)]).isEmpty)
-            world.engine.completed(task, lane: .user, error: nil)
+            world.engine.completed(task, in: BackgroundSessionSlot(world.engine.settings.identity, .user), error: nil)
             #expect(world.sink.outcomes.count == 1)
             #expect(world.engine.state.current.tasks.isEmpty)
             // A failure is settled the same way.
             let failing = session.downloadTask(with: world.nginx.baseURL.appendingPathComponent("b.zip"))
             failing.taskDescription = "b#1"
-            world.engine.completed(failing, lane: .user, error: URLError(.networkConnectionLost))
+            world.engine.completed(
+                failing, in: BackgroundSessionSlot(world.engine.settings.identity, .user), error: URLError(.networkConnectionLost)
+            )
             #expect(world.engine.adopt([(.user, failing)]).isEmpty)
-            world.engine.completed(failing, lane: .user, error: URLError(.networkConnectionLost))
+            world.engine.completed(
+                failing, in: BackgroundSessionSlot(world.engine.settings.identity, .user), error: URLError(.networkConnectionLost)
+            )
             #expect(world.sink.outcomes.count == 2)
         }
     }
@@ -417,5 +421,50 @@ struct BackgroundSessionEngineTests {
             #expect(await eventually { called.current == ["first after 1", "second after 2", "user after 3"] })
             #expect(world.sink.events == [.deliveredAllEvents, .deliveredAllEvents, .deliveredAllEvents])
         }
+    }
+}
+
+/// An app's engine adopts what an app extension started on its own sessions (#34): it opens the
+/// extension's sessions too, lists their tasks, takes their files and answers their wakes.
+@Suite("Background sessions of app extensions", .tags(.needsServer))
+struct BackgroundSessionAdoptionTests {
+    @Test func aTransferAnExtensionStartedIsTheAppsToFinish() async throws {
+        let nginx = try Nginx()
+        defer { nginx.stop() }
+        let folder = try Shell.temporaryFolder("adoption")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let downloads = folder.appendingPathComponent("Downloads")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try bytes.write(to: nginx.root.appendingPathComponent("a.zip"))
+
+        let library = folder.appendingPathComponent("Library")
+        let extensionIdentity = BackgroundSessionIdentity(bundleIdentifier: "com.example.mag.Service", libraryFolder: library)
+        var settings = BackgroundSessionEngine.Settings(
+            identity: BackgroundSessionIdentity(bundleIdentifier: "com.example.mag", libraryFolder: library),
+            maxUnstatedBytes: 1 << 20, completionQueue: DispatchQueue(label: "test.completions"))
+        settings.adoptedIdentities = [extensionIdentity]
+        let engine = BackgroundSessionEngine(settings: settings) { downloads.appendingPathComponent("\($0.name).zip.part") }
+        defer { engine.invalidate(cancellingTransfers: true) }
+        let sink = BackgroundEventRecorder(downloads: downloads, knownIssues: nil)
+        engine.attach(sink)
+
+        // The system hands the app the extension's session: a task the extension made, the
+        // library's key in its description.
+        let slot = BackgroundSessionSlot(extensionIdentity, .automatic)
+        let session = try #require(engine.state.current.adopted[slot], "the extension's sessions are open")
+        #expect(engine.state.current.adopted.count == 2, "both of the extension's lanes")
+        let woken = Locked(0)
+        #expect(engine.handleEvents(forSession: slot.identifier) { woken.withLock { $0 += 1 } })
+        #expect(!engine.handleEvents(forSession: "com.example.mag.Other.newsstand.Library") {})
+        let task = session.downloadTask(with: nginx.baseURL.appendingPathComponent("a.zip"))
+        task.taskDescription = "a#1"
+        task.resume()
+
+        #expect(await sink.handedOverOnce(TransferID(name: "a", generation: 1), bytes: bytes))
+        engine.deliveredAllEvents(in: slot)
+        #expect(await eventually { woken.current == 1 }, "the wake of the extension's session is answered")
+        #expect(try await engine.report().isEmpty, "nothing left running")
     }
 }

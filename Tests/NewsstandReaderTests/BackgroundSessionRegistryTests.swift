@@ -45,10 +45,10 @@ struct BackgroundSessionRegistryTests {
         let engine = registry.engine(for: settings, folder: URL(fileURLWithPath: "/apps/Library")) { Self.engine(settings) }
         completions.sync {}
         #expect(calls.current == 0, "not before the session delivered its events")
-        engine.deliveredAllEvents(lane: .user)
+        engine.deliveredAllEvents(in: BackgroundSessionSlot(settings.identity, .user))
         completions.sync {}
         #expect(calls.current == 1)
-        engine.deliveredAllEvents(lane: .user)
+        engine.deliveredAllEvents(in: BackgroundSessionSlot(settings.identity, .user))
         completions.sync {}
         #expect(calls.current == 1, "called once")
     }

@@ -5,7 +5,7 @@ import NewsstandCore
     import FoundationNetworking
 #endif
 
-/// One lane's session delegate: hands each callback to the engine with the lane it came from.
+/// One session's delegate: hands each callback to the engine with the session it came from.
 /// The session keeps its delegate until it is invalidated; the delegate keeps the engine weakly,
 /// so an engine let go is not kept alive by its sessions. The weak reference is kept in a
 /// `Locked` box: a weak constant property needs Swift 6.2 (SE-0481), and the package declares 6.0.
@@ -15,12 +15,12 @@ final class BackgroundSessionDelegate: NSObject, URLSessionDownloadDelegate, Sen
         weak var engine: BackgroundSessionEngine?
     }
 
-    let lane: BackgroundSessionLane
+    let slot: BackgroundSessionSlot
     private let reference: Locked<WeakEngine>
     private var engine: BackgroundSessionEngine? { reference.withLock { $0.engine } }
 
-    init(lane: BackgroundSessionLane, engine: BackgroundSessionEngine) {
-        self.lane = lane
+    init(slot: BackgroundSessionSlot, engine: BackgroundSessionEngine) {
+        self.slot = slot
         reference = Locked(WeakEngine(engine: engine))
     }
 
@@ -28,20 +28,20 @@ final class BackgroundSessionDelegate: NSObject, URLSessionDownloadDelegate, Sen
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
-        engine?.progressed(downloadTask, lane: lane, written: totalBytesWritten, expected: totalBytesExpectedToWrite)
+        engine?.progressed(downloadTask, in: slot, written: totalBytesWritten, expected: totalBytesExpectedToWrite)
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        engine?.finished(downloadTask, lane: lane, location: location)
+        engine?.finished(downloadTask, in: slot, location: location)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        engine?.completed(task, lane: lane, error: error)
+        engine?.completed(task, in: slot, error: error)
     }
 
     /// Apple platforms call this once a relaunch's events are all delivered (FoundationNetworking
     /// never does: it has no relaunch; the tests call it as the system would).
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
-        engine?.deliveredAllEvents(lane: lane)
+        engine?.deliveredAllEvents(in: slot)
     }
 }

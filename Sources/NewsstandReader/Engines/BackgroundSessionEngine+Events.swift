@@ -10,14 +10,15 @@ import NewsstandCore
 extension BackgroundSessionEngine {
     /// `didWriteData`: progress to the sink (about every 0.5 %, at least 64 KiB apart), or a
     /// body growing past the size the catalog states cut at once.
-    func progressed(_ task: URLSessionDownloadTask, lane: BackgroundSessionLane, written: Int64, expected: Int64) {
+    func progressed(_ task: URLSessionDownloadTask, in slot: BackgroundSessionSlot, written: Int64, expected: Int64) {
+        let lane = slot.lane
         guard let id = TransferID(task.taskDescription ?? "") else { return }
         enum Step {
             case report(DownloadProgress, (any TransferEventSink)?)
             case cut(limit: Int64, offset: Int64)
         }
         let step = state.withLock { engine -> Step? in
-            engine.wakes[lane, default: BackgroundSessionWake()].eventArrived()
+            engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
             guard var live = engine.live(task, id: id, lane: lane) else { return nil }
             let received = live.offset + written
             let total = expected > 0 ? live.offset + expected : live.job?.expectedSize
@@ -50,11 +51,12 @@ extension BackgroundSessionEngine {
     /// continued part file), and takes it or refuses it before this returns. What is left at
     /// `location` afterwards is removed here: iOS would delete it, FoundationNetworking leaves
     /// it in the temporary folder, and the engine must not depend on which.
-    func finished(_ task: URLSessionDownloadTask, lane: BackgroundSessionLane, location: URL) {
+    func finished(_ task: URLSessionDownloadTask, in slot: BackgroundSessionSlot, location: URL) {
+        let lane = slot.lane
         guard let id = TransferID(task.taskDescription ?? "") else { return }
         defer { Self.remove(location) }
         let taken = state.withLock { engine -> (LiveTask, (any TransferEventSink)?)? in
-            engine.wakes[lane, default: BackgroundSessionWake()].eventArrived()
+            engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
             guard let live = engine.live(task, id: id, lane: lane) else { return nil }
             // Its one event: the completion that follows says nothing more.
             engine.tasks[id] = nil
@@ -82,14 +84,15 @@ extension BackgroundSessionEngine {
     /// nothing after a finished file (its event was the hand-off) or for a task the engine
     /// cancelled. A task made from resume data the system refused (no response, nothing new to
     /// resume from) is made again once without it.
-    func completed(_ task: URLSessionTask, lane: BackgroundSessionLane, error: Error?) {
+    func completed(_ task: URLSessionTask, in slot: BackgroundSessionSlot, error: Error?) {
+        let lane = slot.lane
         guard let task = task as? URLSessionDownloadTask, let id = TransferID(task.taskDescription ?? "") else { return }
         enum Next {
             case fail(BackgroundSessionError, offset: Int64, (any TransferEventSink)?)
             case again(TransferJob, refused: TransferFailure)
         }
         let next = state.withLock { engine -> Next? in
-            engine.wakes[lane, default: BackgroundSessionWake()].eventArrived()
+            engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
             if engine.isSettled(task) { return nil }
             guard let live = engine.tasks[id] else {
                 // A relaunch's failed task never heard of before (a finished one came through `finished`).
@@ -130,18 +133,18 @@ extension BackgroundSessionEngine {
     /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: once the sink has recorded what it
     /// got, the system's completion handler of this wake is called (or, not given yet, as soon as
     /// it is). Returns at once: the delegate queue is not held while the library records.
-    func deliveredAllEvents(lane: BackgroundSessionLane) {
+    func deliveredAllEvents(in slot: BackgroundSessionSlot) {
         let finish: @Sendable () -> Void = { [self] in
-            callSystem(state.withLock { $0.wakes[lane, default: BackgroundSessionWake()].deliveredAllEvents() })
+            callSystem(state.withLock { $0.wakes[slot.identifier, default: BackgroundSessionWake()].deliveredAllEvents() })
         }
         guard let sink = state.withLock({ $0.sink }) else { return finish() }
         sink.deliveredAllEvents(whenRecorded: finish)
     }
 
     /// A part file that is already whole: handed over as a finished transfer, no request made.
-    func handOverWholePart(_ id: TransferID, lane: BackgroundSessionLane) {
+    func handOverWholePart(_ id: TransferID, in slot: BackgroundSessionSlot) {
         let sink = state.withLock { engine in
-            engine.wakes[lane, default: BackgroundSessionWake()].eventArrived()
+            engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
             return engine.sink
         }
         let part = partFile(id)

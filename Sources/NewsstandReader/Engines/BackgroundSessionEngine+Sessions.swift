@@ -6,13 +6,18 @@ import NewsstandCore
 #endif
 
 extension BackgroundSessionEngine {
-    /// One lane's session, with a serial delegate queue of its own: its events reach the sink
-    /// in the order they happened.
-    func makeSession(_ lane: BackgroundSessionLane) -> URLSession {
-        let identifier = settings.identity.identifier(of: lane)
+    /// One session, with a serial delegate queue of its own: its events reach the sink in the
+    /// order they happened.
+    func makeSession(_ slot: BackgroundSessionSlot) -> URLSession {
+        let identifier = slot.identifier
         let configuration = BackgroundSessionPlatform.configuration(
-            identifier: identifier, discretionary: lane == .automatic,
+            identifier: identifier, discretionary: slot.lane == .automatic,
             sharedContainerIdentifier: settings.sharedContainerIdentifier)
+        // A few connections per host (the catalog's host serves every bundle), and a transfer
+        // that has not ended in `resourceTimeout` fails: the library starts it again, a new
+        // generation, at most `IssueLifecycle.maxRestarts` times.
+        configuration.httpMaximumConnectionsPerHost = settings.connectionsPerHost
+        configuration.timeoutIntervalForResource = settings.resourceTimeout
         // A cached answer to a ranged request would be the wrong bytes; the library asks the server.
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -20,7 +25,7 @@ extension BackgroundSessionEngine {
         queue.maxConcurrentOperationCount = 1
         queue.name = identifier
         return URLSession(
-            configuration: configuration, delegate: BackgroundSessionDelegate(lane: lane, engine: self), delegateQueue: queue)
+            configuration: configuration, delegate: BackgroundSessionDelegate(slot: slot, engine: self), delegateQueue: queue)
     }
 
     /// The sessions, once the first `attach` opened them; waits until then (`.cancelled` when
@@ -47,11 +52,13 @@ extension BackgroundSessionEngine {
         return sessions
     }
 
-    /// The download tasks the system holds in the sessions now (running or suspended), user lane first.
+    /// The download tasks the system holds now (running or suspended) in `sessions` and in the
+    /// adopted extensions' sessions, user lane first, the engine's own before the extensions'.
     func liveTasks(in sessions: [BackgroundSessionLane: URLSession]) async -> [(BackgroundSessionLane, URLSessionDownloadTask)] {
+        let adopted = state.withLock { $0.adopted }.sorted { ($0.key.lane == .user ? 0 : 1) < ($1.key.lane == .user ? 0 : 1) }
+        let listed = BackgroundSessionLane.allCases.compactMap { lane in sessions[lane].map { (lane, $0) } }
         var live: [(BackgroundSessionLane, URLSessionDownloadTask)] = []
-        for lane in BackgroundSessionLane.allCases {
-            guard let session = sessions[lane] else { continue }
+        for (lane, session) in listed + adopted.map({ ($0.key.lane, $0.value) }) {
             let tasks = await withCheckedContinuation { continuation in session.getAllTasks { continuation.resume(returning: $0) }
             }
             for case let task as URLSessionDownloadTask in tasks where task.state == .running || task.state == .suspended {
@@ -110,7 +117,9 @@ extension BackgroundSessionEngine {
         if case .complete(let size) = point {
             // The key stays reserved until the hand-over ran: a second start must not hand it over again.
             settings.log("background \(job.id): the part file is whole (\(size) bytes)")
-            session.delegateQueue.addOperation { self.handOverWholePart(job.id, lane: lane) }
+            session.delegateQueue.addOperation {
+                self.handOverWholePart(job.id, in: BackgroundSessionSlot(self.settings.identity, lane))
+            }
             return
         }
         let task =

@@ -12,6 +12,8 @@ extension BackgroundSessionEngine {
         /// Whether the first `attach` began opening the sessions.
         var isOpening = false
         var sessions: [BackgroundSessionLane: URLSession] = [:]
+        /// The sessions of the app extensions whose transfers the app adopts, by slot.
+        var adopted: [BackgroundSessionSlot: URLSession] = [:]
         /// Callers waiting for the sessions, by ticket.
         var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
         var lastTicket = 0
@@ -25,7 +27,8 @@ extension BackgroundSessionEngine {
         /// Kept by reference, so that no new task can take a settled one's identifier, until the
         /// system says they completed (`prune`).
         var settled: [ObjectIdentifier: URLSessionDownloadTask] = [:]
-        var wakes: [BackgroundSessionLane: BackgroundSessionWake] = [:]
+        /// Each session's wake, by identifier.
+        var wakes: [String: BackgroundSessionWake] = [:]
 
         mutating func settle(_ task: URLSessionDownloadTask) { settled[ObjectIdentifier(task)] = task }
 

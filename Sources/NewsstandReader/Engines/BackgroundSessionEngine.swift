@@ -32,6 +32,15 @@ final class BackgroundSessionEngine: TransferEngine {
         var identity: BackgroundSessionIdentity
         /// The app group whose container an extension's transfers land in (nil for an app).
         var sharedContainerIdentifier: String?
+        /// The identities of the app extensions whose sessions this engine opens too, adopting
+        /// their transfers (an app's engine; `BackgroundEngine.urlSession`'s
+        /// `extensionBundleIdentifiers`).
+        var adoptedIdentities: [BackgroundSessionIdentity] = []
+        /// `httpMaximumConnectionsPerHost` of the sessions.
+        var connectionsPerHost = 2
+        /// `timeoutIntervalForResource` of the sessions: a transfer not done by then fails (and
+        /// the library starts it again). Three days.
+        var resourceTimeout: TimeInterval = 3 * 24 * 3600
         /// The most bytes a bundle may have when the job states no size (also the cap of a
         /// task found after a relaunch, whose job is gone).
         var maxUnstatedBytes: Int64
@@ -65,9 +74,14 @@ final class BackgroundSessionEngine: TransferEngine {
         }
         guard opens else { return }
         var sessions: [BackgroundSessionLane: URLSession] = [:]
-        for lane in BackgroundSessionLane.allCases { sessions[lane] = makeSession(lane) }
+        for lane in BackgroundSessionLane.allCases {
+            sessions[lane] = makeSession(BackgroundSessionSlot(settings.identity, lane))
+        }
+        var adopted: [BackgroundSessionSlot: URLSession] = [:]
+        for slot in adoptedSlots { adopted[slot] = makeSession(slot) }
         let waiting = state.withLock { engine in
             engine.sessions = sessions
+            engine.adopted = adopted
             defer { engine.waiting = [:] }
             return Array(engine.waiting.values)
         }
@@ -134,8 +148,8 @@ final class BackgroundSessionEngine: TransferEngine {
     /// that happened already. Returns false, keeping nothing, when `identifier` is not one of
     /// this engine's sessions.
     func handleEvents(forSession identifier: String, completion: @escaping @Sendable () -> Void) -> Bool {
-        guard let lane = settings.identity.lane(of: identifier) else { return false }
-        let now = state.withLock { $0.wakes[lane, default: BackgroundSessionWake()].received(completion) }
+        guard hasSession(identifier) else { return false }
+        let now = state.withLock { $0.wakes[identifier, default: BackgroundSessionWake()].received(completion) }
         callSystem(now)
         return true
     }
@@ -149,12 +163,28 @@ final class BackgroundSessionEngine: TransferEngine {
         BackgroundSessionRegistry.shared.remove(self)
         let sessions = state.withLock { engine in
             engine.isOpening = false
-            defer { engine.sessions = [:] }
-            return engine.sessions
+            defer {
+                engine.sessions = [:]
+                engine.adopted = [:]
+            }
+            return Array(engine.sessions.values) + Array(engine.adopted.values)
         }
-        for session in sessions.values {
+        for session in sessions {
             if cancellingTransfers { session.invalidateAndCancel() } else { session.finishTasksAndInvalidate() }
         }
+    }
+
+    /// The sessions of the adopted extensions.
+    var adoptedSlots: [BackgroundSessionSlot] {
+        settings.adoptedIdentities.flatMap { identity in
+            BackgroundSessionLane.allCases.map { BackgroundSessionSlot(identity, $0) }
+        }
+    }
+
+    /// Whether `identifier` is one of the sessions this engine opens (its own or an adopted
+    /// extension's).
+    func hasSession(_ identifier: String) -> Bool {
+        settings.identity.lane(of: identifier) != nil || settings.adoptedIdentities.contains { $0.lane(of: identifier) != nil }
     }
 
     /// Calls the system's completion handlers, each once, where UIKit wants them.

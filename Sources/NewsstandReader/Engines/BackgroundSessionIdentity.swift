@@ -57,6 +57,19 @@ struct BackgroundSessionIdentity: Sendable, Hashable {
     }
 }
 
+/// One background session an engine has open: its identifier and its lane. An app's engine has
+/// its own two, and the two of each app extension it adopts (`extensionBundleIdentifiers`).
+struct BackgroundSessionSlot: Sendable, Hashable {
+    let identifier: String
+    let lane: BackgroundSessionLane
+
+    /// The session of `identity` for `lane`.
+    init(_ identity: BackgroundSessionIdentity, _ lane: BackgroundSessionLane) {
+        identifier = identity.identifier(of: lane)
+        self.lane = lane
+    }
+}
+
 /// Which of a library's two background sessions a transfer runs in.
 enum BackgroundSessionLane: String, CaseIterable, Sendable {
     /// What the user asked for: as soon as the network policy allows.

@@ -37,7 +37,9 @@ final class BackgroundSessionRegistry: Sendable {
             if let engine = entries.engines[key] { return (engine, []) }
             let engine = make()
             entries.engines[key] = engine
-            let identifiers = BackgroundSessionLane.allCases.map { settings.identity.identifier(of: $0) }
+            let identifiers = ([settings.identity] + settings.adoptedIdentities).flatMap { identity in
+                BackgroundSessionLane.allCases.map { identity.identifier(of: $0) }
+            }
             return (engine, identifiers.compactMap { id in entries.parked.removeValue(forKey: id).map { (id, $0) } })
         }
         for (identifier, handlers) in parked {
@@ -53,7 +55,7 @@ final class BackgroundSessionRegistry: Sendable {
     func handleEvents(forSession identifier: String, completion: @escaping Handler) -> Bool {
         guard BackgroundSessionIdentity.isLibrarySession(identifier) else { return false }
         let engine = entries.withLock { entries -> BackgroundSessionEngine? in
-            if let engine = entries.engines.values.first(where: { $0.settings.identity.lane(of: identifier) != nil }) {
+            if let engine = entries.engines.values.first(where: { $0.hasSession(identifier) }) {
                 return engine
             }
             entries.parked[identifier, default: []].append(completion)

@@ -32,8 +32,7 @@ extension IssueLibrary {
         let watched = activeTransferNames()
         let since = backgroundInstalls
         if backgroundEngine == nil {
-            let engine = choice.make(
-                for: layout, scale: state.scale, maxUnstatedBytes: configuration.maxUnstatedBundleBytes, log: configuration.log)
+            let engine = choice.make(for: layout, scale: state.scale, configuration: configuration)
             let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
             backgroundEngine = engine
             backgroundEngineForSystem.withLock { $0 = engine }
