@@ -56,6 +56,32 @@ struct ProgressAndObservationTests {
         }
     }
 
+    /// A background transfer has a `Progress` too (#34): made when it is handed to the engine,
+    /// moved by the engine's progress, finished when it is installed, under the overall one.
+    @Test func aBackgroundTransferHasAProgressInStepWithTheEngine() async throws {
+        try await ScriptedBed.with { bed in
+            let entries = try bed.publish([.init("a", day: 1)])
+            let size = Int64(try #require(entries[0].contentSize))
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("engine"))
+            defer { try? FileManager.default.removeItem(at: engine.scratch) }
+            await library.useBackgroundEngine(.custom(engine))
+            try await library.startBackgroundDownload("a")
+            let progress = try #require(library.progress(of: "a"), "made with the transfer")
+            #expect(progress.totalUnitCount == size && progress.completedUnitCount == 0)
+            let job = try #require(engine.jobs.first)
+            engine.progress(job.id, DownloadProgress(bytesReceived: size / 2, bytesExpected: size))
+            #expect(await eventually { progress.completedUnitCount == size / 2 })
+            #expect(library.progress.fractionCompleted > 0 && library.progress.fractionCompleted < 1)
+            engine.finish(job.id, from: engine.scratch, body: try bed.served(job.url.path.dropFirst().description))
+            #expect(await eventually { library.progress(of: "a") == nil }, "finished with the transfer")
+            await library.waitForInstalls()
+            #expect(await library.issue(named: "a")?.status == .available)
+            #expect(library.progress.fractionCompleted == 1)
+        }
+    }
+
     @Test func cancellingADownloadsProgressCancelsTheDownload() async throws {
         try await ScriptedBed.with { bed in
             try bed.publish([.init("f-1", day: 1, normal: ScriptedBed.bigBundle, location: "slow/")])

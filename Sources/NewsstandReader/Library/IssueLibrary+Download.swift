@@ -66,8 +66,9 @@ extension IssueLibrary {
     /// download starts while none runs.
     public nonisolated var progress: Progress { progressTree.overall }
 
-    /// The `Foundation.Progress` of the download of `name` while it runs (bytes received of bytes
-    /// expected, in step with `LibraryEvent.progress`); cancelling it cancels the download.
+    /// The `Foundation.Progress` of the download of `name` while it runs, in process or on the
+    /// background engine (bytes received of bytes expected, in step with `LibraryEvent.progress`);
+    /// cancelling it cancels the download.
     public nonisolated func progress(of name: String) -> Progress? { progressTree.progress(of: name) }
 
     /// Cancels an issue's download and waits until it has stopped. Its status goes back to none;

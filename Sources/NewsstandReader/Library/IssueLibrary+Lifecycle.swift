@@ -30,6 +30,23 @@ extension IssueLibrary {
             }
         }
         await perform(actions, of: name)
+        followBackgroundProgress(of: name)
+    }
+
+    /// Keeps a background transfer's `Progress` (`progress(of:)`) in step with its row: made
+    /// when the transfer is under way, moved with its bytes, finished when it ends (cancelling
+    /// it cancels the transfer). An in-process download's is its task's (`startTask`).
+    private func followBackgroundProgress(of name: String) {
+        guard running[name] == nil else { return }
+        guard let row = state.transfers[name], row.runsInBackground else {
+            progressTree.finish(name)
+            return
+        }
+        let expected = row.bytesExpected ?? row.expectedSize.map(Int64.init)
+        progressTree.start(name, received: row.bytesReceived, expected: expected) { [weak self] in
+            Task { await self?.cancelBackgroundDownload(name) }
+        }
+        progressTree.report(DownloadProgress(bytesReceived: row.bytesReceived, bytesExpected: expected), of: name)
     }
 
     /// Carries out a lifecycle's actions. Engine calls run in tasks of their own: an engine's

@@ -2,7 +2,8 @@ import Foundation
 import NewsstandCore
 
 /// The downloads' `Foundation.Progress` objects, as iOS code expects them: one per running
-/// download (bytes received of bytes expected, cancellable: cancelling it cancels the download),
+/// download, in process or on the background engine (bytes received of bytes expected,
+/// cancellable: cancelling it cancels the download),
 /// each a child of one over all of them (every download counts the same in it). The library
 /// updates them with the values it reports in `LibraryEvent.progress`, from its actor (not the
 /// main thread: bind them with `ProgressView(_:)` or `observedProgress`, which accept that).

@@ -64,6 +64,11 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
         sink.failed(id, failure, resumeData: nil)
     }
 
+    /// Reports `id`'s bytes so far.
+    func progress(_ id: TransferID, _ progress: DownloadProgress) {
+        state.withLock { $0.sink }?.progressed(id, progress)
+    }
+
     /// Forgets every job, as a force-quit or a lost process does.
     func forgetAll() { state.withLock { $0.jobs = [:] } }
 
