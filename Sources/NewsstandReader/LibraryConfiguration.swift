@@ -103,6 +103,11 @@ public struct LibraryConfiguration: Sendable {
     /// engine, or left running in process, never waited for past it.
     public var newContentDeadline: TimeInterval = 25
 
+    /// Time asked of the system for the install of what a background transfer brought, which runs
+    /// after the wake's completion handler was called (`BackgroundActivity`): the platform's by
+    /// default; when it expires the install stops at a safe point and the next launch finishes it.
+    public var backgroundActivity: BackgroundActivity = .system
+
     /// Asked for a signed URL before a paid issue's bundle, index or range requests (and once
     /// more when the server refuses it); nil: paid issues fail with `LibraryError.notEntitled`.
     public var accessProvider: (any AccessProvider)?

@@ -17,18 +17,28 @@ struct Installer: Sendable {
 
     /// Returns the bundle's digest once its content is staged (as `ContentSwap.stagedName`).
     /// Blocking (hashing and unpacking a bundle take seconds): run it with `BlockingWork`.
-    func install(expectedSize: Int?, expectedSHA256: String?) -> Result<String, LibraryError> {
+    /// `stop` is asked at each safe point (before hashing, after it, after unpacking): when it
+    /// says so, the install ends `cancelled` with nothing staged and the bundle left in place.
+    func install(
+        expectedSize: Int?, expectedSHA256: String?, stop: @Sendable () -> Bool = { false }
+    ) -> Result<String, LibraryError> {
         let sha256: String
+        if stop() { return .failure(.cancelled(name: name)) }
         do {
             sha256 = try verify(expectedSize: expectedSize, expectedSHA256: expectedSHA256)
         } catch {
             return .failure(error)
         }
+        if stop() { return .failure(.cancelled(name: name)) }
         let unpacked = layout.temporaryContent(of: name)
         do {
             try unpacker.unpack(part, into: unpacked, limits: limits)
         } catch {
             return .failure(.unpackFailed(name: name, reason: error))
+        }
+        if stop() {
+            if let issues = try? OpenFolder.open(layout.issues) { try? issues.removeTree(unpacked.lastPathComponent) }
+            return .failure(.cancelled(name: name))
         }
         let issues: OpenFolder
         let temporary: URL

@@ -200,8 +200,18 @@ extension IssueLibrary {
             name: name, part: layout.downloads.appendingPathComponent(file), layout: layout,
             limits: configuration.extractionLimits, hasher: configuration.hasher, unpacker: configuration.unpacker,
             index: index)
-        let installation = await BlockingWork.run { installer.install(expectedSize: source.size, expectedSHA256: source.sha256) }
+        // The wake's completion handler was called already: the app may be suspended any moment.
+        let expired = Locked(false)
+        let end = configuration.backgroundActivity.begin("Installing \(name)") { expired.withLock { $0 = true } }
+        defer { end() }
+        let installation = await BlockingWork.run {
+            installer.install(expectedSize: source.size, expectedSHA256: source.sha256) { expired.current }
+        }
         switch installation {
+        case .failure(.cancelled) where expired.current:
+            // Cut at a safe point: the received file and its row stay, and the next launch's
+            // reconcile installs it.
+            log(.notice, "\(name): the system's time ran out; the install resumes at the next launch")
         case .failure(let error):
             await handle(.failed(generation: generation, error), of: name)
         case .success(let sha256):
