@@ -59,7 +59,8 @@ struct BackgroundActivityTests {
             let downloads = try FileManager.default.contentsOfDirectory(
                 atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
             #expect(downloads.count == 1 && downloads[0].hasSuffix(".received"), "the received file stays: \(downloads)")
-            let issues = try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
+            let issues = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
             #expect(issues.isEmpty, "nothing staged or half unpacked: \(issues)")
             await library.close()
 
