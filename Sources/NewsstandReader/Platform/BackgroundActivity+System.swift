@@ -21,23 +21,8 @@ extension BackgroundActivity {
             }
             return { ended.signal() }
         }
-    #elseif os(macOS)
-        /// macOS suspends no app in the background: an activity only keeps App Nap from slowing
-        /// the work (`beginActivity`), and never expires.
-        public static let system = BackgroundActivity { reason, _ in
-            let token = Locked<(any NSObjectProtocol)?>(
-                ProcessInfo.processInfo.beginActivity(options: [.background, .suddenTerminationDisabled], reason: reason))
-            return {
-                if let activity = token.withLock({ token in
-                    defer { token = nil }
-                    return token
-                }) {
-                    ProcessInfo.processInfo.endActivity(activity)
-                }
-            }
-        }
     #else
-        /// Linux suspends nothing: no activity.
+        /// macOS and Linux suspend no process for being in the background: no activity.
         public static let system = BackgroundActivity.none
     #endif
 }
