@@ -65,6 +65,7 @@ enum CatalogCommand: Command {
             checksFeedRules: true
         ).write()
         printer.print(result.diagnostics)
+        printer.flushWarnings()
         for warning in result.warnings { console.err("newsstand catalog: warning: \(warning)") }
         console.out("catalog: \((output as NSString).appendingPathComponent("issues.plist")) (\(result.entries) issue(s))")
         return ExitStatus.success
