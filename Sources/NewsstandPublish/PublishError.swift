@@ -29,6 +29,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalid(String)
         /// The built folder holds no catalog: it was not built.
         case notBuilt
+        /// The catalog was built with the `BaseURL` `newsstand init` writes (`Magazine.placeholderBaseURL`):
+        /// readers would be sent to a host that is not the magazine's.
+        case placeholderBaseURL
         /// The built catalog, or an entry of it, does not parse.
         case catalog(CatalogError)
         /// A file of the built folder changed while it was read.
@@ -79,6 +82,8 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 "\(entry) \(SafeRelativePath.quoted(name)) \(problem): not a safe relative path"
             case .invalid(let detail): detail
             case .notBuilt: "missing or not a regular file: run 'newsstand build' first"
+            case .placeholderBaseURL:
+                "its URLs start with BaseURL \(Magazine.placeholderBaseURL), the placeholder 'newsstand init' wrote, where no reader would find them: set BaseURL in magazine.plist to the URL the destination is served at, then build and publish again"
             case .catalog(let error): error.description
             case .changedWhileRead: "changed while it was read"
             case .invalidDestination(let reason): reason
