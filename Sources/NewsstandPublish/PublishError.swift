@@ -49,6 +49,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case changedSinceBuild(String)
         /// The bytes sent are not the bytes the manifest promised.
         case contentMismatch(expectedSize: Int64, size: Int64, expectedSHA256: String, sha256: String)
+        /// Before the switch, the files uploaded to `destination` are not served at `baseURL`
+        /// (what the new catalog would send readers to): the first `problems`, and how many there are.
+        case notServedAtBaseURL(baseURL: String, destination: String, problems: [String], count: Int)
         /// The server answered with an unexpected HTTP status.
         case http(status: Int)
         /// The server wants (other) credentials.
@@ -95,6 +98,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 size != expectedSize
                     ? "\(size) bytes were read, the build manifest says \(expectedSize); \(Self.rebuild)"
                     : "its SHA-256 is \(sha256), the build manifest says \(expectedSHA256); \(Self.rebuild)"
+            case .notServedAtBaseURL(let baseURL, let destination, let problems, let count):
+                "BaseURL \(baseURL) does not serve what was uploaded to \(destination): check BaseURL in magazine.plist (then build again) or --to; "
+                    + problems.joined(separator: "; ") + (count > problems.count ? " (and \(count - problems.count) more)" : "")
             case .http(let status): "HTTP \(status)"
             case .credentialsRefused(let status, let hint): "HTTP \(status): \(hint)"
             case .redirect(let status): "HTTP \(status) redirect (not followed: give the final URL with --to)"
