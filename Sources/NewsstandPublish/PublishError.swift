@@ -52,6 +52,10 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         /// Before the switch, the files uploaded to `destination` are not served at `baseURL`
         /// (what the new catalog would send readers to): the first `problems`, and how many there are.
         case notServedAtBaseURL(baseURL: String, destination: String, problems: [String], count: Int)
+        /// The destination (a local folder) cannot be written by this user: the system's reason.
+        case cannotWrite(destination: String, reason: String)
+        /// The server does not take WebDAV requests (`method`, answered 405 or 501).
+        case notWebDAV(method: String, status: Int)
         /// The server answered with an unexpected HTTP status.
         case http(status: Int)
         /// The server wants (other) credentials.
@@ -101,6 +105,10 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .notServedAtBaseURL(let baseURL, let destination, let problems, let count):
                 "BaseURL \(baseURL) does not serve what was uploaded to \(destination): check BaseURL in magazine.plist (then build again) or --to; "
                     + problems.joined(separator: "; ") + (count > problems.count ? " (and \(count - problems.count) more)" : "")
+            case .cannotWrite(let destination, let reason):
+                "\(reason): this user cannot write to \(destination); run publish as a user who may (or change the folder's owner or mode), or give another --to"
+            case .notWebDAV(let method, let status):
+                "HTTP \(status) to \(method): the server does not accept WebDAV there; give the URL of a WebDAV folder with --to (nginx: dav_methods PUT DELETE MOVE COPY, docs/publishing.md), or publish to a folder or an rclone remote"
             case .http(let status): "HTTP \(status)"
             case .credentialsRefused(let status, let hint): "HTTP \(status): \(hint)"
             case .redirect(let status): "HTTP \(status) redirect (not followed: give the final URL with --to)"
@@ -110,7 +118,13 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .timedOut(.request, let seconds): "no complete answer within \(Self.seconds(seconds)) (--timeout)"
             case .network(let detail): detail
             case .cannotRun(let program, let reason): "cannot run \(program): \(reason)"
-            case .rclone(let status, let message): status == 127 ? "rclone is not installed" : message
+            case .rclone(let status, let message):
+                status == 127
+                    ? "rclone is not installed"
+                    : message.contains("didn't find section in config file")
+                        ? message
+                            + "; no rclone remote of that name is configured: add it with 'rclone config' (or give its configuration in RCLONE_CONFIG), or check the name in --to rclone:<remote>:<path> ('rclone listremotes' lists them)"
+                        : message
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
             case .cancelled: "cancelled; nothing was left under a final name half-written"
