@@ -117,6 +117,7 @@ enum BuildCommand: Command {
             report = try MagazineBuilder(magazine: outcome.magazine, options: build)
                 .build(
                     outcome.plans, progress: { done, total in progress.update(done, of: total) },
+                    imageProgress: { stage, done, total in progress.update(done, of: total, label: stage) },
                     warning: { warning in
                         warnings.lines.append(warning)
                         progress.clear()

@@ -14,12 +14,15 @@ final class ProgressBar: Sendable {
         enabled = console.errorIsTerminal
     }
 
-    func update(_ done: Int, of total: Int) {
+    /// Draws `done` of `total`, after `label` (the bar's own when nil).
+    func update(_ done: Int, of total: Int, label: String? = nil) {
         guard enabled, total > 0 else { return }
+        let label = label ?? self.label
         let width = 30
         let filled = width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        console.withLock { $0.errRaw("\r\(label) [\(bar)] \(done)/\(total)") }
+        // The line is cleared first: a label may be shorter than the one before it.
+        console.withLock { $0.errRaw("\r\u{1B}[2K\(label) [\(bar)] \(done)/\(total)") }
     }
 
     func clear() {
