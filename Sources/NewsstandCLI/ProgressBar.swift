@@ -6,6 +6,8 @@ final class ProgressBar: Sendable {
     /// Locked so that updates from several jobs' threads draw whole lines.
     private let console: Locked<Console>
     private let label: String
+    /// The label of the line drawn last.
+    private let lastLabel = Locked<String?>(nil)
     private let enabled: Bool
 
     init(console: Console, label: String) {
@@ -21,8 +23,12 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        // The line is cleared first: a label may be shorter than the one before it.
-        console.withLock { $0.errRaw("\r\u{1B}[2K\(label) [\(bar)] \(done)/\(total)") }
+        // A line under another label is cleared first: that label may have been longer.
+        let changed = lastLabel.withLock { last in
+            defer { last = label }
+            return last != nil && last != label
+        }
+        console.withLock { $0.errRaw("\r\(changed ? "\u{1B}[2K" : "")\(label) [\(bar)] \(done)/\(total)") }
     }
 
     func clear() {
