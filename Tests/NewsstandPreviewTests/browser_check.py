@@ -144,6 +144,24 @@ def check_reader(driver, issues, screenshots):
         driver.find_element(By.CSS_SELECTOR, ".page.is-current .gallery__item").click()
         wait(driver, "document.querySelector('dialog.lightbox').open", "the photo to open")
         wait(driver, LOADED % "document.querySelector('dialog.lightbox img')", "the photo to load")
+        # The largest file, whatever the screen's pixel ratio (this window's is 1).
+        photo = "document.querySelector('dialog.lightbox img')"
+        first = driver.execute_script("return %s.currentSrc;" % photo)
+        if not first.endswith("@2x.png"):
+            fail("the lightbox shows %s, not the photo's largest (@2x) file" % first)
+        count = driver.execute_script("return document.querySelectorAll('.page.is-current .gallery__item').length;")
+        if count > 1:
+            ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+            wait(driver, "document.querySelector('dialog.lightbox').getAttribute('data-photo') === '2'", "Right arrow to show photo 2")
+            second = wait(driver, "(%s.complete && %s.currentSrc !== %r) ? %s.currentSrc : ''" % (photo, photo, first, photo),
+                          "the second photo to load")
+            if not second.endswith("@2x.png"):
+                fail("the second photo is %s, not its @2x file" % second)
+            ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+            wait(driver, "document.querySelector('dialog.lightbox').getAttribute('data-photo') === '1'", "Left arrow back to photo 1")
+            ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+            wait(driver, "document.querySelector('dialog.lightbox').getAttribute('data-photo') === '%d'" % count,
+                 "Left arrow on the first photo to show the last")
         ActionChains(driver).send_keys(Keys.ESCAPE).perform()
         wait(driver, "!document.querySelector('dialog.lightbox').open", "the photo to close on Escape")
         press(driver, Keys.ARROW_DOWN, "p2-2", "Down arrow after closing the photo")
