@@ -27,7 +27,7 @@ VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
 RELEASE_BIN = .build/release/newsstand
 
-.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated reference docs format lint bench mutants clean fuzz check-sanitizers
+.PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated reference examples docs format lint bench mutants clean fuzz check-sanitizers
 
 # Installs only what is missing, after one apt-get update.
 deps: PACKAGES = $(TEST_PACKAGES)
@@ -114,6 +114,12 @@ reference: build-deps
 	$(SWIFT) build --product newsstand
 	rm -rf docs/reference
 	.build/debug/newsstand reference docs/reference
+
+# The outputs the README and the guides show (`<!-- example: NAME -->` blocks), written from real
+# runs by DocumentedExampleTests (which fails when a committed block is not what a run prints now).
+examples: build-deps
+	$(SWIFT) build --build-tests
+	NEWSSTAND_WRITE_EXAMPLES=1 $(SWIFT) test --skip-build --filter DocumentedExampleTests
 
 # The DocC site of NewsstandReader and NewsstandCore, offline: symbol graphs from the debug build's
 # modules, then the toolchain's docc, into .build/docs/ (scripts/build-docs.sh; fails on a warning).

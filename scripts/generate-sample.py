@@ -3,7 +3,7 @@
 
 Writes:
   Samples/aurora/                 the "Aurora" sample magazine (3 issues)
-  templates/new-magazine/         what `newsstand init` copies (1 issue, tiny images)
+  templates/new-magazine/         what `newsstand init` copies (1 issue, pages at the recommended size)
 
 Uses only the Python standard library. Images are real 8-bit RGB PNGs drawn from
 resolution-independent scenes, so every @2x image is drawn at twice the resolution
@@ -607,11 +607,15 @@ def generate_template(w, root):
         cell = min(c.W / 7.0, c.H / 9.0)
         c.text(label, (c.W - Canvas.text_width(label, cell)) / 2, (c.H - 7 * cell) / 2, cell, (255, 255, 255))
 
-    w.image(assets, "cover.png", (32, 48), lambda c: placeholder(c, "1", hue))
-    w.image(assets, "1-0.png", (32, 48), lambda c: placeholder(c, "1", hue + 0.2))
-    w.image(assets, "2-0.png", (32, 48), lambda c: placeholder(c, "2", hue + 0.4))
-    w.image(assets, "2-0-p1.png", (48, 32), lambda c: placeholder(c, "P", hue + 0.6))
-    w.image(assets, "2-0-p1t.png", (8, 8), lambda c: c.gradient(hsv(hue + 0.6, 0.4, 0.95), hsv(hue + 0.7, 0.6, 0.7)))
+    # The sizes docs/magazine-layout.md recommends: pages at the iPad's portrait screen (768x1024,
+    # the @2x 1536x2048, what 'newsstand import' renders by default), a cover of the same size
+    # (its @2x passes the Newsstand feed's rule: a PNG whose long side is at least 1,024 px).
+    page = (768, 1024)
+    w.image(assets, "cover.png", page, lambda c: placeholder(c, "1", hue))
+    w.image(assets, "1-0.png", page, lambda c: placeholder(c, "1", hue + 0.2))
+    w.image(assets, "2-0.png", page, lambda c: placeholder(c, "2", hue + 0.4))
+    w.image(assets, "2-0-p1.png", (720, 480), lambda c: placeholder(c, "P", hue + 0.6))
+    w.image(assets, "2-0-p1t.png", (96, 64), lambda c: c.gradient(hsv(hue + 0.6, 0.4, 0.95), hsv(hue + 0.7, 0.6, 0.7)))
     meta = {
         "Name": "issue-1",
         "Title": "Issue 1",

@@ -3,6 +3,7 @@ import NewsstandBuild
 import NewsstandCore
 import NewsstandFormat
 import NewsstandPreview
+import NewsstandProcess
 
 /// `newsstand build`: validates, then writes the bundles, covers and catalogs.
 enum BuildCommand: Command {
@@ -110,6 +111,10 @@ enum BuildCommand: Command {
                 schema: outcome.magazine.schema, templates: PreviewWriter.defaultTemplates(environment: context.environment))
         }
         let progress = ProgressBar(console: console, label: "building")
+        InterruptionNote.set(
+            "newsstand build: interrupted: what was finished is kept in \(options.output): the issues built, with their records, and the images made, in each issue's image cache; nothing is left half-written under its own name. Run the same command again: it makes only what is missing, and removes the temporary files of this run"
+        )
+        defer { InterruptionNote.clear() }
         let report: BuildReport
         let warnings = WarningLines()
         do {
@@ -117,6 +122,7 @@ enum BuildCommand: Command {
             report = try MagazineBuilder(magazine: outcome.magazine, options: build)
                 .build(
                     outcome.plans, progress: { done, total in progress.update(done, of: total) },
+                    imageProgress: { stage, done, total in progress.update(done, of: total, label: stage) },
                     warning: { warning in
                         warnings.lines.append(warning)
                         progress.clear()

@@ -16,20 +16,16 @@ enum CatalogCommand: Command {
                 .required(
                     \.magazine, "--magazine", .magazine, help: "the magazine folder (for magazine.plist's BaseURL and Title)"),
                 .value(
-                    \.feeds, "--feed",
+                    \.feeds, "--feed", .choice(Self.catalogFeeds.map(\.rawValue)),
                     help:
-                        "also write shelf.json (shelf), atom.xml (atom, whose summary and cover rules are checked on the built issues) or opds.json (opds, linking the EPUBs the built issues have)"
+                        "also write shelf.json (shelf), atom.xml (atom, whose summary and cover rules are checked on the built issues) or opds.json (opds, linking the EPUBs the built issues have; 'newsstand build --feed epub' writes those)"
                 ),
             ]
         }
 
-        func validate() throws(UsageError) {
-            if feeds.contains(.epub) {
-                throw UsageError(
-                    "\(Self.name(\.feeds)) epub names no catalog: 'newsstand build --feed epub' writes the EPUBs, and opds.json (\(Self.name(\.feeds)) opds) links those the built issues have"
-                )
-            }
-        }
+        /// The feeds that are a catalog file: not `epub`, which the build writes per issue (the
+        /// usage, the completions and the parser offer only these).
+        static let catalogFeeds = Feed.allCases.filter { $0.fileName != nil }
     }
 
     static let declaration = CommandDeclaration(
@@ -65,6 +61,7 @@ enum CatalogCommand: Command {
             checksFeedRules: true
         ).write()
         printer.print(result.diagnostics)
+        printer.flushWarnings()
         for warning in result.warnings { console.err("newsstand catalog: warning: \(warning)") }
         console.out("catalog: \((output as NSString).appendingPathComponent("issues.plist")) (\(result.entries) issue(s))")
         return ExitStatus.success

@@ -12,8 +12,10 @@ enum DiagnosticFormat: String, ChoiceArgument {
     case github
 }
 
-/// Prints diagnostics in one of the formats. Text and GitHub output stream as diagnostics
-/// arrive; JSON is written once at the end.
+/// Prints diagnostics in one of the formats, errors before warnings: errors stream as they
+/// arrive and warnings are held until `flushWarnings` (or `finish`), so a typo's error is the
+/// first thing read, not under the warnings it causes. JSON is written once at the end, its
+/// diagnostics in the same order.
 final class DiagnosticPrinter {
     let format: DiagnosticFormat
     let console: Console
@@ -22,6 +24,8 @@ final class DiagnosticPrinter {
     private(set) var errors = 0
     private(set) var warnings = 0
     private var collected: [Diagnostic] = []
+    /// Warnings not printed yet.
+    private var heldWarnings: [Diagnostic] = []
 
     init(format: DiagnosticFormat, console: Console, magazinePath: String) {
         self.format = format
@@ -33,20 +37,38 @@ final class DiagnosticPrinter {
         file.hasPrefix("/") ? file : pathPrefix + file
     }
 
+    /// Prints `diagnostics`' errors now and holds their warnings for `flushWarnings`.
     func print(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
-            switch format {
-            case .json: collected.append(diagnostic)
-            case .text: console.out(text(diagnostic))
-            case .github: console.out(github(diagnostic))
+            if diagnostic.severity == .error {
+                errors += 1
+                emit(diagnostic)
+            } else {
+                warnings += 1
+                heldWarnings.append(diagnostic)
             }
+        }
+    }
+
+    /// Prints the warnings held so far, in the order they came.
+    func flushWarnings() {
+        let held = heldWarnings
+        heldWarnings = []
+        for warning in held { emit(warning) }
+    }
+
+    private func emit(_ diagnostic: Diagnostic) {
+        switch format {
+        case .json: collected.append(diagnostic)
+        case .text: console.out(text(diagnostic))
+        case .github: console.out(github(diagnostic))
         }
     }
 
     /// Prints the closing summary (text and GitHub) or the JSON document, with the command's
     /// own member there (`records`, `build`, `preview`; the other formats ignore them).
     func finish(issues: Int, records: ValidationJSON.Records? = nil, build: BuildJSON? = nil, preview: PreviewJSON? = nil) {
+        flushWarnings()
         if format == .json {
             let summary = ValidationJSON.Summary(issues: issues, errors: errors, warnings: warnings)
             let document = ValidationJSON(

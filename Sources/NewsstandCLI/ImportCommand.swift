@@ -2,6 +2,7 @@ import Foundation
 import NewsstandBuild
 import NewsstandCore
 import NewsstandImport
+import NewsstandProcess
 
 /// `newsstand import`: a print PDF or a folder of page images into a new issue of a magazine.
 enum ImportCommand: Command {
@@ -101,6 +102,10 @@ enum ImportCommand: Command {
         let json = options.format == .json
         let request = try makeRequest(options, environment: context.environment)
         let bar = ProgressBar(console: console, label: "importing")
+        InterruptionNote.set(
+            "newsstand import: interrupted: nothing was added to \(request.magazine.appendingPathComponent("issues").path)/; the pages rendered so far are in a hidden folder there (.newsstand-import-\(request.issueName)-…), which the next import into the magazine removes"
+        )
+        defer { InterruptionNote.clear() }
         let summary: ImportSummary
         do {
             summary = try IssueImporter(request).run { done, total in bar.update(done, of: total) }

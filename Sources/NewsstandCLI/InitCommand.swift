@@ -13,7 +13,9 @@ enum InitCommand: Command {
 
         static var arguments: [Argument<Self>] {
             [
-                .operand(\.folder, "folder", .folder, help: "where to create it (missing or empty)"),
+                .operand(
+                    \.folder, "folder", .folder,
+                    help: "where to create it (missing or empty), or with --ci an existing magazine to add the pipeline to"),
                 .value(
                     \.ci, "--ci",
                     help: "also write the CI pipeline: github (.github/workflows/newsstand.yml) or gitlab (.gitlab-ci.yml)"),
@@ -76,10 +78,14 @@ enum InitCommand: Command {
         name: "init", summary: "create a new magazine with an example issue",
         arguments: Options.arguments,
         description: [
-            "Creates a magazine in <folder> (which must not exist or be empty): magazine.plist and an example issue with a SimplePage and a PhotoPage and placeholder images in both sizes. Edit magazine.plist's BaseURL, then run 'newsstand validate <folder>'.",
-            "With --ci, <folder> is meant as a repository's root and also gets the pipeline: on pull (merge) requests it validates and builds; on the main branch it builds what changed (the build records come back from the CI cache), publishes to the destination in the repository's secrets and verifies. It installs newsstand from the release tarball at --release-url, checked against --release-sha256.",
+            "Creates a magazine in <folder> (which must not exist or be empty): magazine.plist and an example issue with a SimplePage and a PhotoPage and placeholder images in both sizes (pages of 768x1024, @2x 1536x2048). Edit magazine.plist's BaseURL (validate warns, NS-108, and publish refuses while it is the placeholder), then run 'newsstand validate <folder>'.",
+            "With --ci, <folder> is meant as a repository's root and also gets the pipeline: on pull (merge) requests it validates and builds; on the main branch it builds what changed (the build records come back from the CI cache), publishes to the destination in the repository's secrets and verifies. It installs newsstand from the release tarball at --release-url, checked against --release-sha256. When <folder> is already a magazine (it holds magazine.plist), --ci adds only the pipeline, and never over a file that exists.",
         ],
-        exitStatuses: [(0, "created"), (1, "the folder is not empty, or writing failed"), (2, "usage error")],
+        exitStatuses: [
+            (0, "created (or the pipeline added)"),
+            (1, "the folder is not empty (or already a magazine without --ci, or its pipeline file exists), or writing failed"),
+            (2, "usage error"),
+        ],
         environment: [("NEWSSTAND_TEMPLATES", "the templates folder (what is copied)")])
 
     static func run(_ options: Options, in context: CommandContext) throws -> Int32 {
@@ -87,14 +93,23 @@ enum InitCommand: Command {
         let destination = URL(fileURLWithPath: path, isDirectory: true)
         let pipeline = try options.pipeline()
         let fileManager = FileManager.default
+        let templates = try Templates.directory(environment: context.environment)
         if let kind = FileStatus.kind(of: destination) {
             let contents = (try? fileManager.contentsOfDirectory(atPath: destination.path)) ?? []
+            if kind == .folder, !contents.isEmpty, contents.contains("magazine.plist") {
+                guard let pipeline else {
+                    context.console.err(
+                        "newsstand init: error: '\(path)' is already a magazine; nothing was written (to add a CI pipeline to it: newsstand init \(path) --ci github|gitlab --release-url <url> --release-sha256 <sha256>)"
+                    )
+                    return ExitStatus.failure
+                }
+                return try addPipeline(pipeline, to: path, templates: templates, console: context.console)
+            }
             guard kind == .folder, contents.isEmpty else {
                 context.console.err("newsstand init: error: '\(path)' exists and is not an empty folder; nothing was written")
                 return ExitStatus.failure
             }
         }
-        let templates = try Templates.directory(environment: context.environment)
         let template = templates.appendingPathComponent("new-magazine", isDirectory: true)
         // Rendered before anything is written: a missing template leaves no half-made magazine.
         let pipelineText = try pipeline.map { try $0.render(templates: templates) }
@@ -110,12 +125,39 @@ enum InitCommand: Command {
         context.console.out("created a magazine in \(path)")
         if let pipeline {
             context.console.out(
-                "created its \(pipeline.kind.rawValue) pipeline in \((path as NSString).appendingPathComponent(pipeline.kind.path)): set the secrets it names (NEWSSTAND_DESTINATION, NEWSSTAND_USER, NEWSSTAND_PASSWORD)"
+                "created its \(pipeline.kind.rawValue) pipeline in \((path as NSString).appendingPathComponent(pipeline.kind.path)): \(secretsHint)"
             )
         }
         context.console.out(
             "next: set BaseURL in \((path as NSString).appendingPathComponent("magazine.plist")), then run 'newsstand validate \(path)'"
         )
+        return ExitStatus.success
+    }
+
+    /// What to do once a pipeline is written.
+    static let secretsHint = "set the secrets it names (NEWSSTAND_DESTINATION, NEWSSTAND_USER, NEWSSTAND_PASSWORD)"
+
+    /// Adds the pipeline to the existing magazine at `path`, and nothing else; a file already at
+    /// the pipeline's path is never written over.
+    private static func addPipeline(
+        _ pipeline: PipelineTemplate, to path: String, templates: URL, console: Console
+    ) throws -> Int32 {
+        let shown = (path as NSString).appendingPathComponent(pipeline.kind.path)
+        let file = URL(fileURLWithPath: path, isDirectory: true).appendingPathComponent(pipeline.kind.path)
+        if FileStatus.kind(of: file) != nil {
+            console.err(
+                "newsstand init: error: '\(shown)' exists; nothing was written (move it away to have the pipeline written there)")
+            return ExitStatus.failure
+        }
+        let text = try pipeline.render(templates: templates)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            try Data(text.utf8).write(to: file, options: .withoutOverwriting)
+        } catch {
+            console.err("newsstand init: error: cannot write '\(shown)': \(error.localizedDescription); nothing else was written")
+            return ExitStatus.failure
+        }
+        console.out("added a \(pipeline.kind.rawValue) pipeline to the magazine in \(path): \(shown); \(secretsHint)")
         return ExitStatus.success
     }
 }

@@ -120,8 +120,11 @@ enum LibraryCommand: Command {
         }
         switch options.action {
         case .refresh:
-            guard let operand, let url = URL(string: operand), url.scheme != nil else {
-                throw UsageError("refresh needs one <catalog-url>")
+            guard let operand else { throw UsageError("refresh needs one <catalog-url>") }
+            guard let url = URL(string: operand), url.scheme != nil else {
+                throw UsageError(
+                    "'\(operand)' is not a URL: refresh reads the catalog as readers get it, at its published URL (BaseURL + issues.plist, such as http://localhost:8080/aurora/issues.plist); publish the built folder with 'newsstand publish' first"
+                )
             }
             return try session.refresh(folder: folder, url: url, scale: options.retina ? .retina : .normal)
         case .list:

@@ -32,6 +32,14 @@ enum LibraryFormatting {
         }
     }
 
+    /// A library error as `library` prints it: a paid issue refused for want of an access
+    /// provider names the option that gives one.
+    static func describe(_ error: LibraryError, hasAccessProvider: Bool) -> String {
+        guard case .notEntitled = error, !hasAccessProvider else { return error.description }
+        return error.description
+            + "; a paid issue is fetched with a signed link: give the program that gets one with --access-command CMD ('newsstand library --help' says what it is run with)"
+    }
+
     /// An update's outcome, as `update` prints it.
     static func describe(_ result: UpdateResult) -> String {
         switch result {

@@ -94,7 +94,7 @@ struct LibrarySession: Sendable {
             for (name, result) in outcomes {
                 switch result {
                 case .success: console.out("\(name): handed to the background engine")
-                case .failure(let error): console.err("newsstand library: error: \(error.description)")
+                case .failure(let error): console.err("newsstand library: error: \(describe(error))")
                 }
             }
             if outcomes.isEmpty { console.out("nothing to download") }
@@ -103,6 +103,11 @@ struct LibrarySession: Sendable {
     }
 
     /// A command over several issues fails when any of them failed.
+    /// An error as this session prints it (`LibraryFormatting.describe`).
+    func describe(_ error: LibraryError) -> String {
+        LibraryFormatting.describe(error, hasAccessProvider: configuration.accessProvider != nil)
+    }
+
     static func exitStatus<Success>(of outcomes: [(String, Result<Success, LibraryError>)]) -> Int32 {
         let failed = outcomes.contains { if case .failure = $0.1 { true } else { false } }
         return failed ? ExitStatus.failure : ExitStatus.success
@@ -200,7 +205,7 @@ struct LibrarySession: Sendable {
             for (name, result) in outcomes {
                 switch result {
                 case .success(let issue): console.out("\(name): available in \(issue.contentURL.path)")
-                case .failure(let error): console.err("newsstand library: error: \(error.description)")
+                case .failure(let error): console.err("newsstand library: error: \(describe(error))")
                 }
             }
             if outcomes.isEmpty { console.out("nothing to download") }
@@ -236,7 +241,7 @@ struct LibrarySession: Sendable {
             for (name, result) in outcomes {
                 switch result {
                 case .success(let update): console.out("\(name): \(LibraryFormatting.describe(update))")
-                case .failure(let error): console.err("newsstand library: error: \(error.description)")
+                case .failure(let error): console.err("newsstand library: error: \(describe(error))")
                 }
             }
             if outcomes.isEmpty { console.out("nothing to update") }

@@ -6,6 +6,8 @@ final class ProgressBar: Sendable {
     /// Locked so that updates from several jobs' threads draw whole lines.
     private let console: Locked<Console>
     private let label: String
+    /// The label of the line drawn last.
+    private let lastLabel = Locked<String?>(nil)
     private let enabled: Bool
 
     init(console: Console, label: String) {
@@ -14,12 +16,19 @@ final class ProgressBar: Sendable {
         enabled = console.errorIsTerminal
     }
 
-    func update(_ done: Int, of total: Int) {
+    /// Draws `done` of `total`, after `label` (the bar's own when nil).
+    func update(_ done: Int, of total: Int, label: String? = nil) {
         guard enabled, total > 0 else { return }
+        let label = label ?? self.label
         let width = 30
         let filled = width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        console.withLock { $0.errRaw("\r\(label) [\(bar)] \(done)/\(total)") }
+        // A line under another label is cleared first: that label may have been longer.
+        let changed = lastLabel.withLock { last in
+            defer { last = label }
+            return last != nil && last != label
+        }
+        console.withLock { $0.errRaw("\r\(changed ? "\u{1B}[2K" : "")\(label) [\(bar)] \(done)/\(total)") }
     }
 
     func clear() {

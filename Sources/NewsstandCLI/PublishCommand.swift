@@ -65,7 +65,7 @@ enum PublishCommand: Command {
         name: "publish", summary: "upload a built magazine to a folder, WebDAV or rclone remote, catalogs last",
         arguments: Options.arguments,
         description: [
-            "Uploads what changed since the last publish: new bundles and covers first, then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml, opds.json), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
+            "Uploads what changed since the last publish: new bundles and covers first (when it verifies, each is then asked for at its public URL, BaseURL + its name, and nothing is switched if one is not served there), then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml, opds.json), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
             "Paid issues (Access = paid) have their bundles, indexes, books and EPUBs under paid/<name>/, which the host must serve only with a signed URL (nginx's secure_link): verification signs its requests for them with --secret-file, checks that they are refused unsigned, and fails without the secret.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
         ],
@@ -109,7 +109,11 @@ enum PublishCommand: Command {
         let replaced = verify ? plan.catalogs.first { $0.path == "issues.plist" } : nil
         var previous: CatalogValidators?
         if replaced != nil, let url = plan.catalogURL { previous = try runBlocking { await verifier.validators(of: url) } }
-        let report = try runBlocking { try await publisher.run(plan) { step in console.out("  \(step)") } }
+        let beforeSwitch =
+            verify ? plan.catalogURL.map { beforeSwitchCheck(plan, catalog: $0, verifier: verifier, console: console) } : nil
+        let report = try runBlocking {
+            try await publisher.run(plan, beforeSwitch: beforeSwitch) { step in console.out("  \(step)") }
+        }
         let swapped = report.swapped.isEmpty ? "" : " \(report.swapped.count) replaced in place,"
         console.out(
             "published: \(report.uploaded.count) uploaded,\(swapped) \(report.replacedCatalogs.count) catalog(s) replaced, \(report.deleted.count) deleted, \(report.unchanged) unchanged"
@@ -131,6 +135,35 @@ enum PublishCommand: Command {
                 + (secret != nil ? " (paid issues' content signed, and refused unsigned)" : "")
                 + (previous != nil ? "; the replaced catalog's validators get the new one (200, not 304)" : ""))
         return ExitStatus.success
+    }
+}
+
+extension PublishCommand {
+    /// The check `publish` runs before the catalogs are switched in: the new files at their
+    /// public URLs (`SwitchChecks`), with a line saying what is checked and what cannot be yet.
+    static func beforeSwitchCheck(
+        _ plan: PublishPlan, catalog: URL, verifier: PublishVerifier, console: RedactingConsole
+    ) -> @Sendable () async -> PublishError? {
+        let checks = plan.switchChecks(canSign: verifier.secret != nil)
+        let base = catalog.deletingLastPathComponent()
+        let destination = verifier.destination.description
+        return {
+            var line = "check before the switch: \(checks.probes.count) file(s) at \(base.absoluteString)"
+            if checks.probes.count == 1, let probe = checks.probes.first, !probe.isNew { line += " (one already served)" }
+            if !checks.replacedInPlace.isEmpty {
+                line +=
+                    "; not checkable before it: \(checks.replacedInPlace.count) file(s) replaced in place (--fixed-names), whose URLs serve the old bytes until the switch (verified after it)"
+            }
+            if checks.unsigned > 0 { line += "; \(checks.unsigned) paid file(s) not asked for without --secret-file" }
+            console.out("  " + line)
+            let problems = await verifier.check(checks, at: base)
+            guard !problems.isEmpty else { return nil }
+            return PublishError(
+                step: "check", target: "before the switch",
+                reason: .notServedAtBaseURL(
+                    baseURL: base.absoluteString, destination: destination, problems: Array(problems.prefix(3)),
+                    count: problems.count))
+        }
     }
 }
 

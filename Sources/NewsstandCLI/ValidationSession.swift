@@ -42,7 +42,7 @@ struct ValidationSession {
         var recordNotes: [String] = []
     }
 
-    /// Validates every selected issue, printing diagnostics as it goes; the caller finishes
+    /// Validates every selected issue, printing errors as it goes and the warnings after them; the caller finishes
     /// the report with `printer.finish`. With `records` (an output folder of `build`), an issue
     /// unchanged since its last build reuses that validation (`RecordedValidation`); a record
     /// that cannot be trusted is reported as `command`'s warning and the issue validated.
@@ -84,6 +84,7 @@ struct ValidationSession {
                 "build records made by newsstand \(SourceText.quoted(version)), not \(ToolVersion.current): their issues are validated again"
             )
         }
+        printer.flushWarnings()
         let failed = printer.errors > 0 || (strict && printer.warnings > 0)
         return Outcome(
             magazine: opening.magazine, plans: plans, issueCount: opening.issueNames.count, failed: failed, printer: printer,

@@ -18,6 +18,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case magazinePublisher = "NS-105"
     case magazinePreviewURL = "NS-106"
     case magazineDeriveNormalSize = "NS-107"
+    case magazineBaseURLPlaceholder = "NS-108"
 
     // The page config (pages.plist).
     case unknownPageClass = "NS-201"
@@ -76,7 +77,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     public var defaultSeverity: Severity {
         switch self {
         case .unknownProperty, .assetUnreferenced, .assetNameUnportable, .issueUnknownKey, .unknownPageKey,
-            .freeIssueProductID, .feedSummary, .feedCover:
+            .freeIssueProductID, .feedSummary, .feedCover, .magazineBaseURLPlaceholder:
             return .warning
         default:
             return .error
@@ -105,6 +106,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .magazinePublisher: return "magazine.plist Publisher is given but is not a non-empty string"
         case .magazinePreviewURL: return "magazine.plist PreviewURL is given but is not an absolute http(s) URL"
         case .magazineDeriveNormalSize: return "magazine.plist DeriveNormalSize is given but is not a boolean"
+        case .magazineBaseURLPlaceholder:
+            return "magazine.plist BaseURL is still the placeholder 'newsstand init' wrote (https://example.com/magazine/); "
+                + "publish refuses a build of it"
         case .unknownPageClass: return "a page names a class that no schema defines"
         case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
         case .articleNotArray: return "an article is not an array of pages"

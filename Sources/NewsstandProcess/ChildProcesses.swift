@@ -15,6 +15,8 @@
             /// The signal newsstand is stopping on, once one came.
             var stopping: Int32?
             var sources: [any DispatchSourceSignal] = []
+            /// What to write on standard error before ending on a signal (`InterruptionNote`).
+            var note: String?
         }
 
         private static let state = Locked(State())
@@ -57,6 +59,13 @@
             state.withLock { _ = $0.running.removeValue(forKey: pid) }
         }
 
+        /// Sets what newsstand writes on standard error when a signal stops it (nil: nothing),
+        /// taking over SIGINT and SIGTERM now, before any child starts.
+        static func setNote(_ note: String?) {
+            installHandlers()
+            state.withLock { $0.note = note }
+        }
+
         /// SIGINT and SIGTERM through Dispatch signal sources (their default action is set
         /// aside meanwhile: `interrupted` brings it back to end the process).
         private static func installHandlers() {
@@ -74,10 +83,10 @@
 
         /// Stops every child, then ends the process by `signalNumber`'s default action.
         private static func interrupted(by signalNumber: Int32) {
-            let children = state.withLock { state -> [ChildProcess] in
-                guard state.stopping == nil else { return [] }
+            let (children, note) = state.withLock { state -> ([ChildProcess], String?) in
+                guard state.stopping == nil else { return ([], nil) }
                 state.stopping = signalNumber
-                return Array(state.running.values)
+                return (Array(state.running.values), state.note)
             }
             BlockingWork.start {
                 let group = DispatchGroup()
@@ -89,7 +98,19 @@
                     }
                 }
                 group.wait()
+                if let note { writeToStandardError("\n" + note + "\n") }
                 endProcess(by: signalNumber)
+            }
+        }
+
+        /// Writes `text` whole to standard error (a short write is retried).
+        private static func writeToStandardError(_ text: String) {
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                bytes = bytes.dropFirst(written)
             }
         }
 

@@ -51,6 +51,9 @@ struct BuiltMagazine {
             }
         }
         let baseURL = try checkCatalog(in: folder, against: manifests)
+        if baseURL?.absoluteString == Magazine.placeholderBaseURL {
+            throw PublishError(step: "plan", target: folder.path(at: "issues.plist"), reason: .placeholderBaseURL)
+        }
         try checkFeed(in: folder, against: files)
         for name in catalogNames {
             guard let file = try PublishFiles.file(at: name, in: folder, step: "plan") else { continue }

@@ -137,7 +137,8 @@ public struct LocalFolderDestination: PublishDestination {
     /// same folder fails (after `lockWait`) instead of interleaving its renames with the first
     /// one's.
     public func lock() async throws(PublishError) -> PublishLock? {
-        let folder = try folder("lock")
+        let folder: OpenFolder
+        do { folder = try self.folder("lock") } catch { throw writeRefusal(error) }
         // Waiting blocks a thread: one of its own, not the cooperative pool's.
         let outcome = await BlockingWork.run { () -> Result<FileLock?, FileSystemError> in
             Result { () throws(FileSystemError) -> FileLock? in
@@ -147,12 +148,26 @@ public struct LocalFolderDestination: PublishDestination {
         let held: FileLock?
         switch outcome {
         case .success(let lock): held = lock
-        case .failure(let error): throw .fileSystem("lock", error)
+        case .failure(let error): throw writeRefusal(.fileSystem("lock", error))
         }
         guard let held else {
             throw PublishError(step: "lock", target: folder.path(of: ".newsstand-publish.lock"), reason: .locked)
         }
         return held
+    }
+}
+
+extension LocalFolderDestination {
+    /// `error`, or when the system refused to write (permissions, a read-only file system) the
+    /// failure that says so and what to do.
+    func writeRefusal(_ error: PublishError) -> PublishError {
+        guard case .fileSystem(.system(_, let code)) = error.reason, [EACCES, EPERM, EROFS].contains(code) else {
+            return error
+        }
+        return PublishError(
+            step: error.step, target: error.target,
+            reason: .cannotWrite(destination: root.path, reason: String(cString: strerror(code))),
+            note: "Nothing that readers are served was changed.")
     }
 }
 

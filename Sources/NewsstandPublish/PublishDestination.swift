@@ -128,7 +128,31 @@ public enum Destinations {
             return WebDAVDestination(
                 root: url, credentials: HTTPCredentials.find(for: url, environment: environment), timeouts: timeouts)
         }
+        if let host = hostLike(text) {
+            throw PublishError(
+                step: "parse", target: Redacted.message(text),
+                reason: .invalidDestination(
+                    reason:
+                        "looks like a host (\(host)), not a folder: give a WebDAV destination with its scheme (http://\(text) or https://…), an rclone remote (rclone:<remote>:<path>), or, for a local folder of that name, ./\(text)"
+                ))
+        }
         return LocalFolderDestination(root: URL(fileURLWithPath: text, isDirectory: true))
+    }
+
+    /// The host a folder path seems to name (`localhost:8080/dav/`, `127.0.0.1/dav`,
+    /// `dav.example.com:443/`), or nil: a first component with a port, `localhost` or an IPv4
+    /// address. A path starting with `/`, `./`, `../` or `~` is always a folder.
+    static func hostLike(_ text: String) -> String? {
+        guard !text.hasPrefix("/"), !text.hasPrefix("."), !text.hasPrefix("~") else { return nil }
+        let first = String(text.prefix { $0 != "/" })
+        let name = first.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let hasPort = name.count == 2 && !name[1].isEmpty && name[1].allSatisfy(\.isASCII) && name[1].allSatisfy(\.isNumber)
+        let host = String(name[0])
+        let isIPv4 =
+            host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+            && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { UInt8($0) != nil }
+        guard !host.isEmpty, hasPort || host.lowercased() == "localhost" || isIPv4 else { return nil }
+        return first
     }
 
     /// Why `http://user:secret@host/` is refused, without repeating it.

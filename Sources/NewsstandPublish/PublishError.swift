@@ -29,6 +29,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalid(String)
         /// The built folder holds no catalog: it was not built.
         case notBuilt
+        /// The catalog was built with the `BaseURL` `newsstand init` writes (`Magazine.placeholderBaseURL`):
+        /// readers would be sent to a host that is not the magazine's.
+        case placeholderBaseURL
         /// The built catalog, or an entry of it, does not parse.
         case catalog(CatalogError)
         /// A file of the built folder changed while it was read.
@@ -46,6 +49,13 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case changedSinceBuild(String)
         /// The bytes sent are not the bytes the manifest promised.
         case contentMismatch(expectedSize: Int64, size: Int64, expectedSHA256: String, sha256: String)
+        /// Before the switch, the files uploaded to `destination` are not served at `baseURL`
+        /// (what the new catalog would send readers to): the first `problems`, and how many there are.
+        case notServedAtBaseURL(baseURL: String, destination: String, problems: [String], count: Int)
+        /// The destination (a local folder) cannot be written by this user: the system's reason.
+        case cannotWrite(destination: String, reason: String)
+        /// The server does not take WebDAV requests (`method`, answered 405 or 501).
+        case notWebDAV(method: String, status: Int)
         /// The server answered with an unexpected HTTP status.
         case http(status: Int)
         /// The server wants (other) credentials.
@@ -79,6 +89,8 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 "\(entry) \(SafeRelativePath.quoted(name)) \(problem): not a safe relative path"
             case .invalid(let detail): detail
             case .notBuilt: "missing or not a regular file: run 'newsstand build' first"
+            case .placeholderBaseURL:
+                "its URLs start with BaseURL \(Magazine.placeholderBaseURL), the placeholder 'newsstand init' wrote, where no reader would find them: set BaseURL in magazine.plist to the URL the destination is served at, then build and publish again"
             case .catalog(let error): error.description
             case .changedWhileRead: "changed while it was read"
             case .invalidDestination(let reason): reason
@@ -90,6 +102,13 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                 size != expectedSize
                     ? "\(size) bytes were read, the build manifest says \(expectedSize); \(Self.rebuild)"
                     : "its SHA-256 is \(sha256), the build manifest says \(expectedSHA256); \(Self.rebuild)"
+            case .notServedAtBaseURL(let baseURL, let destination, let problems, let count):
+                "BaseURL \(baseURL) does not serve what was uploaded to \(destination): check BaseURL in magazine.plist (then build again) or --to; "
+                    + problems.joined(separator: "; ") + (count > problems.count ? " (and \(count - problems.count) more)" : "")
+            case .cannotWrite(let destination, let reason):
+                "\(reason): this user cannot write to \(destination); run publish as a user who may (or change the folder's owner or mode), or give another --to"
+            case .notWebDAV(let method, let status):
+                "HTTP \(status) to \(method): the server does not accept WebDAV there; give the URL of a WebDAV folder with --to (nginx: dav_methods PUT DELETE MOVE COPY, docs/publishing.md), or publish to a folder or an rclone remote"
             case .http(let status): "HTTP \(status)"
             case .credentialsRefused(let status, let hint): "HTTP \(status): \(hint)"
             case .redirect(let status): "HTTP \(status) redirect (not followed: give the final URL with --to)"
@@ -99,7 +118,13 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .timedOut(.request, let seconds): "no complete answer within \(Self.seconds(seconds)) (--timeout)"
             case .network(let detail): detail
             case .cannotRun(let program, let reason): "cannot run \(program): \(reason)"
-            case .rclone(let status, let message): status == 127 ? "rclone is not installed" : message
+            case .rclone(let status, let message):
+                status == 127
+                    ? "rclone is not installed"
+                    : message.contains("didn't find section in config file")
+                        ? message
+                            + "; no rclone remote of that name is configured: add it with 'rclone config' (or give its configuration in RCLONE_CONFIG), or check the name in --to rclone:<remote>:<path> ('rclone listremotes' lists them)"
+                        : message
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
             case .cancelled: "cancelled; nothing was left under a final name half-written"

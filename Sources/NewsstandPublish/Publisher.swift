@@ -24,13 +24,15 @@ public struct PublishReport: Sendable {
 ///    failure never leaves files `--prune` does not know.
 /// 2. Uploads changed bundles and covers that no earlier publish put at their names (with
 ///    content-versioned names, all of them) straight under those names: nothing served changes.
-/// 3. Uploads changed files that replace served ones (fixed names), and the catalogs, under
+/// 3. With a `beforeSwitch` check (the command's: the new files at their public URLs), stops
+///    when it fails, before anything served changes.
+/// 4. Uploads changed files that replace served ones (fixed names), and the catalogs, under
 ///    temporary names.
-/// 4. Switches them in, catalogs last, keeping each old file aside; any failure puts back
+/// 5. Switches them in, catalogs last, keeping each old file aside; any failure puts back
 ///    everything switched (`Switchover`). Each catalog is given a modification time in a later
 ///    second than the one it replaces (where the destination lets a client set it), so the
 ///    `ETag` and `Last-Modified` a static server makes from time and size change with it.
-/// 5. Writes the new state file; with `prune`, deletes files no current catalog refers to
+/// 6. Writes the new state file; with `prune`, deletes files no current catalog refers to
 ///    (recorded as retired first, so an interrupted prune still knows them).
 public struct Publisher: Sendable {
     public var destination: any PublishDestination
@@ -73,10 +75,13 @@ public struct Publisher: Sendable {
         }
     }
 
-    /// Carries out `plan`; `progress` hears each step as it starts.
-    public func run(_ plan: PublishPlan, progress: @Sendable (String) -> Void = { _ in }) async throws(PublishError)
-        -> PublishReport
-    {
+    /// Carries out `plan`; `progress` hears each step as it starts. `beforeSwitch` runs once the
+    /// new files are under their final names and before anything is staged or switched: an error
+    /// it returns stops the publish there, with nothing readers are served changed.
+    public func run(
+        _ plan: PublishPlan, beforeSwitch: (@Sendable () async -> PublishError?)? = nil,
+        progress: @Sendable (String) -> Void = { _ in }
+    ) async throws(PublishError) -> PublishReport {
         let lock = try await destination.lock()
         defer { lock?.release() }
         var report = PublishReport(unchanged: plan.unchanged)
@@ -90,6 +95,11 @@ public struct Publisher: Sendable {
                 throw error.noting(unchangedNote)
             }
             report.uploaded.append(file.path)
+        }
+        if let beforeSwitch, let failure = await beforeSwitch() {
+            throw failure.noting(
+                "Nothing that readers are served was changed: the files uploaded stay under names no catalog gives yet (--prune deletes them once unused)."
+            )
         }
         let switchover = Switchover(destination: destination, run: Self.runTag())
         var items: [Switchover.Item] = []

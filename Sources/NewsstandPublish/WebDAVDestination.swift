@@ -134,6 +134,9 @@ public struct WebDAVDestination: PublishDestination {
         }
     }
 
+    /// The method each writing step sends.
+    private static let methods = ["upload": "PUT", "move": "MOVE", "copy": "COPY", "delete": "DELETE"]
+
     private func check(_ status: Int, step: String, path: String) throws(PublishError) {
         switch status {
         case 200..<300: return
@@ -143,6 +146,10 @@ public struct WebDAVDestination: PublishDestination {
                 reason: .credentialsRefused(
                     status: status, hint: HTTPCredentials.hint(status: status, host: root.host ?? "", sent: credentials)))
         case 300..<400: throw PublishError(step: step, target: url(path), reason: .redirect(status: status))
+        case 405, 501:
+            // A plain web server (or a read-only location) answers a method it does not take so.
+            let reason = Self.methods[step].map { PublishError.Reason.notWebDAV(method: $0, status: status) }
+            throw PublishError(step: step, target: url(path), reason: reason ?? .http(status: status))
         default: throw PublishError(step: step, target: url(path), reason: .http(status: status))
         }
     }

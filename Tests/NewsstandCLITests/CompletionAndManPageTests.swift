@@ -98,7 +98,7 @@ import Testing
         #expect(try await fishCompletes("newsstand build --fo") == ["--force", "--format"])
         #expect(try await fishCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
         #expect(
-            try await fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
+            try await fishCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "opds", "shelf"])
     }
 
     @Test func zshCompletesThroughItsCompletionSystem() async throws {
@@ -120,7 +120,7 @@ import Testing
         #expect(try await zshCompletes("newsstand build \(sample) --issue ") == ["a-1", "a-2", "a-3"])
         #expect(try await zshCompletes("newsstand validate x --format ") == ["github", "json", "text"])
         #expect(
-            try await zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "epub", "opds", "shelf"])
+            try await zshCompletes("newsstand catalog out --magazine \(sample) --feed ") == ["atom", "opds", "shelf"])
         #expect(try await zshCompletes("newsstand init x --ci ") == ["github", "gitlab"])
     }
 

@@ -269,7 +269,10 @@ import Testing
         #expect(outputs[0].status == 0, "\(outputs[0].stdout)\(outputs[0].stderr)")
         let requests = recorder.requests()
         let paid = requests.filter { $0.path.contains("/paid/a-3/") && !$0.path.hasPrefix("/dav/") }
-        #expect(paid.filter { $0.path.contains("?md5=") }.count == 4, "both bundles (HEAD) and both indexes (GET), signed")
+        // Signed: before the switch, each new paid file (HEAD: both bundles, both indexes, the
+        // book); after it, as a reader would, both bundles (HEAD) and both indexes (GET).
+        #expect(paid.filter { $0.path.contains("?md5=") && $0.method == "GET" }.count == 2)
+        #expect(paid.filter { $0.path.contains("?md5=") }.count == 9, "\(paid.map(\.path))")
         #expect(paid.filter { !$0.path.contains("?") && $0.method == "HEAD" }.count == 2, "both bundles asked unsigned")
         for request in requests {
             #expect(!request.path.contains(Self.secret))

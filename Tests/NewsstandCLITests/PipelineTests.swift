@@ -34,7 +34,8 @@ import Testing
                 "actionlint", ["-shellcheck", try Shell.locate("shellcheck"), file.path], in: folder)
             #expect(actionlint.status == 0, "\(actionlint.stdout)\(actionlint.stderr)")
         }
-        let validated = await InProcess.newsstand(["validate", folder.path, "--strict"])
+        // Only init's placeholder BaseURL (NS-108) is left to fix.
+        let validated = await InProcess.newsstand(["validate", folder.path, "--strict", "--ignore", "NS-108"])
         #expect(validated.status == 0, "the pipeline's files do not disturb the magazine: \(validated.stdout)")
     }
 

@@ -2,7 +2,7 @@
 """Checks a `newsstand preview` folder in headless Chromium, driven by Selenium and chromedriver
 (Debian's chromium, chromium-driver and python3-selenium; run with /usr/bin/python3).
 
-Usage: browser_check.py <preview folder> <issue>... [--screenshots DIR]
+Usage: browser_check.py <preview folder> <issue>... [--screenshots DIR] [--layout ISSUE]
 
 The issues are the names the index must list, newest first; the first one is opened and
 navigated with real key events. Exits 0 with "browser check passed" on stdout, or non-zero
@@ -32,7 +32,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
-def browser(scale):
+def browser(scale, size=(1280, 800)):
     for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
         if not os.access(path, os.X_OK):
             fail("%s not found; install Debian's %s package (make deps)" % (path, package))
@@ -50,7 +50,7 @@ def browser(scale):
     # --window-size is the window's outer size: make the page's viewport 1280x800.
     driver.get("about:blank")
     chrome = driver.execute_script("return [outerWidth - innerWidth, outerHeight - innerHeight];")
-    driver.set_window_size(1280 + chrome[0], 800 + chrome[1])
+    driver.set_window_size(size[0] + chrome[0], size[1] + chrome[1])
     return driver
 
 
@@ -144,6 +144,24 @@ def check_reader(driver, issues, screenshots):
         driver.find_element(By.CSS_SELECTOR, ".page.is-current .gallery__item").click()
         wait(driver, "document.querySelector('dialog.lightbox').open", "the photo to open")
         wait(driver, LOADED % "document.querySelector('dialog.lightbox img')", "the photo to load")
+        # The largest file, whatever the screen's pixel ratio (this window's is 1).
+        photo = "document.querySelector('dialog.lightbox img')"
+        first = driver.execute_script("return %s.currentSrc;" % photo)
+        if not first.endswith("@2x.png"):
+            fail("the lightbox shows %s, not the photo's largest (@2x) file" % first)
+        count = driver.execute_script("return document.querySelectorAll('.page.is-current .gallery__item').length;")
+        if count > 1:
+            ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+            wait(driver, "document.querySelector('dialog.lightbox').getAttribute('data-photo') === '2'", "Right arrow to show photo 2")
+            second = wait(driver, "(%s.complete && %s.currentSrc !== %r) ? %s.currentSrc : ''" % (photo, photo, first, photo),
+                          "the second photo to load")
+            if not second.endswith("@2x.png"):
+                fail("the second photo is %s, not its @2x file" % second)
+            ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+            wait(driver, "document.querySelector('dialog.lightbox').getAttribute('data-photo') === '1'", "Left arrow back to photo 1")
+            ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+            wait(driver, "document.querySelector('dialog.lightbox').getAttribute('data-photo') === '%d'" % count,
+                 "Left arrow on the first photo to show the last")
         ActionChains(driver).send_keys(Keys.ESCAPE).perform()
         wait(driver, "!document.querySelector('dialog.lightbox').open", "the photo to close on Escape")
         press(driver, Keys.ARROW_DOWN, "p2-2", "Down arrow after closing the photo")
@@ -169,14 +187,68 @@ def check_scale(driver, folder, issues, scale):
         fail("at devicePixelRatio %d the cover is %s, expected cover%s" % (scale, source, suffix))
 
 
+# The page as drawn: its box is contained-fitted (object-fit: contain), so the image's own
+# rectangle is worked out from its natural size.
+DRAWN = """
+var image = document.querySelector('.page.is-current .page__image');
+var box = image.getBoundingClientRect();
+var scale = Math.min(box.width / image.naturalWidth, box.height / image.naturalHeight);
+var reader = document.querySelector('[data-reader]').getBoundingClientRect();
+var map = document.querySelector('[data-map]'), nav = document.querySelector('[data-nav]');
+return {width: image.naturalWidth * scale, height: image.naturalHeight * scale, boxWidth: box.width,
+        boxHeight: box.height, scale: scale, readerHeight: reader.height, readerWidth: reader.width,
+        mapHeight: map.scrollHeight, mapBottom: map.getBoundingClientRect().bottom, navHeight: nav.clientHeight,
+        navBottom: nav.getBoundingClientRect().bottom, innerHeight: innerHeight};
+"""
+
+
+def check_layout(folder, issue, name, size, screenshots):
+    """At a window of `size`: each page fills its room on one axis (scaled up when the window
+    is larger than the image), and the page map stays inside its bar."""
+    driver = browser(1, size)
+    try:
+        driver.get("file://" + os.path.join(folder, issue, "index.html"))
+        articles = driver.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('.article'), function (a) {"
+            " return a.querySelectorAll('.page').length; });")
+        longest = max(range(len(articles)), key=lambda a: articles[a])
+        if articles[longest] <= 5:
+            fail("the layout check needs an article of more than five pages, has %s" % articles)
+        for article in range(len(articles)):
+            wait(driver, LOADED % CURRENT_IMAGE, "page %s of article %d to load at %s" % (current_page(driver), article + 1, name))
+            drawn = driver.execute_script(DRAWN)
+            fills = max(drawn["width"] / drawn["boxWidth"], drawn["height"] / drawn["boxHeight"])
+            if fills < 0.99:
+                fail("at %s page %s is drawn %dx%d in a room of %dx%d: it does not fill it on either axis"
+                     % (name, current_page(driver), drawn["width"], drawn["height"], drawn["boxWidth"], drawn["boxHeight"]))
+            if drawn["boxHeight"] < 0.5 * drawn["readerHeight"]:
+                fail("at %s page %s has %d of the reader's %d px of height" % (name, current_page(driver), drawn["boxHeight"], drawn["readerHeight"]))
+            if drawn["mapHeight"] > drawn["navHeight"] or drawn["navBottom"] > drawn["innerHeight"] + 0.5:
+                fail("at %s the page map (%d px high) overflows its %d-px bar" % (name, drawn["mapHeight"], drawn["navHeight"]))
+            if screenshots and article == longest:
+                driver.save_screenshot(os.path.join(screenshots, "layout-%s.png" % name))
+            if article == 0 and name == "desktop" and drawn["scale"] <= 1:
+                fail("at %s the first page is not scaled up (scale %.2f) though the window has room" % (name, drawn["scale"]))
+            if article + 1 < len(articles):
+                press(driver, Keys.ARROW_RIGHT, "p%d-1" % (article + 2), "Right arrow at %s" % name)
+        return drawn
+    finally:
+        driver.quit()
+
+
 def main(arguments):
     screenshots = None
     if "--screenshots" in arguments:
         at = arguments.index("--screenshots")
         screenshots = os.path.abspath(arguments[at + 1])
         del arguments[at:at + 2]
+    layout = None
+    if "--layout" in arguments:
+        at = arguments.index("--layout")
+        layout = arguments[at + 1]
+        del arguments[at:at + 2]
     if len(arguments) < 2:
-        fail("usage: browser_check.py <preview folder> <issue>... [--screenshots DIR]")
+        fail("usage: browser_check.py <preview folder> <issue>... [--screenshots DIR] [--layout ISSUE]")
     folder, issues = os.path.abspath(arguments[0]), arguments[1:]
     if not os.path.isfile(os.path.join(folder, "index.html")):
         fail("%s has no index.html" % folder)
@@ -196,6 +268,10 @@ def main(arguments):
         check_scale(driver, folder, issues, 2)
     finally:
         driver.quit()
+    if layout:
+        for name, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
+            check_layout(folder, layout, name, size, screenshots)
+        print("layout check passed: pages fill the window (desktop 1280x900, phone 390x844), the map stays in its bar")
     print("browser check passed: %d issues listed with covers; reader navigation and srcset (1x, 2x) work" % len(issues))
 
 

@@ -47,7 +47,9 @@ import Testing
             #expect(none.status == 1)
             #expect(
                 none.stderr
-                    == "newsstand library: error: not entitled to issue 'b': the issue is paid and the library has no access provider\n"
+                    == "newsstand library: error: not entitled to issue 'b': the issue is paid and the library has no access provider; "
+                    + "a paid issue is fetched with a signed link: give the program that gets one with --access-command CMD "
+                    + "('newsstand library --help' says what it is run with)\n"
             )
 
             let denied = try library(["download", "b", "--access-command", refused.path])

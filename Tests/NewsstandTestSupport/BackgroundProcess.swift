@@ -26,6 +26,9 @@ public final class BackgroundProcess: Sendable {
     /// alone: what it started is left to its own parent-death handling).
     public func killNow() { child.send(SIGKILL) }
 
+    /// Sends it SIGINT, as a terminal's Ctrl-C would (it alone).
+    public func interrupt() { child.send(SIGINT) }
+
     /// Stops it if it still runs (for cleanup after a failed expectation): SIGTERM to its group.
     public func kill() { child.stop() }
 

@@ -81,27 +81,56 @@
     });
   }
 
-  // Photos open in a lightbox, at the screen's pixel ratio.
+  // Photos open in a lightbox at their largest size (the last, densest file of their srcset),
+  // and the arrow keys move to the gallery's next or previous photo.
   var lightbox = document.createElement('dialog');
   lightbox.className = 'lightbox';
   lightbox.innerHTML = '<img class="lightbox__image" alt=""><button type="button" class="lightbox__close" title="Close (Esc)">×</button>';
   document.body.appendChild(lightbox);
   lightbox.addEventListener('click', function () { lightbox.close(); });
-  Array.prototype.forEach.call(reader.querySelectorAll('.gallery__item'), function (link) {
-    link.addEventListener('click', function (event) {
-      if (!lightbox.showModal) return;
-      event.preventDefault();
-      var image = lightbox.querySelector('img');
-      image.src = link.getAttribute('href');
-      image.srcset = link.getAttribute('data-srcset') || '';
-      image.alt = link.title;
-      lightbox.showModal();
+  var photos = [];
+  var shownPhoto = -1;
+  function largest(link) {
+    var best = link.getAttribute('href');
+    var density = 1;
+    (link.getAttribute('data-srcset') || '').split(',').forEach(function (candidate) {
+      var parts = candidate.trim().split(/\s+/);
+      var x = parseFloat(parts[1]) || 1;
+      if (parts[0] && x > density) { density = x; best = parts[0]; }
+    });
+    return best;
+  }
+  function openPhoto(index) {
+    shownPhoto = (index + photos.length) % photos.length;
+    var link = photos[shownPhoto];
+    var image = lightbox.querySelector('img');
+    image.src = largest(link);
+    image.alt = link.title;
+    lightbox.setAttribute('data-photo', String(shownPhoto + 1));
+    if (!lightbox.open) lightbox.showModal();
+  }
+  Array.prototype.forEach.call(reader.querySelectorAll('.gallery'), function (gallery) {
+    var links = Array.prototype.slice.call(gallery.querySelectorAll('.gallery__item'));
+    links.forEach(function (link, index) {
+      link.addEventListener('click', function (event) {
+        if (!lightbox.showModal) return;
+        event.preventDefault();
+        photos = links;
+        openPhoto(index);
+      });
     });
   });
+  var photoKeys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
   var keys = { ArrowRight: 'right', ArrowLeft: 'left', ArrowDown: 'down', ArrowUp: 'up' };
   document.addEventListener('keydown', function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || lightbox.open) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (lightbox.open) {
+      if (!photoKeys[event.key]) return;
+      event.preventDefault();
+      openPhoto(shownPhoto + photoKeys[event.key]);
+      return;
+    }
     var direction = keys[event.key];
     if (!direction) return;
     event.preventDefault();

@@ -20,6 +20,8 @@ struct BuildRound {
     /// What every issue's jobs make, in the order they are queued.
     let kinds: [IssueJob.Kind]
     let warnings: WarningSink
+    /// Hears each image made (`ImagePreparer.progress`).
+    var imageProgress: @Sendable (String, Int, Int) -> Void = { _, _, _ in }
 
     /// Builds the round's issues; `progress` is called with the jobs done so far.
     func run(report: inout BuildReport, progress: @escaping @Sendable (Int) -> Void) throws(BuildError) {
@@ -56,9 +58,10 @@ struct BuildRound {
 
     private func prepareImages() throws(BuildError) -> [String: PreparedImages] {
         var notes: [String] = []
-        let images = try ImagePreparer(
-            plans: plans, root: root, width: options.jobs, optimize: options.optimize, limits: options.imagingLimits
-        ).prepare(warnings: &notes)
+        var preparer = ImagePreparer(
+            plans: plans, root: root, width: options.jobs, optimize: options.optimize, limits: options.imagingLimits)
+        preparer.progress = imageProgress
+        let images = try preparer.prepare(warnings: &notes)
         warnings.warn(notes)
         return images
     }

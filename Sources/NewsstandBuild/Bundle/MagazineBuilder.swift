@@ -33,13 +33,16 @@ public struct MagazineBuilder: Sendable {
         self.options = options
     }
 
-    /// Builds `plans`; `progress` is called with (bundles done, bundles to build), `warning`
-    /// with each warning as it arises (they are in the report too, but a failed build has none).
+    /// Builds `plans`; `progress` is called with (bundles done, bundles to build), `imageProgress`
+    /// with each image derived or optimised (the stage, images made, images to make in this
+    /// round of issues: they come before its bundles), `warning` with each warning as it arises
+    /// (they are in the report too, but a failed build has none).
     ///
     /// Refuses an output folder that overlaps the magazine, and an issue output folder that
     /// is a link, before writing anything. Removes only files an earlier build recorded.
     public func build(
         _ plans: [IssuePlan], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        imageProgress: @escaping @Sendable (String, Int, Int) -> Void = { _, _, _ in },
         warning: @escaping (String) -> Void = { _ in }
     ) throws(BuildError) -> BuildReport {
         do {
@@ -71,7 +74,8 @@ public struct MagazineBuilder: Sendable {
                 stale.append(plan)
             }
         }
-        try buildIssues(stale, in: root, report: &report, warnings: warnings, progress: progress)
+        try buildIssues(
+            stale, in: root, report: &report, warnings: warnings, progress: progress, imageProgress: imageProgress)
         if options.removesStaleIssues {
             try removeStaleIssues(keeping: Set(magazine.issueNames), in: root, report: &report, warnings: warnings)
         }
@@ -112,15 +116,17 @@ public struct MagazineBuilder: Sendable {
 
     private func buildIssues(
         _ plans: [IssuePlan], in root: OpenFolder, report: inout BuildReport, warnings: WarningSink,
-        progress: @escaping @Sendable (Int, Int) -> Void
+        progress: @escaping @Sendable (Int, Int) -> Void, imageProgress: @escaping @Sendable (String, Int, Int) -> Void
     ) throws(BuildError) {
         let total = 2 * plans.count
         var start = 0
         while start < plans.count {
             let round = Array(plans[start..<min(plans.count, start + Self.issuesPerRound)])
             let done = 2 * start
-            try BuildRound(plans: round, root: root, options: options, settings: settings, kinds: jobKinds, warnings: warnings)
-                .run(report: &report) { progress(done + $0, total) }
+            var buildRound = BuildRound(
+                plans: round, root: root, options: options, settings: settings, kinds: jobKinds, warnings: warnings)
+            buildRound.imageProgress = imageProgress
+            try buildRound.run(report: &report) { progress(done + $0, total) }
             start += round.count
         }
     }

@@ -19,6 +19,9 @@ struct ImagePreparer {
     let width: Int
     let optimize: Bool
     let limits: ImagingLimits
+    /// Hears each image made: the stage ("deriving images", "optimizing images"), the count
+    /// made so far and the stage's total (only the images not already cached are counted).
+    var progress: @Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
 
     enum Operation: String, Sendable {
         case derive, optimize
@@ -83,7 +86,8 @@ struct ImagePreparer {
         let derivations = plans.enumerated().flatMap { index, plan in
             plan.derived.sorted().map { Task(issue: index, operation: .derive, source: .asset(RetinaName.of($0)), target: $0) }
         }
-        try run(derivations, caches: caches, used: &used, prepared: &prepared, fingerprint: fingerprint)
+        try run(
+            derivations, stage: "deriving images", caches: caches, used: &used, prepared: &prepared, fingerprint: fingerprint)
         if optimize {
             var optimizations: [Task] = []
             for (index, plan) in plans.enumerated() {
@@ -98,7 +102,9 @@ struct ImagePreparer {
                     }
                 }
             }
-            try run(optimizations, caches: caches, used: &used, prepared: &prepared, fingerprint: fingerprint)
+            try run(
+                optimizations, stage: "optimizing images", caches: caches, used: &used, prepared: &prepared,
+                fingerprint: fingerprint)
         }
         for (index, cache) in caches.sorted(by: { $0.key < $1.key }) {
             warnings += cache.removeAll(besides: used[index] ?? [])
@@ -115,8 +121,8 @@ struct ImagePreparer {
     /// One stage: reads every input (in parallel) and takes what the cache has; lists what is
     /// missing as pending, saves the lists, makes it (in parallel), and lists it as done.
     private func run(
-        _ tasks: [Task], caches: [Int: ImageCache], used: inout [Int: Set<String>], prepared: inout [PreparedImages],
-        fingerprint: String
+        _ tasks: [Task], stage: String, caches: [Int: ImageCache], used: inout [Int: Set<String>],
+        prepared: inout [PreparedImages], fingerprint: String
     ) throws(BuildError) {
         guard !tasks.isEmpty else { return }
         let snapshot = caches.mapValues { (entries: $0.entries, folder: $0.folder, journal: ImageJournal(records: $0.records)) }
@@ -144,6 +150,9 @@ struct ImagePreparer {
         }
         for index in Set(misses.map(\.task.issue)).sorted() { try caches[index]?.save(issue: plans[index].name) }
         let limits = self.limits
+        let progress = self.progress
+        let total = misses.count
+        if total > 0 { progress(stage, 0, total) }
         let made = try WorkQueue<(task: Task, look: Look, entry: ImageCacheEntry), ImageCacheEntry, BuildError>(misses).run(
             width: width,
             perform: { miss throws(BuildError) in
@@ -160,7 +169,7 @@ struct ImagePreparer {
                     throw .output(issue: plans[miss.task.issue].name, error)
                 }
                 return made
-            }, finished: { _ in })
+            }, finished: { progress(stage, $0, total) })
         var done: [String: ImageCacheEntry] = [:]
         for (miss, entry) in zip(misses, made) {
             caches[miss.task.issue]?.recordDone(entry)

@@ -5,6 +5,10 @@ import NewsstandFormat
 /// A magazine's folder, opened: its settings, its page classes and the names of its issues.
 /// Issues are read one at a time (`IssueValidator`), so memory does not grow with their number.
 public struct Magazine: Sendable {
+    /// The `BaseURL` `newsstand init` writes: a magazine still at it is not ready to publish
+    /// (`validate` warns, NS-108; `publish` refuses a catalog built with it).
+    public static let placeholderBaseURL = "https://example.com/magazine/"
+
     /// The magazine's folder.
     public var folder: URL
     /// `magazine.plist` Title, when valid.

@@ -64,6 +64,13 @@ public enum MagazineLoader {
         let baseNode = root["BaseURL"]
         if let text = baseNode?.string, let url = httpURL(text) {
             baseURL = url
+            if text == Magazine.placeholderBaseURL {
+                diagnostics.append(
+                    Diagnostic(
+                        .magazineBaseURLPlaceholder,
+                        "BaseURL is still the placeholder \(SourceText.quoted(text)) that 'newsstand init' wrote: set it to the URL readers will fetch the published folder from (what 'newsstand publish --to' serves), or 'newsstand publish' refuses the build",
+                        at: .init(file: file, line: baseNode?.line)))
+            }
         } else {
             let found: String
             if let baseNode {

@@ -25,11 +25,15 @@ struct AssetValidator: DiagnosticReporter {
     let derivesNormalSize: Bool
     /// The normal-size image names the build derives from their `@2x` masters (found by `validate`).
     private(set) var derived: Set<String> = []
+    /// Names that a page which could not be read may reference (`PageConfigValidator.unreadNames`):
+    /// neither they nor their `@2x` files are reported as never referenced.
+    let unreadNames: Set<String>
 
-    init(folder: OpenFolder?, displayFolder: String, derivesNormalSize: Bool = false) {
+    init(folder: OpenFolder?, displayFolder: String, derivesNormalSize: Bool = false, unreadNames: Set<String> = []) {
         self.folder = folder
         self.displayFolder = displayFolder
         self.derivesNormalSize = derivesNormalSize
+        self.unreadNames = unreadNames
         problems = DiagnosticList(file: displayFolder)
     }
 
@@ -295,7 +299,8 @@ struct AssetValidator: DiagnosticReporter {
     }
 
     private mutating func reportUnreferenced(_ names: [String]) {
-        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+        let unread = Set(unreadNames.flatMap { [$0, RetinaName.of($0)] })
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) where !unread.contains(name) {
             problems.add(
                 .assetUnreferenced, "\(SourceText.quoted(name)) is never referenced; it is left out of the bundles",
                 at: SourceLocation(file: "\(displayFolder)/\(name)"))

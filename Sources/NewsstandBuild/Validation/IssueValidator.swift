@@ -79,7 +79,8 @@ public enum IssueValidator {
                     code: .assetNotRegularFile))
         }
         var assets = AssetValidator(
-            folder: assetsFolder, displayFolder: assetsDisplay, derivesNormalSize: magazine.derivesNormalSize)
+            folder: assetsFolder, displayFolder: assetsDisplay, derivesNormalSize: magazine.derivesNormalSize,
+            unreadNames: pages.unreadNames)
         let planned = assetsUsable ? assets.validate(references) : []
         diagnostics += assets.diagnostics
         if feeds.contains(.atom), let metadata {

@@ -14,6 +14,10 @@ package struct PageConfigValidator: DiagnosticReporter {
     let file: String
     package var problems: DiagnosticList
     private(set) var references: [AssetReference] = []
+    /// Every string in the properties of a page whose class is missing or unknown: the files it
+    /// may name. Which of its values are assets cannot be known until its class is fixed, so an
+    /// asset named here is not reported as never referenced (the page's own error says why).
+    private(set) var unreadNames: Set<String> = []
     private var tables: [String: SpecTable] = [:]
 
     package init(schema: PageClassSchema, file: String) {
@@ -76,14 +80,16 @@ package struct PageConfigValidator: DiagnosticReporter {
                 line: entry.keyLine)
         }
         let classNode = page["class"]
+        let propertiesNode = page["properties"]
         guard let classNode, let className = classNode.string else {
             let found = classNode.map { ", found \($0.kindName)" } ?? ""
             problems.add(.pageClassMissing, "\(label) has no 'class' string\(found)", line: classNode?.line ?? page.line)
+            if let propertiesNode { collectStrings(propertiesNode) }
             return
         }
-        let propertiesNode = page["properties"]
         guard let properties = schema.properties(of: className) else {
             let schema = self.schema
+            if let propertiesNode { collectStrings(propertiesNode) }
             problems.add(
                 .unknownPageClass,
                 "page class \(SourceText.quoted(className)) is unknown\(Suggestion.hint(for: className, among: schema.classNames)) (known: \(Self.some(schema.classNames)))",
@@ -127,6 +133,16 @@ package struct PageConfigValidator: DiagnosticReporter {
                 .requiredPropertyMissing,
                 "required property \(SourceText.quoted(path + spec.name)) (\(spec.type.description)) of \(owner) is missing",
                 line: node.line)
+        }
+    }
+
+    /// Adds every string under `node` to `unreadNames`.
+    private mutating func collectStrings(_ node: PlistNode) {
+        switch node.value {
+        case .scalar(.string(let text)): unreadNames.insert(text)
+        case .array(let items): for item in items { collectStrings(item) }
+        case .dictionary(let entries): for entry in entries { collectStrings(entry.node) }
+        default: break
         }
     }
 
