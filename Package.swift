@@ -127,7 +127,7 @@ let package = Package(
             name: "NewsstandBuildTests",
             dependencies: [
                 "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport",
-                "NewsstandImaging",
+                "NewsstandImaging", "CZlib",
             ]
         ),
         .testTarget(

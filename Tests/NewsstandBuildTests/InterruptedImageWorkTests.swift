@@ -8,7 +8,7 @@ import Testing
 /// A build whose image work stops part-way (an image libvips cannot decode, a Ctrl-C, a kill):
 /// what it finished is taken from the cache by the next build, and the temporary files a killed
 /// build left in `.newsstand/images/` are removed, and nothing else there.
-@Suite(.tags(.needsTools)) struct InterruptedImageWorkTests {
+@Suite struct InterruptedImageWorkTests {
     static let names = ["1-0.png", "2-0.png", "2-1.png", "2-1t.png"]
 
     /// The fixture with real PNGs in both sizes (each makes a smaller file when optimised).

@@ -15,7 +15,6 @@ import Testing
         "Nginx(", "Testbed", "PythonServer", "LyingServer", "RecordingProxy", "Aria2Bed", "ServedSite", "IndexedIssues", "aria2c",
         "Shell.run", "Shell.python", "ZipFixture.", "JavaZipStream", "BackgroundProcess", "ChildProcess", "ReleaseTarball",
         "ChannelChecks", "ImportFixtures", "TinyDisk", "BundleIndexFixture", "LibraryInvariants", "Process()", "OffPool.",
-        "RealPNG",
         "Fixtures.", "RendererProcess(", "rclone:", "RcloneDestination",
     ]
 
