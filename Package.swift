@@ -131,7 +131,7 @@ let package = Package(
             name: "NewsstandBuildTests",
             dependencies: [
                 "NewsstandBuild", "NewsstandFormat", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport",
-                "NewsstandImaging",
+                "NewsstandImaging", "CZlib",
             ]
         ),
         .testTarget(

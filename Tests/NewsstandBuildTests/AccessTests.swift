@@ -7,12 +7,12 @@ import NewsstandTestSupport
 import Testing
 
 /// issue.plist's `Access` and `ProductID`: what validation accepts, and how the catalogs carry
-/// them (the catalog read by Python's plistlib and json, not by our own parser).
-@Suite(.tags(.needsTools)) struct AccessTests {
+/// them (the catalog read by Python's plistlib and json, not by our own parser: `AccessCatalogToolTests`).
+@Suite struct AccessTests {
     let issueFile = "issues/f-1/issue.plist"
 
     /// issue.plist of f-1 with `extra` after the Summary (marks in `extra` name its lines: `MarkedText`).
-    private func issue(_ extra: String) -> String {
+    func issue(_ extra: String) -> String {
         MagazineFixture.plist(
             """
             <dict>
@@ -87,45 +87,4 @@ import Testing
         }
     }
 
-    /// A paid issue's entry has `Access` and `ProductID`; a free one has neither `Access` nor
-    /// anything it did not have before. shelf.json follows Baker: `product_id` only where the
-    /// issue is sold.
-    @Test func theCatalogsCarryAccessAndTheProduct() throws {
-        let fixture = try MagazineFixture(issues: ["f-1", "f-2", "f-3"])
-        try fixture.write(
-            issueFile, issue("<key>Access</key><string>paid</string><key>ProductID</key><string>com.example.f1</string>"))
-        try fixture.write(
-            "issues/f-2/issue.plist",
-            try String(contentsOf: fixture.url("issues/f-2/issue.plist"), encoding: .utf8).replacingOccurrences(
-                of: "</dict>", with: "<key>ProductID</key><string>com.example.f2</string></dict>"))
-        let output = try Shell.temporaryFolder()
-        let (magazine, plans) = try fixture.plans()
-        _ = try MagazineBuilder(
-            magazine: magazine, options: BuildOptions(output: output, jobs: 1, feeds: [.shelf], versioned: false)
-        )
-        .build(plans)
-        let read = try Shell.python(
-            """
-            import json, plistlib, sys
-            for entry in plistlib.load(open(sys.argv[1], 'rb')):
-                print(entry['Name'], entry.get('Access', '-'), entry.get('ProductID', '-'), len(entry))
-            for item in json.load(open(sys.argv[2])):
-                print(item['name'], item.get('product_id', '-'))
-            """, [output.appendingPathComponent("issues.plist").path, output.appendingPathComponent("shelf.json").path])
-        #expect(read.status == 0)
-        // 5 seed keys, Summary, 4 sizes and digests of bundles, 2 of covers, 5 of indexes: 17;
-        // a product adds one, Access another.
-        #expect(
-            read.stdout == """
-                f-3 - - 17
-                f-2 - com.example.f2 18
-                f-1 paid com.example.f1 19
-                f-3 -
-                f-2 -
-                f-1 com.example.f1
-
-                """)
-        let entries = try Catalog.decode(Data(contentsOf: output.appendingPathComponent("issues.plist"))).entries
-        #expect(entries.map(\.access) == [.free, .free, .paid])
-    }
 }

@@ -7,51 +7,13 @@ import NewsstandImaging
 import NewsstandTestSupport
 import Testing
 
-struct PNGScriptFailed: Error { let message: String }
-
-/// Real PNGs for the build's imaging, written by Python's zlib (not by the engine under test).
-enum RealPNG {
-    /// An 8-bit RGB PNG of a pattern, its pixel data deflated at level 1, with `metadata` bytes
-    /// of `tEXt` (what an editor leaves behind) before the pixels.
-    static func data(width: Int, height: Int, metadata: Int = 0, seed: Int = 0) throws -> Data {
-        let script = """
-            import sys, zlib, struct
-            w, h, meta, seed = (int(a) for a in sys.argv[1:5])
-            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
-            raw = bytearray()
-            for y in range(h):
-                raw.append(0)
-                for x in range(w):
-                    raw += bytes(((x * 5 + seed) & 255, (y * 3) & 255, ((x // 8 + y // 8) % 2) * 200))
-            out = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
-            if meta: out += chunk(b'tEXt', b'Comment\\x00' + bytes((i * 7 + 13) % 94 + 32 for i in range(meta)))
-            out += chunk(b'IDAT', zlib.compress(bytes(raw), 1)) + chunk(b'IEND', b'')
-            sys.stdout.buffer.write(out.hex().encode())
-            """
-        let result = try Shell.python(script, ["\(width)", "\(height)", "\(metadata)", "\(seed)"])
-        guard result.status == 0 else { throw PNGScriptFailed(message: result.stderr) }
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for c in result.stdout.utf8 {
-            let v = c <= 0x39 ? c - 0x30 : c - 0x57
-            if let h = high {
-                bytes.append(h << 4 | v)
-                high = nil
-            } else {
-                high = v
-            }
-        }
-        return Data(bytes)
-    }
-}
-
 /// The build's side of one master per image (`DeriveNormalSize`) and of `--optimize`: what
 /// validation says, what the bundles hold, what the image cache keeps, and how it treats a
 /// cached file that lies.
-@Suite(.tags(.needsTools)) struct DerivedImageTests {
+@Suite struct DerivedImageTests {
     /// The fixture's issue with real images: `1-0` and the cover as @2x masters only, the rest
     /// in both sizes.
-    private func mastersOnly() throws -> MagazineFixture {
+    func mastersOnly() throws -> MagazineFixture {
         let fixture = try MagazineFixture()
         for (index, name) in ["cover.png", "1-0.png", "2-0.png", "2-1.png", "2-1t.png"].enumerated() {
             try fixture.write("issues/f-1/assets/\(RetinaName.of(name))", try RealPNG.data(width: 40, height: 24, seed: index))
@@ -64,7 +26,7 @@ enum RealPNG {
         return fixture
     }
 
-    private func setDerive(_ fixture: MagazineFixture, _ value: String) throws {
+    func setDerive(_ fixture: MagazineFixture, _ value: String) throws {
         try fixture.write(
             "magazine.plist",
             MagazineFixture.plist(
@@ -80,7 +42,7 @@ enum RealPNG {
                 """))
     }
 
-    private func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false, optimize: Bool = false) throws
+    func build(_ fixture: MagazineFixture, into output: URL, force: Bool = false, optimize: Bool = false) throws
         -> BuildReport
     {
         let (magazine, plans) = try fixture.plans()
@@ -88,33 +50,14 @@ enum RealPNG {
         return try MagazineBuilder(magazine: magazine, options: options).build(plans)
     }
 
-    /// An entry of a zip, read by Python's zipfile (not by our reader).
-    private func entry(_ zip: URL, _ name: String) throws -> Data {
-        let result = try Shell.python(
-            "import sys,zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).hex())", [zip.path, name])
-        #expect(result.status == 0, "\(result.stderr)")
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for c in result.stdout.utf8 {
-            let v = c <= 0x39 ? c - 0x30 : c - 0x57
-            if let h = high {
-                bytes.append(h << 4 | v)
-                high = nil
-            } else {
-                high = v
-            }
-        }
-        return Data(bytes)
-    }
-
-    private func pngSize(_ data: Data) -> (Int, Int) {
+    func pngSize(_ data: Data) -> (Int, Int) {
         let b = [UInt8](data.prefix(24))
         guard b.count == 24 else { return (0, 0) }
         let read = { (o: Int) in b[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
         return (read(16), read(20))
     }
 
-    private func cacheFiles(_ output: URL) throws -> [URL] {
+    func cacheFiles(_ output: URL) throws -> [URL] {
         let folder = output.appendingPathComponent("f-1/.newsstand/images")
         return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).sorted {
             $0.path < $1.path
@@ -176,27 +119,6 @@ enum RealPNG {
     }
 
     // MARK: build
-
-    @Test func theNormalBundleHoldsTheDerivedHalfAndARebuildTakesItFromTheCache() throws {
-        let fixture = try mastersOnly()
-        let output = try Shell.temporaryFolder()
-        let first = try build(fixture, into: output)
-        #expect(first.images.derived == 2)
-        #expect(first.images.derivedFromCache == 0)
-        let derived = try entry(output.appendingPathComponent("f-1/f-1.zip"), "1-0.png")
-        #expect(pngSize(derived) == (20, 12))
-        #expect(pngSize(try Data(contentsOf: output.appendingPathComponent("f-1/cover.png"))) == (20, 12))
-        // The derived image is the engine's output for that master, byte for byte.
-        let master = fixture.url("issues/f-1/assets/1-0@2x.png")
-        let reference = try Shell.temporaryFolder().appendingPathComponent("1-0.png")
-        _ = try NormalSizeDeriver().derive(from: .path(master.path), to: .newFile(reference.path))
-        #expect(derived == (try Data(contentsOf: reference)))
-
-        let again = try build(fixture, into: output, force: true)
-        #expect(again.images.derived == 0)
-        #expect(again.images.derivedFromCache == 2)
-        #expect(try cacheFiles(output).count == 2)
-    }
 
     @Test func twoCleanBuildsGiveTheSameBytes() throws {
         let fixture = try mastersOnly()
@@ -287,33 +209,6 @@ enum RealPNG {
     }
 
     // MARK: --optimize
-
-    @Test func optimizeShrinksAMetadataHeavyPNGWithTheSamePixelsAndCachesIt() throws {
-        let fixture = try mastersOnly()
-        try fixture.write("issues/f-1/assets/2-0@2x.png", try RealPNG.data(width: 40, height: 24, metadata: 20_000, seed: 5))
-        let output = try Shell.temporaryFolder()
-        let report = try build(fixture, into: output, optimize: true)
-        #expect(report.images.optimized == 8)  // four images in two sizes
-        #expect(report.images.bytesSaved > 20_000)
-        let packed = try entry(output.appendingPathComponent("f-1/f-1@2x.zip"), "2-0@2x.png")
-        let source = fixture.url("issues/f-1/assets/2-0@2x.png")
-        #expect(packed.count < (try Data(contentsOf: source)).count - 20_000)
-        let copy = try Shell.temporaryFolder().appendingPathComponent("packed.png")
-        try packed.write(to: copy)
-        #expect(try PixelComparer().compare(.path(source.path), .path(copy.path)) == .identical)
-
-        let again = try build(fixture, into: output, force: true, optimize: true)
-        #expect(again.images.optimized == 0)
-        #expect(again.images.optimizedFromCache == 8)
-        #expect(again.images.bytesSaved == report.images.bytesSaved)
-
-        let other = try Shell.temporaryFolder()
-        _ = try build(fixture, into: other, optimize: true)
-        for name in ["f-1/f-1.zip", "f-1/f-1@2x.zip"] {
-            #expect(
-                try Data(contentsOf: output.appendingPathComponent(name)) == Data(contentsOf: other.appendingPathComponent(name)))
-        }
-    }
 
     @Test func anOptimizedBuildIsNotTakenAsUpToDateForAPlainOneOrTheOtherWay() throws {
         let fixture = try mastersOnly()

@@ -8,7 +8,7 @@ import Testing
 /// A build whose image work stops part-way (an image libvips cannot decode, a Ctrl-C, a kill):
 /// what it finished is taken from the cache by the next build, and the temporary files a killed
 /// build left in `.newsstand/images/` are removed, and nothing else there.
-@Suite(.tags(.needsTools)) struct InterruptedImageWorkTests {
+@Suite struct InterruptedImageWorkTests {
     static let names = ["1-0.png", "2-0.png", "2-1.png", "2-1t.png"]
 
     /// The fixture with real PNGs in both sizes (each makes a smaller file when optimised).
@@ -67,16 +67,15 @@ import Testing
         _ = try build(fixture, into: output)
         let folder = output.appendingPathComponent("f-1/.newsstand/images")
         let key = String(repeating: "ab", count: 16)
-        // A process that has exited: its temporary files are leftovers.
-        let gone = try TestChild.start("/bin/true", [])
-        gone.wait()
-        let dead = ".\(key).png.\(gone.pid).1f2e3d4c.tmp"
+        // A writer that is no process: its temporary files are leftovers.
+        let gone = try NoSuchProcess.pid
+        let dead = ".\(key).png.\(gone).1f2e3d4c.tmp"
         // A running process's (init's) may still be written: left alone, as is anything not
         // named like a temporary cache file, and a link with a leftover's name.
         let running = ".\(key).png.1.5a6b7c8d.tmp"
-        let others = ["notes.txt", ".\(key).png.tmp", ".other.png.\(gone.pid).1f2e3d4c.tmp"]
+        let others = ["notes.txt", ".\(key).png.tmp", ".other.png.\(gone).1f2e3d4c.tmp"]
         for name in [dead, running] + others { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
-        let link = ".\(key).jpg.\(gone.pid).99.tmp"
+        let link = ".\(key).jpg.\(gone).99.tmp"
         try FileManager.default.createSymbolicLink(
             atPath: folder.appendingPathComponent(link).path, withDestinationPath: "/etc/passwd")
 

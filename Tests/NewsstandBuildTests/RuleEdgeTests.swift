@@ -10,10 +10,10 @@ import Testing
 /// Rules whose broken form the ordinary fixtures could not tell from the working one (found by
 /// `make mutants`): a movie beside images, a media file named in capitals, a number or URL
 /// given as the wrong kind of string, a name differing only in case, an overridden property.
-@Suite(.tags(.needsTools)) struct RuleEdgeTests {
+@Suite struct RuleEdgeTests {
     /// MoviePage's own properties by default: one of each scalar kind the default fixture
     /// lacks, and a movie.
-    private static let movieClass = """
+    static let movieClass = """
                             <key>movie</key>
                             <dict><key>type</key><string>movie</string></dict>
                             <key>seconds</key>
@@ -25,7 +25,7 @@ import Testing
     /// A magazine whose one issue has one page of class MoviePage (inheriting SimplePage, with
     /// `classProperties` as its own), the page's properties being `properties` (marked in the text they give),
     /// and a movie `clip.mp4` in assets/.
-    private func fixture(classProperties: String = movieClass, properties: String) throws -> MagazineFixture {
+    func fixture(classProperties: String = movieClass, properties: String) throws -> MagazineFixture {
         let fixture = try MagazineFixture()
         try fixture.write(
             "page-classes.plist",
@@ -69,7 +69,7 @@ import Testing
         return fixture
     }
 
-    private static let valid = """
+    static let valid = """
                         <key>baseImage</key>
                         <string>1-0.png</string>
                         <key>movie</key>
@@ -79,24 +79,6 @@ import Testing
                         <key>link</key>
                         <string>https://example.com/a</string>
         """
-
-    /// A movie has one file for both scales: no @2x variant is asked for, and both bundles
-    /// carry it under its own name.
-    @Test func aMovieNeedsNoRetinaVariantAndGoesIntoBothBundlesAsItIs() throws {
-        let fixture = try fixture(properties: Self.valid)
-        #expect(fixture.validate() == [])
-        let output = try Shell.temporaryFolder()
-        let (magazine, plans) = try fixture.plans()
-        _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 1, versioned: false)).build(plans)
-        for bundle in ["f-1.zip", "f-1@2x.zip"] {
-            let names = try Shell.python(
-                "import zipfile,sys; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
-                [output.appendingPathComponent("f-1/\(bundle)").path]
-            ).stdout.split(separator: "\n").map(String.init)
-            #expect(names.contains("clip.mp4"), "\(bundle): \(names)")
-            #expect(!names.contains("clip@2x.mp4"), "\(bundle): \(names)")
-        }
-    }
 
     /// A number given as a string and a URL without a scheme are the wrong type, each at its line.
     @Test func aNumberAsAStringAndAURLWithoutASchemeAreTheWrongType() throws {

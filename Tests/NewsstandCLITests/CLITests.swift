@@ -2,22 +2,17 @@ import Foundation
 import NewsstandTestSupport
 import Testing
 
-/// The `newsstand` commands: exit statuses, output formats, help and usage errors; in process,
-/// but for the exit statuses of the executable and its output to a pipe.
-@Suite(.tags(.needsTools)) struct CLITests {
+/// The `newsstand` commands: exit statuses, output formats, help and usage errors; in process
+/// (the exit statuses of the executable and its output to a pipe: `CLIExecutableTests`).
+@Suite struct CLITests {
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
 
     private func newsstand(_ arguments: String..., environment: [String: String] = [:]) async -> Shell.Result {
         await InProcess.newsstand(arguments, environment: environment)
     }
 
-    /// The executable itself, for what only a process shows.
-    private func executable(_ arguments: String...) throws -> Shell.Result {
-        try Shell.run(Shell.newsstand, arguments)
-    }
-
     /// A copy of the sample that a test may break.
-    private func sampleCopy() throws -> URL {
+    func sampleCopy() throws -> URL {
         let copy = try Shell.temporaryFolder().appendingPathComponent("aurora")
         try FileManager.default.copyItem(atPath: sample, toPath: copy.path)
         return copy
@@ -35,40 +30,10 @@ import Testing
         #expect(validateHelp.stdout.hasPrefix("Usage: newsstand validate"))
     }
 
-    @Test func usageErrorsExitWithTwo() throws {
-        let unknownOption = try executable("validate", sample, "--frobnicate")
-        #expect(unknownOption.status == 2)
-        #expect(unknownOption.stderr.contains("unknown option '--frobnicate'"))
-        #expect(unknownOption.stderr.contains("Usage: newsstand validate"))
-        #expect(try executable("frobnicate").status == 2)
-        #expect(try executable("validate").status == 2)
-        #expect(try executable("validate", sample, "--format", "xml").status == 2)
-        #expect(try executable("build", sample).status == 2)
-        #expect(try executable().status == 2)
-    }
-
     @Test func sampleValidatesClean() async throws {
         let result = await newsstand("validate", sample, "--strict")
         #expect(result.status == 0)
         #expect(result.stdout == "no problems found in 3 issues\n")
-    }
-
-    @Test func textOutputIsLikeACompilersAndUncoloredWhenPiped() throws {
-        let magazine = try sampleCopy()
-        let pages = magazine.appendingPathComponent("issues/a-1/pages.plist")
-        let text = try String(contentsOf: pages, encoding: .utf8)
-        try text.replacingOccurrences(of: "<string>PhotoPage</string>", with: "<string>PhotoPgae</string>")
-            .write(to: pages, atomically: true, encoding: .utf8)
-        let line = text.components(separatedBy: "\n").firstIndex { $0.contains("<string>PhotoPage</string>") }! + 1
-        let result = try executable("validate", magazine.path)
-        #expect(result.status == 1)
-        #expect(
-            result.stdout.contains(
-                "\(magazine.path)/issues/a-1/pages.plist:\(line): error: page class 'PhotoPgae' is unknown; did you mean 'PhotoPage'?"
-            ))
-        #expect(result.stdout.contains("[NS-201]"))
-        #expect(!result.stdout.contains("\u{1B}["))
-        #expect(result.stdout.hasSuffix(" in 3 issues\n"))
     }
 
     @Test func jsonIsOneDocumentWithEveryDiagnostic() async throws {

@@ -9,13 +9,13 @@ import Testing
     let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora")
     let epoch = ["SOURCE_DATE_EPOCH": "1790000000"]
 
-    private func copyOfSample() throws -> URL {
+    func copyOfSample() throws -> URL {
         let magazine = try Shell.temporaryFolder("epub").appendingPathComponent("aurora")
         try FileManager.default.copyItem(at: sample, to: magazine)
         return magazine
     }
 
-    private func build(_ magazine: URL, _ output: URL, _ extra: [String] = [], environment: [String: String]? = nil) async throws
+    func build(_ magazine: URL, _ output: URL, _ extra: [String] = [], environment: [String: String]? = nil) async throws
         -> Shell.Result
     {
         let result = await InProcess.newsstand(
@@ -24,7 +24,7 @@ import Testing
         return result
     }
 
-    private func epubs(in output: URL) throws -> [String: URL] {
+    func epubs(in output: URL) throws -> [String: URL] {
         var found: [String: URL] = [:]
         for name in ["a-1", "a-2", "a-3"] {
             found[name] = try ChannelChecks.file(endingIn: ".epub", in: output.appendingPathComponent(name))
@@ -102,28 +102,6 @@ import Testing
                 1-1.xhtml 2-1.xhtml 3-1.xhtml 4-1.xhtml
 
                 """)
-    }
-
-    @Test func theSameIssueGivesTheSameEPUBAnywhereAndAnyTime() async throws {
-        let first = try Shell.temporaryFolder("epub").appendingPathComponent("out")
-        let second = try Shell.temporaryFolder("epub").appendingPathComponent("elsewhere")
-        _ = try await build(sample, first)
-        _ = try await build(
-            sample, second, ["--jobs", "1"], environment: ["SOURCE_DATE_EPOCH": "1800000000", "TZ": "America/Los_Angeles"])
-        let (a, b) = (try epubs(in: first), try epubs(in: second))
-        for name in ["a-1", "a-2", "a-3"] {
-            let (x, y) = (try #require(a[name]), try #require(b[name]))
-            #expect(x.lastPathComponent == y.lastPathComponent)
-            let same = try Data(contentsOf: x) == Data(contentsOf: y)
-            #expect(same, "\(name): two builds wrote different EPUBs")
-        }
-        // Forced again in place: the same bytes under the same names; the JSON report counts them.
-        let before = try epubs(in: first).mapValues { try Data(contentsOf: $0) }
-        let forced = try await build(sample, first, ["--force", "--format", "json"])
-        let after = try epubs(in: first).mapValues { try Data(contentsOf: $0) }
-        #expect(before == after)
-        let report = try #require(try JSONDocument.decode(ValidationJSON.self, from: forced.stdout).build?.epubs)
-        #expect(report.written == 3 && report.pagesAsBaseImage == ["PhotoPage": 8])
     }
 
     @Test func editingOneIssueRebuildsOneEPUBAndMagazineSettingsRebuildThemAll() async throws {
@@ -232,46 +210,4 @@ import Testing
         #expect(read.status == 0 && read.stdout == "ok\n", "\(read.stderr)")
     }
 
-    /// A class that does not build on SimplePage has no base image to show: the build fails,
-    /// naming the page, instead of writing an EPUB with a page missing.
-    @Test func aPageWithoutABaseImageFailsTheBuildNamingIt() async throws {
-        let magazine = try copyOfSample()
-        try Data(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-                <key>NotePage</key>
-                <dict>
-                    <key>properties</key>
-                    <dict><key>note</key><dict><key>type</key><string>string</string><key>required</key><true/></dict></dict>
-                </dict>
-            </dict>
-            </plist>
-            """.utf8
-        ).write(to: magazine.appendingPathComponent("page-classes.plist"))
-        let pages = magazine.appendingPathComponent("issues/a-3/pages.plist")
-        let text = try String(contentsOf: pages, encoding: .utf8)
-        let last = try #require(text.range(of: "<key>baseImage</key>\n                <string>4-0.png</string>"))
-        try text.replacingCharacters(in: last, with: "<key>note</key>\n                <string>the end</string>")
-            .replacingOccurrences(
-                of:
-                    "<string>SimplePage</string>\n            <key>properties</key>\n            <dict>\n                <key>note</key>",
-                with:
-                    "<string>NotePage</string>\n            <key>properties</key>\n            <dict>\n                <key>note</key>"
-            )
-            .write(to: pages, atomically: true, encoding: .utf8)
-        try FileManager.default.removeItem(at: magazine.appendingPathComponent("issues/a-3/assets/4-0@2x.png"))
-        let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
-        let result = await InProcess.newsstand(
-            ["build", magazine.path, "--output", output.path, "--feed", "epub"], environment: epoch)
-        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(
-            result.stderr.contains(
-                "issue 'a-3': \(magazine.appendingPathComponent("issues/a-3/pages.plist").path): page 1 of article 4 cannot be an EPUB page: it has no baseImage, and an EPUB page shows a page's base image"
-            ),
-            "\(result.stderr)")
-        let plain = await InProcess.newsstand(["build", magazine.path, "--output", output.path], environment: epoch)
-        #expect(plain.status == 0, "without --feed epub the page is fine: \(plain.stdout)\(plain.stderr)")
-    }
 }

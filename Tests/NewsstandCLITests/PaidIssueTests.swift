@@ -300,13 +300,6 @@ import Testing
         }
     }
 
-    /// The hosting configuration docs/publishing.md gives is the one these tests run nginx with.
-    @Test func thePublishingGuideGivesTheConfigurationTheseTestsRun() throws {
-        let readme = try String(contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/publishing.md"), encoding: .utf8)
-        #expect(readme.contains(Nginx.paidLocation(prefix: "/magazine/", secret: "<secret>")))
-        #expect(readme.contains("openssl rand -base64 32 > signing.secret && chmod 600 signing.secret"))
-    }
-
     /// The tests' entitlement service (the reader side will use it): it checks the token and
     /// answers a link nginx accepts, signed by its own implementation of the formula, which
     /// agrees with `SignedURL`'s.

@@ -15,13 +15,13 @@ import Testing
         "Nginx(", "Testbed", "PythonServer", "LyingServer", "RecordingProxy", "Aria2Bed", "ServedSite", "IndexedIssues", "aria2c",
         "Shell.run", "Shell.python", "ZipFixture.", "JavaZipStream", "BackgroundProcess", "ChildProcess", "ReleaseTarball",
         "ChannelChecks", "ImportFixtures", "TinyDisk", "BundleIndexFixture", "LibraryInvariants", "Process()", "OffPool.",
-        "RealPNG",
-        "Fixtures.", "BuiltIssue", "RendererProcess(", "rclone:", "RcloneDestination",
+        "Fixtures.", "RendererProcess(", "rclone:", "RcloneDestination", "TestChild.start",
     ]
 
     /// Starters that are whole names only: Foundation's `Process()`, not the end of a test
-    /// named `…AcrossInstancesOfOneProcess()`.
-    static let wholeNameStarters: Set<String> = ["Process()"]
+    /// named `…AcrossInstancesOfOneProcess()`; the imaging tests' `Fixtures` (which run vips and
+    /// Python), not `PreviewFixtures`, which runs the preview in process.
+    static let wholeNameStarters: Set<String> = ["Process()", "Fixtures."]
 
     /// Whether `text` says `starter` (as a whole name when it is one of `wholeNameStarters`).
     static func says(_ starter: String, in text: String) -> Bool {
@@ -92,6 +92,8 @@ import Testing
         #expect(Self.says("Process()", in: "let p = Process()\n"))
         #expect(Self.says("Process()", in: "Process()"))
         #expect(!Self.says("Process()", in: "@Test func oneOwnerAcrossInstancesOfOneProcess() {}"))
+        #expect(Self.says("Fixtures.", in: "try Fixtures.png(url, width: 2, height: 2)"))
+        #expect(!Self.says("Fixtures.", in: "let (_, output) = try PreviewFixtures.preview(sample)"))
         #expect(Self.topLevelSuites(in: "@Suite struct A { @Test func a() {} }") == ["@Suite struct A "])
         #expect(Self.topLevelSuites(in: "struct A { @Test func a() {} }") == nil)
         let multiLine = "import Testing\n@Suite(\n    \"A\", .tags(.needsTools)\n)\nstruct A {\n}\n"

@@ -5,8 +5,7 @@ import Testing
 
 /// A bundle index is read from a server: every field is checked, and the canonical encoding
 /// round-trips and is what Python's json module reads.
-@Suite("Bundle index", .tags(.needsTools))
-struct BundleIndexTests {
+@Suite("Bundle index") struct BundleIndexTests {
     static let hash = String(repeating: "ab", count: 32)
 
     static func entry(_ name: String, header: Int64, size: Int64 = 10, method: BundleIndex.Method = .stored) -> BundleIndex.Entry
@@ -29,17 +28,6 @@ struct BundleIndexTests {
         #expect(data == Self.sample.encoded())
         #expect(BundleIndex.fileName(forBundle: "a-1.3fa9c1e2.zip") == "a-1.3fa9c1e2.index.json")
         #expect(RetinaName.of(BundleIndex.fileName(forBundle: "a-1.zip")) == "a-1.index@2x.json")
-    }
-
-    @Test func pythonReadsTheSameEntries() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try Self.sample.encoded().write(to: file)
-        let out = try Shell.python(
-            "import json,sys; d=json.load(open(sys.argv[1])); print(','.join(e['name'] for e in d['entries']), d['bundle']['size'])",
-            [file.path]
-        ).stdout
-        #expect(out == "pages.plist,1-0.png,dir/\"q\".png 500\n")
     }
 
     static func refusal(_ mutate: (inout BundleIndex) -> Void) -> BundleIndexError? {

@@ -5,8 +5,7 @@ import Testing
 
 /// The streaming catalog parser reads what Foundation reads, the same way, whatever the chunks
 /// the network cuts the body into; and refuses what is not an XML property list.
-@Suite("Catalog parser", .tags(.needsTools))
-struct CatalogParserTests {
+@Suite("Catalog parser") struct CatalogParserTests {
     static func parse(_ data: Data, chunk: Int) throws(CatalogError) -> (entries: [CatalogEntry], problems: [CatalogError]) {
         var parser = CatalogStreamParser()
         var start = 0
@@ -70,37 +69,6 @@ struct CatalogParserTests {
         #expect(streamed.entries == foundation.entries)
         #expect(streamed.problems == foundation.problems)
         #expect(streamed.entries == Catalog.sorted(Self.entries()))
-    }
-
-    /// A catalog written by Python's plistlib, with what hand-edited catalogs contain:
-    /// comments, CDATA, character references, an unknown extra key holding nested values, an
-    /// entry that is not a dictionary and one without a required key.
-    @Test func readsCommentsCDATAReferencesAndBadEntriesAsFoundationDoes() throws {
-        let written = try Shell.python(
-            """
-            import plistlib, sys, datetime
-            entries = [
-                {"Name": "n-1", "Title": "T & <1>", "Date": datetime.datetime(2020, 5, 1, 8, 0, 0),
-                 "Cover": "http://h/c.png", "Content": "http://h/n-1.zip", "ContentSize": 12,
-                 "Extra": {"list": [1, 2.5, True, b"bytes", {"deep": ["x"]}]}},
-                "not a dictionary",
-                {"Name": "n-2", "Title": "No date", "Cover": "c", "Content": "z"},
-            ]
-            sys.stdout.write(plistlib.dumps(entries).decode())
-            """)
-        var xml = written.stdout
-        xml = xml.replacingOccurrences(of: "<string>T &amp; &lt;1&gt;</string>", with: "<string>T &#38; <![CDATA[<1>]]></string>")
-        xml = xml.replacingOccurrences(of: "<array>\n\t<dict>", with: "<array>\n<!-- issues -->\n\t<dict>")
-        #expect(xml.contains("CDATA") && xml.contains("<!-- issues -->"))
-        let data = Data(xml.utf8)
-        let foundation = try Self.foundation(data)
-        for chunk in [1, 3, 1 << 20] {
-            let streamed = try Self.parse(data, chunk: chunk)
-            #expect(streamed.entries == foundation.entries)
-            #expect(streamed.problems == foundation.problems)
-        }
-        #expect(foundation.entries.map(\.title) == ["T & <1>"])
-        #expect(foundation.problems.count == 2)
     }
 
     @Test func refusesWhatIsNotAnXMLPropertyList() throws {

@@ -114,46 +114,6 @@ import Testing
         }
     }
 
-    @Test func aPageOutsideTheDocumentIsAnError() throws {
-        let folder = try Fixtures.folder()
-        let pdf = folder.appendingPathComponent("two.pdf")
-        try Fixtures.pdf(pdf, pages: [Self.a4, Self.a4])
-        let document = try PDFDocument(.path(pdf.path))
-        let out = folder.appendingPathComponent("x.png")
-        #expect(throws: ImagingError.pageOutOfRange(path: pdf.path, page: 2, pageCount: 2)) {
-            try document.renderPage(2, to: .newFile(out.path))
-        }
-        #expect(throws: ImagingError.pageOutOfRange(path: pdf.path, page: -1, pageCount: 2)) {
-            try document.renderPage(-1, to: .newFile(out.path))
-        }
-        #expect(throws: ImagingError.invalidArgument("a page width must be positive, not 0")) {
-            try document.renderPage(0, width: 0, to: .newFile(out.path))
-        }
-        #expect(!FileManager.default.fileExists(atPath: out.path))
-    }
-
-    @Test func aPDFWithMorePagesThanTheLimitIsRefused() throws {
-        let folder = try Fixtures.folder()
-        let pdf = folder.appendingPathComponent("thick.pdf")
-        try Fixtures.pdf(pdf, pages: Array(repeating: Self.a4, count: 5))
-        #expect(throws: ImagingError.tooManyPages(path: pdf.path, pageCount: 5, limit: 4)) {
-            try PDFDocument(.path(pdf.path), limits: ImagingLimits(maximumPDFPages: 4))
-        }
-        #expect(try PDFDocument(.path(pdf.path), limits: ImagingLimits(maximumPDFPages: 5)).pageCount == 5)
-    }
-
-    /// A 100 × 5000 point strip at 1536 pixels wide would be 76,800 rows: refused before rendering.
-    @Test func aPageTooTallIsRefused() throws {
-        let folder = try Fixtures.folder()
-        let pdf = folder.appendingPathComponent("strip.pdf")
-        try Fixtures.pdf(pdf, pages: [(100, 5000)])
-        let out = folder.appendingPathComponent("x.png")
-        #expect(throws: ImagingError.tooLarge(path: "\(pdf.path), page 1", width: 1536, height: 76800, limit: 16_777_216)) {
-            try PDFDocument(.path(pdf.path)).renderPage(0, to: .newFile(out.path))
-        }
-        #expect(!FileManager.default.fileExists(atPath: out.path))
-    }
-
     /// libvips cannot hold a dimension over 10,000,000 pixels and kept its default of 1 there: a
     /// 1 × 200,000 point page came out as a 1536 × 2 strip. The rows a page will have are worked
     /// out before it is rendered, so such a page is refused with its number, and a page libvips

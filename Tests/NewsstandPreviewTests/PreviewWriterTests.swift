@@ -7,7 +7,7 @@ import NewsstandTestSupport
 import Testing
 
 /// `PreviewWriter`, in process, on the sample and on a magazine with a page class of its own.
-@Suite(.tags(.needsTools)) struct PreviewWriterTests {
+@Suite struct PreviewWriterTests {
     let fileManager = FileManager.default
 
     @Test func sampleIndexListsIssuesNewestFirstWithCovers() throws {

@@ -12,8 +12,10 @@ import Testing
 /// one removed, with `--prune`) failing at step 1, then at step 2, … up to the last step, each
 /// time from version 1 again; what readers are served is fetched over HTTP from nginx and
 /// checked with Python after every failure and after every rerun: bundles, covers and bundle
-/// indexes (issue 14), each against the catalog's size and SHA-256.
-@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.needsServer)) struct PublishFailureTests {
+/// indexes (issue 14), each against the catalog's size and SHA-256. Not serialized: each test
+/// has its own nginx, proxy and folders, and run one after another its four long cases were
+/// the last tests of the whole suite, with the other slots idle.
+@Suite(.timeLimit(.minutes(10)), .tags(.needsServer)) struct PublishFailureTests {
     enum Naming: String, CaseIterable, CustomTestStringConvertible {
         case versioned, fixed
         var testDescription: String { rawValue }

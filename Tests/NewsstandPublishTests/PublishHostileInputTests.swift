@@ -11,7 +11,7 @@ import Testing
 /// destination. Each lie is an error naming the file and the entry, and every folder involved
 /// (the built folder, the destination, a "victim" folder beside them) is listed with the SHA-256
 /// of every file before and after: nothing changes.
-@Suite(.tags(.needsTools)) struct PublishHostileInputTests {
+@Suite struct PublishHostileInputTests {
     /// A built fixture, an empty destination and a victim folder with a file in it, side by side.
     struct Scene {
         let fixture: MagazineFixture

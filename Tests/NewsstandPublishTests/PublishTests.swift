@@ -6,10 +6,10 @@ import NewsstandPublish
 import NewsstandTestSupport
 import Testing
 
-/// Publishing to a local folder and to an rclone remote; WebDAV is tested against nginx in
+/// Publishing to a local folder (to an rclone remote: `RclonePublishTests`); WebDAV is tested against nginx in
 /// `PublishFailureTests` and the CLI tests, hostile inputs in `PublishHostileInputTests`.
-@Suite(.tags(.needsTools)) struct PublishTests {
-    private func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false) throws {
+@Suite struct PublishTests {
+    func build(_ fixture: MagazineFixture, into output: URL, versioned: Bool = false) throws {
         let (magazine, plans) = try fixture.plans()
         _ = try MagazineBuilder(magazine: magazine, options: BuildOptions(output: output, jobs: 2, versioned: versioned))
             .build(plans)
@@ -17,7 +17,7 @@ import Testing
 
     /// Every file the published catalog names exists at the destination with the catalog's
     /// SHA-256 (bundles and their indexes), covers exist.
-    private func expectConsistent(_ root: URL) throws {
+    func expectConsistent(_ root: URL) throws {
         let (entries, problems) = try Catalog.decode(Data(contentsOf: root.appendingPathComponent("issues.plist")))
         #expect(problems.isEmpty)
         for entry in entries {
@@ -181,34 +181,6 @@ import Testing
         held?.release()
         let again = try await destination.lock()
         #expect(again != nil)
-    }
-
-    @Test func rcloneRemote() async throws {
-        let fixture = try MagazineFixture(issues: ["f-1", "f-2"])
-        let built = try Shell.temporaryFolder()
-        let site = try Shell.temporaryFolder()
-        try build(fixture, into: built)
-        // rclone's on-the-fly local backend: the same code path as an S3 or SFTP remote.
-        let destination = try Destinations.parse("rclone::local:\(site.path)")
-        #expect(!destination.supportsAtomicMove)
-        var report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.count == 12)  // per issue: 2 bundles, 2 indexes, 2 covers
-        try expectConsistent(site)
-        report = try await Publisher.publish(built, to: destination)
-        #expect(report.uploaded.isEmpty && report.replacedCatalogs.isEmpty)
-        try fixture.image("f-1", "1-0.png", width: 11, height: 20)
-        try FileManager.default.removeItem(at: fixture.url("issues/f-2"))
-        try build(fixture, into: built)
-        report = try await Publisher.publish(built, to: destination, prune: true)
-        #expect(report.swapped == ["f-1/f-1.zip", "f-1/f-1@2x.zip", "f-1/f-1.index.json", "f-1/f-1.index@2x.json"])
-        #expect(report.deleted.count == 6)
-        try expectConsistent(site)
-    }
-
-    @Test func rcloneConnectionStringSecretsAreNotShown() throws {
-        let destination = try Destinations.parse(
-            "rclone::s3,provider=AWS,access_key_id=AKIAEXAMPLE,secret_access_key='s3cr3t:x':bucket/mag")
-        #expect(destination.description == "rclone::s3,provider=***,access_key_id=***,secret_access_key=***:bucket/mag")
     }
 
     @Test func credentialsComeFromNetrcOrTheEnvironment() throws {
