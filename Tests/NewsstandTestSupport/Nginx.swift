@@ -13,6 +13,8 @@ import Foundation
 ///   can cancel a first download mid-way) and at full speed for resumed ones.
 /// - `/norange/` serves `root` ignoring `Range` (`max_ranges 0`), slow like `/slow/` at first.
 /// - `/broken/` answers 503 to everything.
+/// - `/redirect/<scheme>/<port>/<path>` answers 302 to `<scheme>://127.0.0.1:<port>/<path>`
+///   (`ftp`, `sftp`, `http`): a server sending a client to another protocol and host.
 /// - `/dav/` is a WebDAV endpoint (PUT, DELETE, MKCOL, COPY, MOVE) writing into `root`.
 /// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
 /// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
@@ -191,6 +193,7 @@ public final class Nginx: Sendable {
                     limit_rate 5m;
                 }
                 location /broken/ { return 503; }
+                location ~ ^/redirect/(ftp|sftp|http)/([0-9]+)/(.*)$ { return 302 $1://127.0.0.1:$2/$3; }
                 \(Self.barrierLocation)
                 \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.slowPaidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")
                 # One validator each (no Last-Modified sent nor If-Modified-Since heeded, or no
