@@ -57,13 +57,17 @@ final class Aria2Transfers: Sendable {
         if let held = try client.status(of: gid), files.id(of: held) == id {
             if held.state.isUnfinished || held.state == .complete && files.dataSize(of: id) != nil {
                 // Kept, with its record (without one it would be taken for a download dealt with).
-                if files.record(of: id) != record { try write(record, for: id, files) }
+                if files.record(of: id) != record {
+                    try write(record, for: id, files)
+                    try daemon.limitFileSize(for: files)
+                }
                 if held.state == .paused { try client.unpause(gid) }
                 return
             }
             try client.removeDownloadResult(gid)
         }
         try write(record, for: id, files)
+        try daemon.limitFileSize(for: files)
         try takeOver(from: id, source: source, client, files)
         try client.addUri(url, gid: gid, out: Aria2Key.fileName(of: id))
         state.withLock {

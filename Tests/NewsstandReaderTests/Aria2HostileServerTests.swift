@@ -29,6 +29,33 @@ struct Aria2HostileServerTests {
         }
     }
 
+    /// The catalog says 300 bytes and the server sends 10 GiB (issue 35, item 1): with no
+    /// process of ours polling the engine, the daemon stops writing a little past the largest
+    /// size its jobs' catalogs state (its file-size limit), and the download fails; the next
+    /// look reports it too large and deletes it.
+    @Test func anUnattendedDaemonStopsWritingPastTheCatalogsSize() async throws {
+        try await Aria2Bed.with { bed in
+            let huge = bed.nginx.root.appendingPathComponent("e-1.zip")
+            FileManager.default.createFile(atPath: huge.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: huge)
+            try handle.truncate(atOffset: 10 << 30)  // sparse: no disk used
+            try handle.close()
+            let engine = bed.engine()
+            let job = Aria2EngineTests.job("e-1", 1, bed.nginx.baseURL.appendingPathComponent("e-1.zip"), size: 300)
+            try await engine.start(job)
+            // Neither `report()` nor a sink: nothing of ours looks. nginx logs the request once
+            // aria2 hangs up; without the limit the file grows past 64 MiB first.
+            let tooMuch: Int64 = 64 << 20
+            try await eventually("aria2 stops") {
+                bed.nginx.requests().contains { $0.uri == "/e-1.zip" } || (fileSize(bed, "e-1#1") ?? 0) > tooMuch
+            }
+            let written = fileSize(bed, "e-1#1") ?? 0
+            #expect(written <= 300 + Aria2Daemon.fileSizeMargin, "\(written) bytes written for a 300-byte issue")
+            #expect(try await engine.report()[job.id] == .failed(.tooLarge(limit: 300), resumable: false))
+            #expect(fileSize(bed, "e-1#1") == nil, "the bytes are deleted")
+        }
+    }
+
     /// A redirect to another http server is still followed (a CDN's), so only the scheme is kept.
     @Test func aRedirectToHTTPIsFollowed() async throws {
         try await Aria2Bed.with { bed in
