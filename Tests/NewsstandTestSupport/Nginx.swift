@@ -8,7 +8,9 @@ import Foundation
 /// folder; started by a test and stopped (and its folder removed) by `stop()`.
 ///
 /// Locations:
-/// - `/` serves `root` as is.
+/// - `/` serves `root` as is, but for hidden names (`.newsstand-publish.json`, a publish's
+///   temporary names): 404 everywhere but the `^~` locations below, as docs/publishing.md says
+///   (`hiddenNamesLocation`).
 /// - `/slow/` serves `root` at 100 KB/s for requests without a `Range` header (so that a test
 ///   can cancel a first download mid-way) and at full speed for resumed ones.
 /// - `/norange/` serves `root` ignoring `Range` (`max_ranges 0`), slow like `/slow/` at first.
@@ -147,6 +149,11 @@ public final class Nginx: Sendable {
         """
     }
 
+    /// docs/publishing.md's refusal of hidden names (the publish record, `.newsstand-publish.json`,
+    /// and a publish's hidden temporary names sit in the served folder), word for word: the
+    /// first regular expression, so no other one serves them.
+    public static let hiddenNamesLocation = #"location ~ "(^|/)\." { return 404; }"#
+
     /// docs/publishing.md's cache-header locations ("Cache-safe names and cache headers"), which are
     /// regular expressions: a request matching one would be served without the paid
     /// location's check, were it not `^~`. (A regular expression with `{` is quoted, or nginx
@@ -177,6 +184,7 @@ public final class Nginx: Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 root \(root);
+                \(Self.hiddenNamesLocation)
                 location /slow/ {
                     alias \(root)/;
                     set $limit_rate 100k;
