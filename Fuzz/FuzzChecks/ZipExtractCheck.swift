@@ -4,7 +4,9 @@ import NewsstandCore
 /// `ZipExtractor` (our reader over zlib) on any bytes, in a sandbox: `sandbox/outer/{before,inner/{bundle.zip,out},after}`
 /// with files around the destination. After an extraction that succeeds, the only new paths
 /// are inside `out`, which holds only folders and regular files, as many as the summary says;
-/// after one that fails, `out` is gone and the sandbox is as it was.
+/// after one that fails, `out` is gone and the sandbox is as it was. Every name written is one
+/// the build's name rules allow (`SafeRelativePath`), files and folders together stay within
+/// the entry limit, and no error message holds a character that could rewrite a terminal.
 enum ZipExtractCheck {
     /// Small limits, so that one input cannot fill the disk or take long.
     static let limits = ZipExtractionLimits(
@@ -56,6 +58,10 @@ enum ZipExtractCheck {
         switch result {
         case .failure(let error):
             guard added.isEmpty else { return "\(error) left \(added.keys.sorted().prefix(5)) behind" }
+            let message = String(describing: error)
+            if message.unicodeScalars.contains(where: SafeRelativePath.isUnprintable) {
+                return "the message \(message.debugDescription) holds a character that could rewrite the terminal"
+            }
         case .success(let summary):
             guard added[inside]?.kind == .folder else { return "the destination is not a folder after success" }
             var files = 0
@@ -71,7 +77,15 @@ enum ZipExtractCheck {
                 }
             }
             guard bytes <= limits.maxTotalSize else { return "\(bytes) bytes written, over the limit" }
-            guard files <= limits.maxEntries else { return "\(files) files written, over the entry limit" }
+            guard files + folders <= limits.maxEntries else {
+                return "\(files) files and \(folders) folders written, over the entry limit"
+            }
+            for path in added.keys where path != inside {
+                let relative = String(path.dropFirst(inside.count + 1))
+                if let problem = SafeRelativePath.problem(in: relative) {
+                    return "\(relative.debugDescription) was written: it \(problem)"
+                }
+            }
             guard summary.fileCount == files, summary.totalSize == bytes else {
                 return "the summary \(summary) disagrees with the disk: \(files) files, \(folders) folders, \(bytes) bytes"
             }

@@ -35,7 +35,10 @@ extension Aria2Daemon {
             } catch {
                 throw .folder(error)
             }
-            let pid = try Aria2Platform.spawnDetached(executable, ["--conf-path=" + settingsPath])
+            // Through the shell, which sets the file-size limit and execs aria2c in its place
+            // (the same process: its command line is aria2c's): `Aria2Daemon+FileSizeCap`.
+            let pid = try Aria2Platform.spawnDetached(
+                "/bin/sh", ["-c", Self.limitedStart(cap: Self.fileSizeCap(files)), executable, "--conf-path=" + settingsPath])
             Self.children.withLock { _ = $0.insert(pid) }
             let record = Aria2DaemonRecord(port: port, secret: secret, pid: pid)
             do throws(Aria2Error) {

@@ -79,7 +79,13 @@ final class Aria2Daemon: Sendable {
     func stop(ifIdle isIdle: (Aria2Client) throws(Aria2Error) -> Bool) throws(Aria2Error) -> Bool {
         let engineFolder = try openFolder()
         return try locked(engineFolder) { () throws(Aria2Error) -> Bool in
-            guard let client = try unlockedClient(.never, engineFolder) else { return runningProcess() == nil }
+            guard let client = try unlockedClient(.never, engineFolder) else {
+                // A daemon of this folder nothing can talk to (its record lost, say to a full
+                // disk, and nothing in its session) is ours and tracked by nothing: stopped (on
+                // SIGTERM aria2 saves its session, so what it held goes on with the next one).
+                Aria2Platform.processes(withArgument: "--conf-path=" + settingsPath).filter(isOurs).forEach(terminate)
+                return runningProcess() == nil
+            }
             guard try isIdle(client) else { return false }
             unlockedStop(engineFolder)
             return true

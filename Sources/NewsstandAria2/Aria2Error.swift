@@ -33,6 +33,8 @@ public enum Aria2Error: Error, Equatable, Sendable {
     case refused(method: String, code: Int, message: String)
     /// Another process held the engine's start lock for `seconds`.
     case lockTimeout(seconds: Double)
+    /// The daemon's file-size limit could not be set (`errno`): no job is handed over unbounded.
+    case fileSizeLimit(code: Int32)
 
     /// The failure a `TransferEngine` call reports for this error. An engine that cannot run
     /// at all (no aria2c, not Linux) is `unsupportedURL`: the one case that fails at once and is
@@ -44,7 +46,8 @@ public enum Aria2Error: Error, Equatable, Sendable {
         case .folder(let cause): .file(cause)
         case .timedOut(_, let seconds): .timedOut(seconds: seconds)
         case .connection(_, let code): .network(code: Int(code), reason: description)
-        case .didNotStart, .responseTooLarge, .badResponse, .refused, .lockTimeout: .network(code: -1, reason: description)
+        case .didNotStart, .responseTooLarge, .badResponse, .refused, .lockTimeout, .fileSizeLimit:
+            .network(code: -1, reason: description)
         }
     }
 }
@@ -66,6 +69,7 @@ extension Aria2Error: CustomStringConvertible {
         case .badResponse(let method, let reason): "aria2c's answer to \(method) is not JSON-RPC: \(reason)"
         case .refused(let method, let code, let message): "aria2c refused \(method) (\(code)): \(message)"
         case .lockTimeout(let seconds): "another process held the aria2 folder for \(Self.seconds(seconds)) s"
+        case .fileSizeLimit(let code): "cannot limit the size of aria2c's files: \(String(cString: strerror(code)))"
         }
     }
 

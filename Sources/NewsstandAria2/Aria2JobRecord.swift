@@ -3,8 +3,9 @@ import NewsstandCore
 import NewsstandReader
 
 /// What the engine knows of a job beyond its key, kept beside its file (`<key>.json`), written
-/// before aria2 is given the job: the URL (a later generation continues this one's bytes only
-/// from the same URL) and the size the catalog states (a body growing past it is stopped, by
+/// before aria2 is given the job: the catalog's URL (a later generation continues this one's
+/// bytes only from the same one; never a paid issue's signed link, which is new at every
+/// signing and a secret) and the size the catalog states (a body growing past it is stopped, by
 /// whichever process looks next). Its presence is what makes a key's files the engine's own:
 /// nothing without a record is ever handed over or deleted. Read as input from outside.
 struct Aria2JobRecord: Codable, Equatable, Sendable {

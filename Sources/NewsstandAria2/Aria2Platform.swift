@@ -47,6 +47,22 @@ import NewsstandReader
             return pid
         }
 
+        /// Sets `pid`'s soft limit on the size of a file it writes (`RLIMIT_FSIZE`) to `bytes`
+        /// (nil: none), its hard limit unchanged; whether it was set.
+        static func setFileSizeLimit(of pid: Int32, to bytes: Int64?) -> Bool {
+            // glibc's `prlimit` (a GNU function the Swift overlay does not import).
+            guard let prlimit = gnuFunction("prlimit", as: ProcessLimit.self) else {
+                errno = ENOSYS
+                return false
+            }
+            var current = rlimit()
+            let resource = Int32(RLIMIT_FSIZE.rawValue)
+            guard prlimit(pid, resource, nil, &current) == 0 else { return false }
+            var wanted = current
+            wanted.rlim_cur = bytes.map { min(rlim_t($0), current.rlim_max) } ?? current.rlim_max
+            return prlimit(pid, resource, &wanted, nil) == 0
+        }
+
         /// The arguments `pid` was started with, argv[0] first; nil when there is no such process
         /// (or it is not ours to read).
         static func commandLine(of pid: Int32) -> [String]? {
@@ -123,6 +139,8 @@ import NewsstandReader
             @convention(c) (
                 UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
             ) -> Int32
+        private typealias ProcessLimit =
+            @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
         private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
         private static func gnuFunction<T>(_ name: String, as type: T.Type) -> T? {
@@ -154,6 +172,7 @@ import NewsstandReader
         static func spawnDetached(_ executable: String, _ arguments: [String]) throws(Aria2Error) -> Int32 {
             throw .notSupported
         }
+        static func setFileSizeLimit(of pid: Int32, to bytes: Int64?) -> Bool { false }
         static func commandLine(of pid: Int32) -> [String]? { nil }
         static func processes(withArgument argument: String) -> [Int32] { [] }
         static func isRunning(_ pid: Int32) -> Bool { false }

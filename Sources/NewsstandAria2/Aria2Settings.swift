@@ -2,6 +2,8 @@
 /// holds nothing but that path, so `ps` shows every local user no secret.
 enum Aria2Settings {
     static let fileName = "aria2.conf"
+    /// A proxy no connection can reach (connecting to port 0 is refused at once).
+    static let noProxy = "http://127.0.0.1:0"
 
     /// The settings of a daemon listening on `port` with `secret`, downloading into `files`
     /// and keeping its session in `session` (absolute paths without line breaks).
@@ -27,6 +29,11 @@ enum Aria2Settings {
             // no peer-to-peer listening, no credentials from ~/.netrc.
             "http-accept-gzip=false", "follow-torrent=false", "follow-metalink=false", "enable-dht=false",
             "enable-dht6=false", "bt-enable-lpd=false", "enable-peer-exchange=false", "no-netrc=true",
+            // Redirects kept to http(s), as the in-process engine keeps them: aria2 follows one to
+            // `ftp://` or `sftp://` (any host and port a hostile server names) and has no option
+            // against it, but sends both through the FTP proxy, and this one refuses every
+            // connection (port 0 cannot be connected to), so no such host is ever reached.
+            "ftp-proxy=\(noProxy)",
             "max-concurrent-downloads=\(max(1, configuration.maxConcurrentDownloads))",
             "max-tries=\(max(1, configuration.maxTries))", "retry-wait=\(max(0, configuration.retryWait))",
             "timeout=\(max(1, configuration.networkTimeout))", "connect-timeout=\(max(1, configuration.networkTimeout))",

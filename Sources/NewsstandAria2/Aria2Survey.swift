@@ -79,6 +79,8 @@ struct Aria2Survey {
             if let limit, size > limit { return .oversized(limit: limit) }
             return .finished(files.url(of: id))
         case .error:
+            // Stopped by the daemon's file-size limit (or failed once past the size anyway).
+            if let limit, let size = files.dataSize(of: id), size > limit { return .oversized(limit: limit) }
             let (failure, resumable) = Aria2ErrorCode.failure(of: status, folder: files.path)
             return .failed(failure, resumable: resumable)
         case .removed:

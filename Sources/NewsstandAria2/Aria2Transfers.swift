@@ -38,30 +38,37 @@ final class Aria2Transfers: Sendable {
     /// URL carried over, so aria2 continues them with `Range`.
     func start(_ job: TransferJob) throws(Aria2Error) {
         let url = try Aria2Key.checkedURL(job.url)
+        let source = try Aria2Key.checkedURL(job.catalogURL)
         // Under the daemon's lock: another process's engine finding it idle cannot stop it
         // between this look and the job's reaching it.
         try daemon.withClient(.always) { client throws(Aria2Error) in
             guard let client else { throw .didNotStart(seconds: daemon.configuration.startTimeout) }
-            try start(job, url: url, client)
+            try start(job, url: url, source: source, client)
         }
     }
 
-    private func start(_ job: TransferJob, url: String, _ client: Aria2Client) throws(Aria2Error) {
+    private func start(_ job: TransferJob, url: String, source: String, _ client: Aria2Client) throws(Aria2Error) {
         let files = try openFiles()
         let id = job.id
         let gid = Aria2Key.gid(of: id)
-        let record = Aria2JobRecord(url: url, expectedSize: job.expectedSize)
+        // The catalog's URL, not a paid issue's signed link: the bytes carry over to the next
+        // generation, signed anew, and the link stays out of the file.
+        let record = Aria2JobRecord(url: source, expectedSize: job.expectedSize)
         if let held = try client.status(of: gid), files.id(of: held) == id {
             if held.state.isUnfinished || held.state == .complete && files.dataSize(of: id) != nil {
                 // Kept, with its record (without one it would be taken for a download dealt with).
-                if files.record(of: id) != record { try write(record, for: id, files) }
+                if files.record(of: id) != record {
+                    try write(record, for: id, files)
+                    try daemon.limitFileSize(for: files)
+                }
                 if held.state == .paused { try client.unpause(gid) }
                 return
             }
             try client.removeDownloadResult(gid)
         }
         try write(record, for: id, files)
-        try takeOver(from: id, url: url, client, files)
+        try daemon.limitFileSize(for: files)
+        try takeOver(from: id, source: source, client, files)
         try client.addUri(url, gid: gid, out: Aria2Key.fileName(of: id))
         state.withLock {
             $0.ended.remove(id)
@@ -164,8 +171,10 @@ final class Aria2Transfers: Sendable {
     }
 
     /// Stops every earlier generation of `id`'s issue that aria2 still runs, carries the newest
-    /// one's bytes from `url` over to `id`, and removes the rest.
-    private func takeOver(from id: TransferID, url: String, _ client: Aria2Client, _ files: Aria2Files) throws(Aria2Error) {
+    /// one's bytes from the same catalog URL (`source`) over to `id`, and removes the rest.
+    private func takeOver(from id: TransferID, source: String, _ client: Aria2Client, _ files: Aria2Files)
+        throws(Aria2Error)
+    {
         let isEarlier = { (other: TransferID) in other.name == id.name && other.generation < id.generation }
         for status in try client.downloads() {
             guard let other = files.id(of: status), isEarlier(other) else { continue }
@@ -174,7 +183,7 @@ final class Aria2Transfers: Sendable {
         let earlier = files.recordedIDs().filter(isEarlier).sorted { $0.generation > $1.generation }
         let source =
             files.dataSize(of: id) == nil
-            ? earlier.first { files.record(of: $0)?.url == url && files.dataSize(of: $0) != nil } : nil
+            ? earlier.first { files.record(of: $0)?.url == source && files.dataSize(of: $0) != nil } : nil
         for other in earlier {
             if other == source, (try? files.move(other, to: id)) != nil { continue }
             try? files.remove(other)

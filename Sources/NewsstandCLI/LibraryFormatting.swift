@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandReader
 
 /// How `newsstand library` prints issues, problems and progress.
@@ -50,14 +51,18 @@ enum LibraryFormatting {
         }
     }
 
+    /// A refresh problem as one line; the catalog's names, URLs and the reasons (which may repeat
+    /// a server's words) are quoted or escaped (`PrintableText`): a catalog is outside text.
     static func describe(_ problem: RefreshProblem) -> String {
-        switch problem {
-        case .badEntry(let name, let reason): "catalog entry \(name.map { "'\($0)'" } ?? "without a name") skipped: \(reason)"
-        case .unsafeName(let name): "catalog entry '\(name)' skipped: unsafe issue name"
-        case .badURL(let name, let url): "catalog entry '\(name)' skipped: bad URL '\(url)'"
-        case .coverUnavailable(let name, let url, let reason): "cover of '\(name)' (\(url)) not fetched: \(reason)"
+        func q(_ text: String) -> String { PrintableText.quoted(text) }
+        func e(_ text: String) -> String { PrintableText.escaped(text) }
+        return switch problem {
+        case .badEntry(let name, let reason): "catalog entry \(name.map(q) ?? "without a name") skipped: \(e(reason))"
+        case .unsafeName(let name): "catalog entry \(q(name)) skipped: unsafe issue name"
+        case .badURL(let name, let url): "catalog entry \(q(name)) skipped: bad URL \(q(url))"
+        case .coverUnavailable(let name, let url, let reason): "cover of \(q(name)) (\(e(url))) not fetched: \(e(reason))"
         case .coverTooLarge(let name, let url, let limit):
-            "cover of '\(name)' (\(url)) not kept: larger than the limit of \(limit) bytes (\(LibraryCommand.Options.name(\.configuration.maxCoverBytes)))"
+            "cover of \(q(name)) (\(e(url))) not kept: larger than the limit of \(limit) bytes (\(LibraryCommand.Options.name(\.configuration.maxCoverBytes)))"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandAria2
+import NewsstandCore
 import NewsstandReader
 
 /// The work behind `newsstand library`: opens the library, runs one action and prints it.
@@ -43,7 +44,7 @@ struct LibrarySession: Sendable {
             let result = await library.useBackgroundEngine(.custom(Aria2Engine(in: library)))
             for name in result.installed { console.err("newsstand library: \(name): installed from the background download") }
             for name in result.received where !result.installed.contains(name) {
-                let reason = await library.lastTransferError(of: name) ?? "not installed"
+                let reason = await library.lastTransferError(of: name).map { PrintableText.escaped($0) } ?? "not installed"
                 console.err("newsstand library: \(name): the background download arrived but failed: \(reason)")
             }
             for name in result.restarted { console.err("newsstand library: \(name): background download started again") }
@@ -71,7 +72,9 @@ struct LibrarySession: Sendable {
                     // The engine may refuse the job at once (no aria2c on the PATH, say).
                     let handed = await library.backgroundTransfers.contains { $0.name == name }
                     if !handed, await library.issue(named: name)?.status != .available {
-                        let reason = await library.lastTransferError(of: name) ?? "the background engine did not take it"
+                        let reason =
+                            await library.lastTransferError(of: name).map { PrintableText.escaped($0) }
+                            ?? "the background engine did not take it"
                         throw LibraryError.downloadFailed(name: name, url: "-", reason: reason)
                     }
                     outcomes.append((name, .success(())))

@@ -100,7 +100,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
             return "a file has more problems than are listed: the first 1,000 are, the rest counted (a warning when those "
                 + "are all warnings)"
         case .magazineNotDict: return "magazine.plist is not a dictionary"
-        case .magazineTitle: return "magazine.plist Title is missing or not a string"
+        case .magazineTitle: return "magazine.plist Title is missing, not a string, or blank"
         case .magazineBaseURL: return "magazine.plist BaseURL is missing or not an absolute http(s) URL"
         case .noIssues: return "the magazine has no issues folder or no issues"
         case .magazinePublisher: return "magazine.plist Publisher is given but is not a non-empty string"
@@ -150,7 +150,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .schemaCycle: return "page classes inherit from each other in a cycle"
         case .schemaUnknownType: return "a schema property has an unknown type"
         case .issueNotDict: return "issue.plist is not a dictionary"
-        case .issueTitle: return "issue.plist Title is missing or not a string"
+        case .issueTitle: return "issue.plist Title is missing, not a string, or blank"
         case .issueDate: return "issue.plist Date is missing or not a date"
         case .issueCover:
             return "issue.plist Cover is missing or not a string (a missing cover image is NS-301 or NS-303)"

@@ -13,16 +13,5 @@ public enum SourceText {
     /// `text` with every scalar that could hide in or rewrite a line (a line feed, an escape
     /// sequence, a right-to-left override: `SafeRelativePath.isUnprintable`) written as
     /// `\u{…}`, so that one diagnostic stays one line of a terminal or log.
-    public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: SafeRelativePath.isUnprintable) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if SafeRelativePath.isUnprintable(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    public static func printable(_ text: String) -> String { PrintableText.escaped(text, limit: nil) }
 }

@@ -64,11 +64,12 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case redirect(status: Int)
         /// A request took too long.
         case timedOut(Timeout, seconds: Double)
-        /// The connection failed (libcurl's message).
+        /// The connection failed (libcurl's message, shown escaped: `PrintableText`).
         case network(String)
         /// `rclone` could not be started (the system's reason).
         case cannotRun(program: String, reason: String)
-        /// `rclone` failed: its exit status and what it said (secrets cut out).
+        /// `rclone` failed: its exit status and what it said (secrets cut out, shown escaped:
+        /// `PrintableText`, as it may repeat a remote's names).
         case rclone(status: Int32, message: String)
         /// A catalog moved into place, where moves are not atomic, reads back different.
         case readBackMismatch
@@ -116,15 +117,15 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .timedOut(.stall, let seconds):
                 "the transfer stalled: under \(Self.bytes(PublishTimeouts.lowSpeedBytesPerSecond))/s for \(Self.seconds(seconds)) (--stall-timeout)"
             case .timedOut(.request, let seconds): "no complete answer within \(Self.seconds(seconds)) (--timeout)"
-            case .network(let detail): detail
+            case .network(let detail): PrintableText.escaped(detail)
             case .cannotRun(let program, let reason): "cannot run \(program): \(reason)"
             case .rclone(let status, let message):
                 status == 127
                     ? "rclone is not installed"
                     : message.contains("didn't find section in config file")
-                        ? message
+                        ? PrintableText.escaped(message)
                             + "; no rclone remote of that name is configured: add it with 'rclone config' (or give its configuration in RCLONE_CONFIG), or check the name in --to rclone:<remote>:<path> ('rclone listremotes' lists them)"
-                        : message
+                        : PrintableText.escaped(message)
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
             case .cancelled: "cancelled; nothing was left under a final name half-written"

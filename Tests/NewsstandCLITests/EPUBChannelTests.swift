@@ -210,4 +210,55 @@ import Testing
         #expect(read.status == 0 && read.stdout == "ok\n", "\(read.stderr)")
     }
 
+    /// Values the validator once accepted and EPUBCheck refuses (issue 35): a Title of only
+    /// whitespace (an empty `dc:title`, `<title>` and `<h1>`) is refused as a blank Publisher is,
+    /// for an issue (NS-502) and for the magazine (NS-102), and nothing is built.
+    @Test(arguments: ["issue", "magazine"])
+    func aBlankTitleIsRefused(_ whose: String) async throws {
+        let magazine = try copyOfSample()
+        let file =
+            whose == "issue"
+            ? magazine.appendingPathComponent("issues/a-1/issue.plist") : magazine.appendingPathComponent("magazine.plist")
+        let original = whose == "issue" ? "<string>Aurora — Spring 2026</string>" : "<string>Aurora</string>"
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(original))
+        try text.replacingOccurrences(of: original, with: "<string> &#9;\n  </string>").write(
+            to: file, atomically: true, encoding: .utf8)
+        let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
+        let result = await InProcess.newsstand(
+            ["build", magazine.path, "--output", output.path, "--feed", "epub"], environment: epoch)
+        #expect(result.status != 0, "\(result.stdout)")
+        let code = whose == "issue" ? "NS-502" : "NS-102"
+        #expect((result.stdout + result.stderr).contains(code), "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains("Title must be a non-empty string; it is blank"))
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("a-1").path), "nothing is built")
+    }
+
+    /// An empty or blank Summary is left out of the package (an empty `dc:description` is an
+    /// EPUBCheck error), and the EPUB passes.
+    @Test(arguments: ["", "   "])
+    func anEmptySummaryIsLeftOut(_ summary: String) async throws {
+        let magazine = try copyOfSample()
+        let issue = magazine.appendingPathComponent("issues/a-1/issue.plist")
+        let text = try String(contentsOf: issue, encoding: .utf8)
+        let original = try #require(text.range(of: #"<string>Northern lights[^<]*</string>"#, options: .regularExpression))
+        try text.replacingCharacters(in: original, with: "<string>\(summary)</string>").write(
+            to: issue, atomically: true, encoding: .utf8)
+        let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
+        _ = try await build(magazine, output)
+        let book = try #require(try epubs(in: output)["a-1"])
+        let check = try await ChannelChecks.epubcheck([book])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(!check.stderr.contains("ERROR") && !check.stderr.contains("WARNING"), "\(check.stderr)")
+        let read = try await offPool {
+            try Shell.python(
+                """
+                import sys, zipfile
+                z = zipfile.ZipFile(sys.argv[1])
+                opf = [n for n in z.namelist() if n.endswith('.opf')][0]
+                print('description' in z.read(opf).decode('utf-8'))
+                """, [book.path])
+        }
+        #expect(read.stdout == "False\n", "\(read.stdout)\(read.stderr)")
+    }
 }

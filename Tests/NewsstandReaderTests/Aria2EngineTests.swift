@@ -140,6 +140,44 @@ struct Aria2EngineTests {
         }
     }
 
+    /// A paid issue's link is signed anew for every generation (issue 35): the bytes carry over
+    /// by the catalog's URL, as the in-process `.part` file's do, not by the signed link.
+    @Test func aNewlySignedLinkContinuesWithRange() async throws {
+        try await Aria2Bed.with { bed in
+            let bundle = try bed.bundle("p-1", bytes: Aria2Bed.slowBytes, location: "slow/")
+            let engine = bed.engine()
+            func signed(_ generation: Int, _ signature: String) throws -> TransferJob {
+                var job = Self.job("p-1", generation, bundle.url, size: bundle.size)
+                var parts = try #require(URLComponents(url: bundle.url, resolvingAgainstBaseURL: false))
+                parts.queryItems = [
+                    URLQueryItem(name: "md5", value: signature), URLQueryItem(name: "expires", value: "2000000000"),
+                ]
+                job.url = try #require(parts.url)
+                return job
+            }
+            let first = try signed(1, "first")
+            try await engine.start(first)
+            try await eventually("bytes arrive") { (fileSize(bed, "p-1#1") ?? 0) > 50_000 }
+            await engine.cancel(first.id, keepingData: true)
+            let kept = try #require(fileSize(bed, "p-1#1"))
+            #expect(
+                !String(decoding: try Data(contentsOf: bed.folder.appendingPathComponent("files/p-1#1.json")), as: UTF8.self)
+                    .contains("first"), "the record keeps no signed link")
+
+            let second = try signed(2, "second")
+            try await engine.start(second)
+            let sink = RecordingSink(downloads: bed.downloads)
+            engine.attach(sink)
+            try await eventually("the file is handed over") { sink.finished.count == 1 }
+            #expect(try SHA256.hex(ofFileAt: try #require(sink.finished.first).file) == bundle.sha256)
+            let ranged = bed.nginx.requests(for: "/slow/p-1.zip", atLeast: 2).filter { $0.range != nil }
+            let resumed = try #require(ranged.first, "the second generation continued the first's bytes")
+            let start = try #require(Int(resumed.range?.dropFirst("bytes=".count).prefix { $0 != "-" } ?? ""))
+            #expect(resumed.status == 206)
+            #expect(start > 0 && start <= Int(kept))
+        }
+    }
+
     @Test func theSecretIsOnNoCommandLineAndTheDaemonIsDetached() async throws {
         try await Aria2Bed.with { bed in
             let bundle = try bed.bundle("s-1", bytes: 300_000, location: "slow/")

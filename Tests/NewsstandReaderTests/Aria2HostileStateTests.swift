@@ -59,6 +59,30 @@ struct Aria2HostileStateTests {
         }
     }
 
+    /// A daemon of the folder that nothing tracks any more (issue 35, item 7: after full disks it
+    /// stayed up holding an errored job, without `daemon.json`, its session empty) is found and
+    /// stopped by the next engine that looks for an idle daemon: it runs with the folder's
+    /// settings, so it is ours.
+    @Test func anUntrackedDaemonOfTheFolderIsStopped() async throws {
+        try await Aria2Bed.with { bed in
+            let first = bed.engine()
+            let job = Aria2EngineTests.job("gone", 1, bed.nginx.baseURL.appendingPathComponent("gone.zip"))
+            try await first.start(job)
+            let daemon = try await bed.onlyDaemon()
+            try await eventually("aria2 gives up", reportOf: first) {
+                if case .failed = $0[job.id] { true } else { false }
+            }
+            // aria2 does not save a failed download in its session (force-save=false): it is empty.
+            try FileManager.default.removeItem(at: bed.folder.appendingPathComponent("daemon.json"))
+            try Data().write(to: bed.folder.appendingPathComponent("session"))
+            // Another process: it knows nothing of the daemon.
+            let next = bed.engine()
+            #expect(try await next.stopIfIdle(), "the untracked daemon is stopped")
+            #expect(!Aria2Platform.isRunning(daemon))
+            #expect(bed.daemons().isEmpty)
+        }
+    }
+
     /// A process killed while writing a job's record leaves its temporary file behind: the next
     /// report removes it, and nothing else (a running writer's, another name's, a link).
     @Test func aRecordWriteCutByAKillIsRemovedByTheNextReport() async throws {

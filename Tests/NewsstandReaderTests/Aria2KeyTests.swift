@@ -66,7 +66,10 @@ struct Aria2KeyTests {
     }
 
     @Test func whatAria2SaysIsMadePrintable() {
-        #expect(Aria2Text.printable("bad\u{1B}[2Jname\n") == "bad?[2Jname?")
+        // Escaped as every name and server's words are (`PrintableText`, issue 35): C0 and C1
+        // controls, a right-to-left override, a zero-width space.
+        #expect(Aria2Text.printable("bad\u{1B}[2Jname\n") == "bad\\u{1b}[2Jname\\u{a}")
+        #expect(Aria2Text.printable("x\u{9B}31m\u{202E}gnp.exe\u{200B}") == "x\\u{9b}31m\\u{202e}gnp.exe\\u{200b}")
         #expect(Aria2Text.printable("from https://user:pass@cdn.example/a.zip") == "from https://***@cdn.example/a.zip")
         let long = Aria2Text.printable(String(repeating: "x", count: 10_000))
         #expect(long.count == Aria2Text.maxCharacters + 1)

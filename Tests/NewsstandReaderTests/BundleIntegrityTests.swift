@@ -79,16 +79,25 @@ struct BundleIntegrityTests {
     }
 
     /// An app's own unpacker that lets hidden names through: the library still refuses the
-    /// planted record before the content is put in place.
+    /// planted record before the content is put in place. (`ZipExtractor` itself refuses hidden
+    /// names since issue 35, so this one unpacks the record under a plain name and gives it its
+    /// hidden one, as an unpacker without that rule would have written it.)
     struct PermissiveUnpacker: BundleUnpacker {
+        static let plantedAs = "newsstand-index.json"
+
         func unpack(_ archive: URL, into destination: URL, limits: ZipExtractionLimits) throws(ZipExtractionError) {
             try ZipExtractor.extract(from: archive, into: destination, limits: limits)
+            let planted = destination.appendingPathComponent(Self.plantedAs)
+            guard rename(planted.path, destination.appendingPathComponent(".newsstand-index.json").path) == 0 else {
+                throw .writeFailed(path: planted.path, reason: "cannot give it its hidden name")
+            }
         }
     }
 
     @Test func aForgedIndexIsRefusedWhateverTheUnpacker() async throws {
         try await ScriptedBed.with { bed in
-            try Self.publishFiveKeys(bed, ScriptedBed.IssueSpec.pages(scale: "") + [.text(".newsstand-index.json", "{}")])
+            try Self.publishFiveKeys(
+                bed, ScriptedBed.IssueSpec.pages(scale: "") + [.text(PermissiveUnpacker.plantedAs, "{}")])
             let library = try bed.library { $0.unpacker = PermissiveUnpacker() }
             try await library.refresh(from: bed.catalogURL)
             let error = await #expect(throws: LibraryError.self) { try await library.download("f-1") }

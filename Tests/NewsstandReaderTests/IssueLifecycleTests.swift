@@ -86,6 +86,28 @@ struct IssueLifecycleTests {
         #expect(issue.failure == nil)
     }
 
+    /// A transfer that fails the same transient way at every restart (aria2 refused a redirect
+    /// to `ftp://` each time) gives up saying why: the last failure, not only that it was lost.
+    @Test func aTransferThatFailsAtEveryRestartGivesUpSayingWhy() {
+        var issue = IssueLifecycle(name: "a")
+        _ = issue.handle(.requested(.user, engine: .background))
+        let refused = LibraryError.downloadFailed(
+            name: "a", url: "https://x.test/a.zip", reason: "aria2 error 1: Failed to establish connection")
+        for generation in 1...(IssueLifecycle.maxRestarts + 1) {
+            _ = issue.handle(.engineReported(generation: generation, engine: .background, .failed(refused, resumable: true)))
+        }
+        #expect(issue.phase == .failed)
+        #expect(issue.transfer == nil)
+        #expect(issue.failure == refused.description)
+        // An engine that only lost it, again and again, says that.
+        var lost = IssueLifecycle(name: "b")
+        _ = lost.handle(.requested(.user, engine: .background))
+        for generation in 1...(IssueLifecycle.maxRestarts + 1) {
+            _ = lost.handle(.engineReported(generation: generation, engine: .background, .unknown))
+        }
+        #expect(lost.failure == LibraryError.transferLost(name: "b", restarts: IssueLifecycle.maxRestarts).description)
+    }
+
     @Test func staleEventsChangeNothingAndLeaveNothingBehind() {
         var issue = IssueLifecycle(name: "a")
         _ = issue.handle(.requested(.user, engine: .background))

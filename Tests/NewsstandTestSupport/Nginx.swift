@@ -8,11 +8,15 @@ import Foundation
 /// folder; started by a test and stopped (and its folder removed) by `stop()`.
 ///
 /// Locations:
-/// - `/` serves `root` as is.
+/// - `/` serves `root` as is, but for hidden names (`.newsstand-publish.json`, a publish's
+///   temporary names): 404 everywhere but the `^~` locations below, as docs/publishing.md says
+///   (`hiddenNamesLocation`).
 /// - `/slow/` serves `root` at 100 KB/s for requests without a `Range` header (so that a test
 ///   can cancel a first download mid-way) and at full speed for resumed ones.
 /// - `/norange/` serves `root` ignoring `Range` (`max_ranges 0`), slow like `/slow/` at first.
 /// - `/broken/` answers 503 to everything.
+/// - `/redirect/<scheme>/<port>/<path>` answers 302 to `<scheme>://127.0.0.1:<port>/<path>`
+///   (`ftp`, `sftp`, `http`): a server sending a client to another protocol and host.
 /// - `/dav/` is a WebDAV endpoint (PUT, DELETE, MKCOL, COPY, MOVE) writing into `root`.
 /// - `/authdav/` is the same endpoint behind HTTP basic authentication (`davUser`, `davPassword`).
 /// - `/authput/` is the same endpoint where GET and HEAD are open and every other method needs
@@ -145,6 +149,11 @@ public final class Nginx: Sendable {
         """
     }
 
+    /// docs/publishing.md's refusal of hidden names (the publish record, `.newsstand-publish.json`,
+    /// and a publish's hidden temporary names sit in the served folder), word for word: the
+    /// first regular expression, so no other one serves them.
+    public static let hiddenNamesLocation = #"location ~ "(^|/)\." { return 404; }"#
+
     /// docs/publishing.md's cache-header locations ("Cache-safe names and cache headers"), which are
     /// regular expressions: a request matching one would be served without the paid
     /// location's check, were it not `^~`. (A regular expression with `{` is quoted, or nginx
@@ -175,6 +184,7 @@ public final class Nginx: Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 root \(root);
+                \(Self.hiddenNamesLocation)
                 location /slow/ {
                     alias \(root)/;
                     set $limit_rate 100k;
@@ -191,6 +201,7 @@ public final class Nginx: Sendable {
                     limit_rate 5m;
                 }
                 location /broken/ { return 503; }
+                location ~ ^/redirect/(ftp|sftp|http)/([0-9]+)/(.*)$ { return 302 $1://127.0.0.1:$2/$3; }
                 \(Self.barrierLocation)
                 \(secureLinkSecret.map { Self.paidLocation(secret: $0) + "\n" + Self.slowPaidLocation(secret: $0) + "\n" + Self.cacheLocations } ?? "")
                 # One validator each (no Last-Modified sent nor If-Modified-Since heeded, or no

@@ -60,7 +60,9 @@ enum EPUBDocuments {
                 manifest.append(item(id: image.id, href: image.href, type: image.mediaType))
             }
         }
-        let description = metadata.summary.map { "\n    <dc:description>\(Markup.escape($0))</dc:description>" } ?? ""
+        // An empty `dc:description` is an EPUBCheck error: a blank Summary is left out.
+        let summary = metadata.summary.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let description = summary.map { "\n    <dc:description>\(Markup.escape($0))</dc:description>" } ?? ""
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid" xml:lang="\(EPUBSettings.language)">

@@ -51,10 +51,14 @@ public enum MagazineLoader {
             return (nil, nil, nil, nil, true)
         }
         var title: String?
-        if let node = root["Title"], let value = node.string, !value.isEmpty {
+        if let node = root["Title"], let value = node.string, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             title = value
         } else {
-            let found = root["Title"].map { "found \($0.kindName)" } ?? "it is missing"
+            // Blank (only whitespace) as a blank Publisher is: a feed's title would be empty.
+            let found =
+                root["Title"].map { node in
+                    node.string.map { $0.isEmpty ? "it is empty" : "it is blank" } ?? "found \(node.kindName)"
+                } ?? "it is missing"
             diagnostics.append(
                 Diagnostic(
                     .magazineTitle, "Title must be a non-empty string; \(found)",

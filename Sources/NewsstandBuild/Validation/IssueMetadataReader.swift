@@ -109,9 +109,15 @@ struct IssueMetadataReader: DiagnosticReporter {
         return nil
     }
 
+    /// A required string, refused when it is missing, not a string, empty or blank (only
+    /// whitespace: an EPUB's `dc:title`, `<title>` and `<h1>` would be empty, which EPUBCheck
+    /// refuses), as a blank Publisher is (NS-105).
     private mutating func requiredString(_ key: String, code: DiagnosticCode, _ root: PlistNode) -> String? {
-        if let value = root[key]?.string, !value.isEmpty { return value }
-        let found = root[key].map { $0.string != nil ? "it is empty" : "found \($0.kindName)" } ?? "it is missing"
+        if let value = root[key]?.string, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return value }
+        let found =
+            root[key].map { node in
+                node.string.map { $0.isEmpty ? "it is empty" : "it is blank" } ?? "found \(node.kindName)"
+            } ?? "it is missing"
         problems.add(code, "\(key) must be a non-empty string; \(found)", line: root[key]?.line ?? root.line)
         return nil
     }

@@ -37,13 +37,14 @@ public enum FileSystemError: Error, Equatable, Sendable, CustomStringConvertible
     }
 
     /// A phrase for messages, without the path: "it is a symbolic link (to '/etc/passwd')",
-    /// "No space left on device".
+    /// "No space left on device". Names read from the disk are quoted (`SafeRelativePath.quoted`).
     public var reason: String {
         switch self {
         case .missing: "it does not exist"
-        case .symbolicLink(_, let target, _): "it is a symbolic link" + (target.map { " (to '\($0)')" } ?? "")
+        case .symbolicLink(_, let target, _):
+            "it is a symbolic link" + (target.map { " (to \(SafeRelativePath.quoted($0)))" } ?? "")
         case .wrongKind(_, let found, _): "it is \(found.description)"
-        case .invalidName(_, let name): "'\(name)' is not a name in a folder"
+        case .invalidName(_, let name): "\(SafeRelativePath.quoted(name)) is not a name in a folder"
         case .system(_, let code): String(cString: strerror(code))
         }
     }

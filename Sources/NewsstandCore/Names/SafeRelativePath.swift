@@ -119,19 +119,8 @@ public struct SafeRelativePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `text` quoted for a message, with anything unprintable escaped, so a hostile name can
-    /// neither hide in nor rewrite the line that reports it.
-    public static func quoted(_ text: String) -> String {
-        var out = "'"
-        for scalar in text.prefix(300).unicodeScalars {
-            if isUnprintable(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                if scalar == "'" || scalar == "\\" { out += "\\" }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + (text.count > 300 ? "…'" : "'")
-    }
+    /// neither hide in nor rewrite the line that reports it (`PrintableText.quoted`).
+    public static func quoted(_ text: String) -> String { PrintableText.quoted(text) }
 
     /// Whether `scalar` could hide in or rewrite the line that shows it: a control character
     /// (a line feed, an escape sequence's ESC), an invisible formatting one (a right-to-left

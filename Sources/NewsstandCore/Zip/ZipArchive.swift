@@ -27,7 +27,9 @@ struct ZipArchive {
             let entry = try ZipCentralEntry.read(&reader)
             // Records lie before the directory: this also keeps the offsets' sums from overflowing.
             guard entry.localHeaderOffset < end.directoryOffset, entry.compressedSize <= end.directoryOffset else {
-                throw .corrupt(archive: source.name, reason: "the record of '\(entry.name)' lies outside the archive's entries")
+                throw .corrupt(
+                    archive: source.name,
+                    reason: "the record of \(SafeRelativePath.quoted(entry.name)) lies outside the archive's entries")
             }
             entries.append(entry)
         }

@@ -59,10 +59,14 @@ struct ZipCentralEntry: Sendable {
         let name = ZipEntryName.decode(rawName, flags: header.flags, extra: extra)
         guard name.utf8.count <= maxNameBytes else { throw corrupt("has a Unicode name of more than \(maxNameBytes) bytes") }
         guard let wide = extra.widened([header.uncompressed, header.compressed, header.offset]) else {
-            throw corrupt("of '\(name)' needs Zip64 values it does not have")
+            throw corrupt("of \(SafeRelativePath.quoted(name)) needs Zip64 values it does not have")
         }
-        guard wide.allSatisfy({ $0 <= UInt64(Int64.max) }) else { throw corrupt("of '\(name)' has sizes out of range") }
-        guard header.disk == 0 || header.disk == 0xFFFF else { throw corrupt("of '\(name)' is on another disk") }
+        guard wide.allSatisfy({ $0 <= UInt64(Int64.max) }) else {
+            throw corrupt("of \(SafeRelativePath.quoted(name)) has sizes out of range")
+        }
+        guard header.disk == 0 || header.disk == 0xFFFF else {
+            throw corrupt("of \(SafeRelativePath.quoted(name)) is on another disk")
+        }
         return ZipCentralEntry(
             rawName: rawName, name: name, versionMadeBy: header.madeBy, flags: header.flags, method: header.method,
             crc32: header.crc, compressedSize: Int64(wide[1]), uncompressedSize: Int64(wide[0]),

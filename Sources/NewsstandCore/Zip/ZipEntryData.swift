@@ -42,7 +42,7 @@ struct ZipEntryData {
     }
 
     private func corrupt(_ reason: String) -> ZipExtractionError {
-        .corrupt(archive: source.name, reason: "'\(name)' \(reason)")
+        .corrupt(archive: source.name, reason: "\(SafeRelativePath.quoted(name)) \(reason)")
     }
 
     /// Reads the next compressed chunk (at most what is left of the entry) into the input buffer.

@@ -1,5 +1,20 @@
 /// The checked, normalised path of an archive entry: relative, without `.`/`..` components.
 struct ZipEntryPath: Equatable, Sendable {
+    /// What the unpacker does with an entry whose path is structurally safe.
+    enum Disposition: Equatable, Sendable {
+        /// Write it.
+        case write
+        /// Leave it out: macOS's metadata (`__MACOSX/`, `.DS_Store`), never part of an issue.
+        case skip
+        /// Refuse the archive: the bundle rules refuse this name.
+        case refuse(SafeRelativePath.Problem)
+    }
+
+    /// The folder macOS's zip (and Finder's "Compress") adds at the root for resource forks.
+    static let macOSMetadataFolder = "__MACOSX"
+    /// The file Finder leaves in every folder it has shown.
+    static let finderFile = ".DS_Store"
+
     /// The path's components, none empty, `.` or `..`.
     let components: [String]
     /// Whether the entry names a folder (trailing `/`).
@@ -27,4 +42,20 @@ struct ZipEntryPath: Equatable, Sendable {
 
     /// The path relative to the destination.
     var relativePath: String { components.joined(separator: "/") }
+
+    /// What to do with the entry: the build's own rule for every path in a bundle
+    /// (`SafeRelativePath`: at most 16 components and 1,024 bytes, no hidden names, no `:`, no
+    /// control or invisible formatting characters), so that the reader installs nothing the
+    /// build would refuse, and no path implies more folders than that. macOS's metadata, which
+    /// Finder adds to a bundle zipped by hand, is left out rather than refused. Judged on the
+    /// components' count before the text, so a path thousands of folders deep costs no more
+    /// than a short one.
+    var disposition: Disposition {
+        if components.first == Self.macOSMetadataFolder || (!isFolder && components.last == Self.finderFile) {
+            return .skip
+        }
+        if components.count > SafeRelativePath.maxComponents { return .refuse(.tooLong) }
+        if let problem = SafeRelativePath.problem(in: relativePath) { return .refuse(problem) }
+        return .write
+    }
 }

@@ -1,5 +1,7 @@
 /// Everything an extraction will do, decided from the central directory before one byte is
-/// written: each entry's path checked (`ZipEntryPath`), its kind (no links, devices, FIFOs),
+/// written: each entry's path checked (`ZipEntryPath`: the bundle rules' names and depth, macOS's
+/// metadata left out), every file and folder it implies counted against the entry limit, its
+/// kind (no links, devices, FIFOs),
 /// method and encryption, duplicates (a file and a folder with one name too), reserved names,
 /// the declared sizes against the limits, and no two entries' records overlapping (a zip bomb
 /// that points many headers at one record inflates it many times from few bytes).
@@ -32,12 +34,24 @@ struct ZipExtractionPlan {
                 if fileSet.contains(relative) { throw .duplicateEntry(archive: name, entry: relative) }
                 folderSet.insert(relative)
                 folders.append(relative)
+                try checkCount()
+            }
+        }
+        // Every folder a path implies is created, so each counts as an entry, as the files do.
+        func checkCount() throws(ZipExtractionError) {
+            guard folders.count + files.count <= limits.maxEntries else {
+                throw .tooManyEntries(archive: name, limit: limits.maxEntries)
             }
         }
         for entry in archive.entries {
             guard let path = ZipEntryPath(entry.name) else { throw .unsafePath(archive: name, entry: entry.name) }
             if path.components.contains(where: { component in reservedPrefixes.contains { component.hasPrefix($0) } }) {
                 throw .reservedName(archive: name, entry: entry.name)
+            }
+            switch path.disposition {
+            case .write: break
+            case .skip: continue
+            case .refuse(let problem): throw .unsafeName(archive: name, entry: entry.name, problem: problem)
             }
             if let mode = entry.unixMode {
                 switch mode & 0o170000 {
@@ -53,7 +67,8 @@ struct ZipExtractionPlan {
             if entry.isFolder || path.isFolder {
                 guard entry.uncompressedSize == 0 else {
                     throw .corrupt(
-                        archive: name, reason: "the folder '\(entry.name)' has \(entry.uncompressedSize) bytes of data")
+                        archive: name,
+                        reason: "the folder \(SafeRelativePath.quoted(entry.name)) has \(entry.uncompressedSize) bytes of data")
                 }
                 try addFolders(path.components[...])
                 continue
@@ -69,6 +84,7 @@ struct ZipExtractionPlan {
             declaredTotal = sum
             try ZipExtractionLimitCheck(limits: limits, archive: name, archiveSize: archive.source.size).check(declaredTotal)
             files.append(File(entry: entry, path: path, recordLimit: 0))
+            try checkCount()
         }
         try placeRecords(archive)
     }
@@ -91,7 +107,8 @@ struct ZipExtractionPlan {
             guard span.end >= span.start, span.end <= limit else {
                 throw .corrupt(
                     archive: archive.source.name,
-                    reason: "the record of '\(span.name)' overlaps the next record or the central directory")
+                    reason:
+                        "the record of \(SafeRelativePath.quoted(span.name)) overlaps the next record or the central directory")
             }
             nextStart[span.start] = limit
         }

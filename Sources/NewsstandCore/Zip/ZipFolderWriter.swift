@@ -27,11 +27,13 @@ struct ZipFolderWriter {
     }
 
     mutating func run() throws(ZipExtractionError) -> ZipExtractionSummary {
+        var open = ZipOpenFolders(root: destination)
         for folder in plan.folders {
             do throws(FileSystemError) {
-                guard let (parent, name) = try destination.parent(of: folder, create: false) else {
-                    throw FileSystemError.missing(path: destination.path(at: folder))
-                }
+                let components = folder.split(separator: "/").map(String.init)
+                guard let name = components.last else { throw FileSystemError.invalidName(path: destination.path, name: folder) }
+                let parent = try open.folder(at: components.dropLast())
+                try parent.checkName(name)
                 guard mkdirat(parent.descriptor, name, 0o755) == 0 else { throw FileSystemError.fromErrno(parent.path(of: name)) }
             } catch {
                 throw .writeFailed(path: error.path, reason: error.reason)
@@ -39,26 +41,24 @@ struct ZipFolderWriter {
             summary.folderCount += 1
         }
         for file in plan.files {
-            try write(file)
+            try write(file, folders: &open)
         }
         return summary
     }
 
-    private mutating func write(_ file: ZipExtractionPlan.File) throws(ZipExtractionError) {
+    private mutating func write(_ file: ZipExtractionPlan.File, folders: inout ZipOpenFolders) throws(ZipExtractionError) {
         let entry = file.entry
         let header = try ZipLocalHeader.read(archive.source, at: entry.localHeaderOffset)
         try header.check(against: entry, archive: archive.source.name)
         guard header.dataOffset + entry.compressedSize <= file.recordLimit else {
             throw .corrupt(
                 archive: archive.source.name,
-                reason: "the record of '\(entry.name)' overlaps the next record or the central directory")
+                reason: "the record of \(SafeRelativePath.quoted(entry.name)) overlaps the next record or the central directory")
         }
         let target: WritableFile
         do throws(FileSystemError) {
-            guard let (parent, name) = try destination.parent(of: file.path.relativePath, create: false) else {
-                throw FileSystemError.missing(path: destination.path(at: file.path.relativePath))
-            }
-            target = try parent.createFile(name)
+            let components = file.path.components
+            target = try folders.folder(at: components.dropLast()).createFile(components[components.count - 1])
         } catch {
             throw .writeFailed(path: error.path, reason: error.reason)
         }

@@ -51,7 +51,9 @@ struct ZipLocalHeader {
     func check(against central: ZipCentralEntry, archive: String) throws(ZipExtractionError) {
         func disagree(_ what: String) -> ZipExtractionError {
             .corrupt(
-                archive: archive, reason: "the local header of '\(central.name)' has another \(what) than the central directory")
+                archive: archive,
+                reason:
+                    "the local header of \(SafeRelativePath.quoted(central.name)) has another \(what) than the central directory")
         }
         guard rawName == central.rawName else { throw disagree("name") }
         guard method == central.method else { throw disagree("compression method") }

@@ -220,10 +220,11 @@ struct IssueLifecycle: Equatable, Sendable {
     }
 
     /// A new generation of the same transfer (its engine lost it, or failed with data to go on
-    /// from): the part file or resume data carries over; past `maxRestarts` it fails.
-    private mutating func restart(_ current: TransferState) -> [LifecycleAction] {
+    /// from): the part file or resume data carries over; past `maxRestarts` it fails, with the
+    /// failure that made it restart when there was one (it says why), else as lost.
+    private mutating func restart(_ current: TransferState, after failure: LibraryError? = nil) -> [LifecycleAction] {
         guard current.restarts < Self.maxRestarts else {
-            return fail(current, with: .transferLost(name: name, restarts: current.restarts))
+            return fail(current, with: failure ?? .transferLost(name: name, restarts: current.restarts))
         }
         lastGeneration += 1
         var next = current
@@ -279,7 +280,7 @@ struct IssueLifecycle: Equatable, Sendable {
             return receive(file, generation: current.generation)
         case .failed(let error, let resumable):
             if current.file != nil { return [] }
-            return resumable ? restart(current) : fail(current, with: error)
+            return resumable ? restart(current, after: error) : fail(current, with: error)
         case .unknown:
             if current.file != nil { return [] }
             return restart(current)

@@ -61,8 +61,12 @@ extension TransferEngine {
 public struct TransferJob: Sendable, Equatable {
     /// The transfer's key.
     public var id: TransferID
-    /// The bundle.
+    /// The bundle: the URL to request (a paid issue's signed link, new at every signing).
     public var url: URL
+    /// The catalog's URL of the bundle, set from `url` when the job is made: what an engine
+    /// matches a later generation's bytes by, as the in-process `.part` file does, since a
+    /// signed link changes at every signing. Never a secret.
+    public var catalogURL: URL
     /// The size the catalog states; an engine stops a body that grows past it.
     public var expectedSize: Int64?
     /// Who asked: automatic jobs may wait for a good network.
@@ -82,6 +86,7 @@ public struct TransferJob: Sendable, Equatable {
     public init(id: TransferID, url: URL, expectedSize: Int64?, intent: TransferIntent, resumeData: Data? = nil) {
         self.id = id
         self.url = url
+        catalogURL = url
         self.expectedSize = expectedSize
         self.intent = intent
         self.resumeData = resumeData

@@ -65,6 +65,14 @@ final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_busy_timeout(handle, 2000)
         // No extension loading, no attached files: nothing but this file.
         sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+        // The write-ahead log and its shared-memory index stay when the last connection closes:
+        // opening then allocates nothing, so a full disk never keeps the library from opening
+        // and reading its state (SQLite's "disk I/O error" came from sizing a new `-shm` file).
+        // The log itself is cut to nothing whenever it is reset and at that close
+        // (`journal_size_limit = 0`), so no frame of an earlier log is ever read again.
+        var persist: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        sqlite3_exec(handle, "PRAGMA journal_size_limit = 0", nil, nil, nil)
     }
 
     private var isClosed = false
@@ -72,7 +80,8 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit { close() }
 
     /// Closes the connection (SQLite finishes it once the last statement is finalized); the
-    /// last connection to close checkpoints the write-ahead log and removes it.
+    /// last connection to close checkpoints the write-ahead log and empties it (it stays, with
+    /// its `-shm` file: see `init`).
     func close() {
         guard !isClosed else { return }
         isClosed = true
