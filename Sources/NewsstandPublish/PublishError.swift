@@ -54,7 +54,7 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case notServedAtBaseURL(baseURL: String, destination: String, problems: [String], count: Int)
         /// The destination (a local folder) cannot be written by this user: the system's reason.
         case cannotWrite(destination: String, reason: String)
-        /// The server does not take WebDAV requests (`method`, answered 405 or 501).
+        /// The server does not take WebDAV requests (`method`, answered 405 or 501, or a PUT 404).
         case notWebDAV(method: String, status: Int)
         /// The server answered with an unexpected HTTP status.
         case http(status: Int)

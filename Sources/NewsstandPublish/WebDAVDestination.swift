@@ -146,8 +146,12 @@ public struct WebDAVDestination: PublishDestination {
                 reason: .credentialsRefused(
                     status: status, hint: HTTPCredentials.hint(status: status, host: root.host ?? "", sent: credentials)))
         case 300..<400: throw PublishError(step: step, target: url(path), reason: .redirect(status: status))
-        case 405, 501:
-            // A plain web server (or a read-only location) answers a method it does not take so.
+        case 405, 501,
+            404 where step == "upload":
+            // A plain web server (or a read-only location) answers a method it does not take so;
+            // and a PUT answered 404 found no WebDAV either (a WebDAV server makes the file, or
+            // answers 409 for a missing folder): a location that serves files and refuses the
+            // hidden temporary name, as docs/publishing.md's nginx does, answers so.
             let reason = Self.methods[step].map { PublishError.Reason.notWebDAV(method: $0, status: status) }
             throw PublishError(step: step, target: url(path), reason: reason ?? .http(status: status))
         default: throw PublishError(step: step, target: url(path), reason: .http(status: status))

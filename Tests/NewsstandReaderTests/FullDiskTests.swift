@@ -40,4 +40,42 @@ struct FullDiskTests {
         await again.close()
         #expect(try await LibraryReader(folder: folder).issues().isEmpty, "an app extension reads it too")
     }
+
+    /// The disk filled while an issue downloaded: removing it deletes what it downloaded and is
+    /// saved, the room its partial download took being what the commit needs.
+    @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root, which CI has"))
+    func aFullDiskNeverKeepsTheUserFromRemovingWhatFilledIt() async throws {
+        let mountPoint = try Shell.temporaryFolder("full-disk")
+        let mounted = try Shell.run("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint.path])
+        try #require(mounted.status == 0, "mount -t tmpfs as root: \(mounted.stderr)")
+        defer { _ = try? Shell.run("umount", [mountPoint.path]) }
+        try await ScriptedBed.with { bed in
+            try bed.publish([.init("a", day: 1, normal: ScriptedBed.bigBundle, location: "slow/")])
+            let folder = mountPoint.appendingPathComponent("library")
+            let library = try IssueLibrary(
+                folder: folder, configuration: LibraryFolderCheck.configuration(transport: bed.transport))
+            try await library.refresh(from: bed.catalogURL)
+            let reached = AsyncStream<Void>.makeStream()
+            let download = Task {
+                try await library.download("a") { if $0.bytesReceived >= 200_000 { reached.continuation.yield() } }
+            }
+            for await _ in reached.stream { break }
+            await library.suspendDownloads()
+            _ = await download.result
+            let part = folder.appendingPathComponent("Downloads/a.zip.part")
+            #expect((FileStatus.size(of: part) ?? 0) >= 200_000, "the partial download is kept")
+            try Self.fill(mountPoint)
+            #expect(LibraryConfiguration.freeBytes(at: mountPoint) == 0, "the disk is full")
+
+            try await library.remove("a")
+            #expect(await library.issue(named: "a")?.status == IssueStatus.none)
+            #expect(FileStatus.size(of: part) == nil, "what it downloaded is gone")
+            await library.close()
+            let again = try IssueLibrary(
+                folder: folder, configuration: LibraryFolderCheck.configuration(transport: bed.transport))
+            #expect(await again.issue(named: "a")?.status == IssueStatus.none, "the removal was saved")
+            #expect(await again.pendingDownloads.isEmpty)
+            await again.close()
+        }
+    }
 }

@@ -27,7 +27,7 @@ extension IssueLibrary {
         let transfer = state.transfers[name]
         if state.issues[name] == nil { state.transfers[name] = nil }
         do {
-            try await save()
+            try await saveFreeingPartial(of: name)
         } catch {
             state.transfers[name] = transfer
             putBack(name, record: before, doomed: doomed, reading: reading)
@@ -39,6 +39,33 @@ extension IssueLibrary {
         // its own, not the actor (the shelf stays usable) or the cooperative pool.
         if let doomed { await delete(doomed, of: name) }
     }
+
+    /// Saves a removal. On a full disk the commit itself needs room: the issue's partial download
+    /// (which the removal deletes anyway, and which may be what filled the disk) is deleted first
+    /// and the commit tried once more, so a full disk never keeps the user from removing it.
+    private func saveFreeingPartial(of name: String) async throws(LibraryError) {
+        do {
+            try await save()
+        } catch {
+            guard freePartialOnFullDisk(name) else { throw error }
+            try await save()
+        }
+    }
+
+    /// On a nearly full disk, deletes `name`'s partial download, for a removal that holds (or was
+    /// taking, with nobody else holding it) the issue's claim; returns whether it made room.
+    private func freePartialOnFullDisk(_ name: String) -> Bool {
+        let part = layout.part(of: name, scale: state.scale)
+        let nearlyFull = (configuration.availableCapacity(folder, .important) ?? .max) < Self.roomToCommit
+        guard nearlyFull, FileStatus.size(of: part) != nil else { return false }
+        log(.notice, "\(name): the disk is full; its partial download is deleted to make room for its removal")
+        PartMetadata.discard(part: part)
+        return true
+    }
+
+    /// Free bytes below which a failed commit is taken for a full disk: SQLite's log needs a few
+    /// pages, and 1 MiB is far more than a removal writes.
+    static let roomToCommit: Int64 = 1 << 20
 
     /// The issue's claim, once this library's own work on the issue has stopped: its download
     /// is cancelled (one asked meanwhile is refused as cancelled, so none starts again) and its
@@ -58,10 +85,21 @@ extension IssueLibrary {
         let clock = configuration.clock
         var heldElsewhereSince: Double?
         let ownWorkDeadline = clock.now() + 120
+        var freedRoom = false
         while !Task.isCancelled {
             await cancelDownload(name)
             let taken = await BlockingWork.run { Result { () throws(LibraryError) in try claims.take(name) } }
-            if let claim = try taken.get() {
+            let claim: IssueClaim?
+            do {
+                claim = try taken.get()
+            } catch {
+                // On a full disk the claim's row finds no room. Nobody held the issue (its row was
+                // being written), so its partial download is this removal's to delete: the room.
+                guard !freedRoom, freePartialOnFullDisk(name) else { throw error }
+                freedRoom = true
+                continue
+            }
+            if let claim {
                 claimed = true
                 return claim
             }
