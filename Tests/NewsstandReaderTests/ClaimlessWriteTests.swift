@@ -9,7 +9,7 @@ import Testing
 /// the other's commit. An event's change (made without the issue's claim) is committed only while
 /// the database still holds the rows it was made from; an install, a restart or a cancel by the
 /// other (under the claim) is never written over.
-@Suite("Claimless writes", .timeLimit(.minutes(1)), .tags(.needsServer))
+@Suite("Claimless writes", .timeLimit(.minutes(1)))
 struct ClaimlessWriteTests {
     /// Library `first` hands "a" to its engine; library `second`, on the same folder, follows the
     /// same job and installs it. `first` then handles a progress event of that job from its own,
@@ -17,7 +17,7 @@ struct ClaimlessWriteTests {
     /// the installed issue (the aria2 endurance test's "installed twice" and "downloading with
     /// no transfer").
     @Test func aStaleEventGivesWayToAnotherProcessesInstall() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let scratch = try Shell.temporaryFolder("claimless")
             let first = try bed.library()
@@ -32,7 +32,8 @@ struct ClaimlessWriteTests {
             let secondEngine = ScriptedEngine(scratch: scratch)
             try await secondEngine.start(try #require(firstEngine.jobs.first))
             await second.useBackgroundEngine(.custom(secondEngine))
-            secondEngine.finish(id, from: bed.nginx.root)
+            let job = try #require(secondEngine.jobs.first)
+            secondEngine.finish(id, from: scratch, body: try bed.served(String(job.url.path.dropFirst())))
             for _ in 0..<300 where await second.issue(named: "a")?.status != .available {
                 try await Task.sleep(nanoseconds: 20_000_000)
             }
@@ -67,7 +68,7 @@ struct ClaimlessWriteTests {
     /// so far) is committed, though that writer committed meanwhile; one whose transfer that
     /// writer ended is not.
     @Test func aClaimlessChangeHoldsWhileItsRowsDo() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("a", day: 1), .init("b", day: 2)])
             let first = try bed.library()
             try await first.refresh(from: bed.catalogURL)

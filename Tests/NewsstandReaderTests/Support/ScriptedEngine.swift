@@ -53,6 +53,21 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
         try? FileManager.default.removeItem(at: file)
     }
 
+    /// Delivers `id`'s body as `bed` serves it at the job's URL (or `body`), as `finish(_:from:)`.
+    func finish(_ id: TransferID, in bed: ScriptedBed, status: Int = 200, body: Data? = nil, keep: Bool = false) {
+        let served = jobs.first { $0.id == id }.flatMap { try? bed.served(String($0.url.path.dropFirst())) }
+        finish(id, from: scratch, status: status, body: body ?? served ?? Data(), keep: keep)
+    }
+
+    /// Delivers `body` as the finished file of a transfer the library never gave.
+    func finishStale(_ id: TransferID, body: Data) {
+        guard let sink = state.withLock({ $0.sink }) else { return }
+        let file = scratch.appendingPathComponent("stale-\(UUID().uuidString).tmp")
+        try? body.write(to: file)
+        sink.finished(id, status: 200, file: file)
+        try? FileManager.default.removeItem(at: file)
+    }
+
     /// Fails `id` with `failure` (by default a network error, resumable: the library starts it again).
     func fail(_ id: TransferID, with failure: TransferFailure = .network(code: 7, reason: "connection reset")) {
         guard

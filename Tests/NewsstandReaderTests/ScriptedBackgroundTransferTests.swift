@@ -1,0 +1,154 @@
+import Foundation
+import NewsstandCore
+import NewsstandReader
+import NewsstandTestSupport
+import Testing
+
+/// Background transfers on a scripted engine over the scripted transport (no server: the engine
+/// hands over the bytes the bed serves): files arriving while the library closes, adopting a
+/// file, and random orders of an engine's events with the app going at random moments.
+@Suite("Background transfers on a scripted engine", .timeLimit(.minutes(3)))
+struct ScriptedBackgroundTransferTests {
+    /// Files that arrive while the library closes (their events reach the actor during
+    /// `close()`) start no install there: after `close()` nothing runs and nothing is half done
+    /// (no staged or temporary folder: an install begun then staged a version the closed store
+    /// would not commit, and left it), and the next open installs each from `Downloads/`.
+    @Test func filesArrivingWhileTheLibraryClosesAreInstalledByTheNextOpen() async throws {
+        try await ScriptedBed.with { bed in
+            let names = (1...8).map { "z-\($0)" }
+            try bed.publish(
+                names.enumerated().map {
+                    ScriptedBed.IssueSpec($1, day: $0 + 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: $0 + 1))
+                })
+            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("closing"))
+            let first = try bed.library()
+            try await first.refresh(from: bed.catalogURL)
+            await first.useBackgroundEngine(.custom(engine))
+            for name in names { try await first.startBackgroundDownload(name) }
+            let jobs = engine.jobs
+            try #require(jobs.count == names.count)
+            // The events are on their way to the actor (some taken, the rest queued) as close() begins.
+            for job in jobs { engine.finish(job.id, in: bed) }
+            await first.close()
+            let issues = bed.libraryFolder.appendingPathComponent("Issues").path
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: issues).filter { $0.hasPrefix(".") }
+            #expect(hidden == [], "half done after close()")
+
+            let second = try bed.library()
+            await second.useBackgroundEngine(.custom(engine))
+            await second.waitForInstalls()
+            for name in names { #expect(await second.issue(named: name)?.status == .available, "\(name)") }
+            #expect(try await bed.violations(of: second, allowsDownloading: false) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+                    == [])
+            await second.close()
+        }
+    }
+
+    @Test func adoptInstallsAFileThatMatchesTheCatalogAndRefusesOneThatDoesNot() async throws {
+        try await ScriptedBed.with { bed in
+            try bed.publish([.init("c-1", day: 1), .init("c-2", day: 2, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: 2))])
+            let library = try bed.library()
+            try await library.refresh(from: bed.catalogURL)
+            let scratch = try Shell.temporaryFolder("adopt")
+            let good = scratch.appendingPathComponent("good.zip")
+            try bed.served("c-1/c-1.zip").write(to: good)
+            #expect(try await library.adopt(good, for: "c-1").status == .available)
+            #expect(!FileManager.default.fileExists(atPath: good.path), "moved into the library")
+
+            let bad = scratch.appendingPathComponent("bad.zip")
+            try bed.served("c-1/c-1.zip").write(to: bad)
+            await #expect(throws: LibraryError.self) { try await library.adopt(bad, for: "c-2") }
+            #expect(await library.issue(named: "c-2")?.status == IssueStatus.none)
+            #expect(await library.lastTransferError(of: "c-2")?.contains("c-2") == true)
+            #expect(bed.requests("c-1/c-1.zip", atLeast: 0).isEmpty, "nothing was downloaded")
+            #expect(try await bed.violations(of: library, allowsDownloading: false) == [])
+            await #expect(throws: LibraryError.unknownIssue(name: "c-9")) { try await library.adopt(good, for: "c-9") }
+        }
+    }
+
+    /// Random runs of an engine that repeats, reorders, forgets and fails, with the app killed
+    /// (the library dropped without a word) at random moments: every issue asked ends installed
+    /// once and equal to its bundle, or failed when its body was an error page; nothing is left.
+    @Test(arguments: 0..<6) func reconcileHoldsOverRandomOrdersOfEvents(seed: Int) async throws {
+        try await ScriptedBed.with { bed in
+            let names = (1...5).map { "r-\($0)" }
+            try bed.publish(
+                names.enumerated().map {
+                    ScriptedBed.IssueSpec($1, day: $0 + 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: $0 + 1))
+                })
+            var random = SeededRandom(seed: UInt64(seed) &+ 0x9E37)
+            let scratch = try Shell.temporaryFolder("scripted")
+            let engine = ScriptedEngine(scratch: scratch)
+            let installs = BackgroundTransferTests.Installs()
+            // The libraries' log, for a failure's message.
+            let lines = Locked<[String]>([])
+            let log = LibraryLog(minimumLevel: .debug) { level, text in lines.withLock { $0.append("\(level): \(text)") } }
+            var library = try bed.library {
+                $0.analytics = installs
+                $0.log = log
+            }
+            try await library.refresh(from: bed.catalogURL)
+            await library.useBackgroundEngine(.custom(engine))
+            var refused: Set<String> = []
+            for _ in 0..<40 {
+                switch random.next(below: 9) {
+                case 0, 1:
+                    let name = names[random.next(below: names.count)]
+                    try? await library.startBackgroundDownload(name, intent: random.next(below: 2) == 0 ? .user : .automatic)
+                case 2, 3:
+                    if let job = engine.jobs.randomElement(using: &random) {
+                        engine.finish(job.id, in: bed, keep: random.next(below: 3) == 0)
+                    }
+                case 4:
+                    // A 404's error page delivered as a finished file.
+                    if let job = engine.jobs.randomElement(using: &random), !refused.contains(job.id.name) {
+                        engine.finish(job.id, in: bed, status: 404, body: Data("<h1>404</h1>".utf8))
+                        refused.insert(job.id.name)
+                    }
+                case 5:
+                    if let job = engine.jobs.randomElement(using: &random) { engine.fail(job.id) }
+                case 6:
+                    let name = names[random.next(below: names.count)]
+                    engine.finishStale(
+                        TransferID(name: name, generation: 1000 + random.next(below: 5)),
+                        body: try bed.served("\(name)/\(name).zip"))
+                case 7:
+                    // The app goes (force-quit: the engine forgets its jobs too); the next one
+                    // knows only what the state and the files say. (A kill at any moment is the
+                    // command-line and aria2 tests': a library in this process cannot be killed.)
+                    await library.close()
+                    if random.next(below: 2) == 0 { engine.forgetAll() }
+                    lines.withLock { $0.append("-- the app goes") }
+                    library = try bed.library {
+                        $0.analytics = installs
+                        $0.log = log
+                    }
+                    await library.useBackgroundEngine(.custom(engine))
+                default:
+                    engine.deliverAll()
+                    await library.waitForInstalls()
+                }
+            }
+            // Quiet: every job the engine still holds finishes, and the library settles.
+            for _ in 0..<20 {
+                for job in engine.jobs { engine.finish(job.id, in: bed) }
+                await library.reconcileTransfers()
+                await library.waitForInstalls()
+                if engine.jobs.isEmpty, await library.backgroundTransfers.isEmpty { break }
+            }
+            #expect(await library.backgroundTransfers.isEmpty)
+            for (name, count) in installs.counts.current { #expect(count == 1, "\(name) installed \(count) times") }
+            for issue in await library.issues where issue.status == .available {
+                #expect(installs.counts.current[issue.name] == 1, "\(issue.name) available without an install")
+            }
+            let violations = try await bed.violations(of: library, allowsDownloading: false)
+            #expect(violations == [], "\(lines.current.joined(separator: "\n"))")
+            let left = try FileManager.default.contentsOfDirectory(
+                atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+            #expect(left == [], "nothing is left in Downloads/")
+            await library.close()
+        }
+    }
+}
