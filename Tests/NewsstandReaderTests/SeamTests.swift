@@ -7,8 +7,9 @@ import Testing
 /// Where each step runs, as the library's seams see it: a transport, a hasher and an unpacker
 /// an app supplies are used, and blocking work (hashing, unpacking, reading an issue's pages,
 /// deleting its content) runs on threads of its own, never on the library's actor or the
-/// cooperative pool. Progress reaches the app in the order it happened.
-@Suite("Seams and threads", .timeLimit(.minutes(1)), .tags(.needsServer))
+/// cooperative pool. On the scripted bed: the seams are the point, not the server. (Progress in
+/// order on each real transport is `ProgressOrderTests`'.)
+@Suite("Seams and threads", .timeLimit(.minutes(1)))
 struct SeamTests {
     /// What ran, and whether on a `BlockingWork` thread.
     final class ThreadLog: @unchecked Sendable {
@@ -44,7 +45,7 @@ struct SeamTests {
         }
     }
 
-    /// An app's transport: libcurl's, counting the requests it is given.
+    /// An app's transport, counting the requests it is given.
     final class CountingTransport: HTTPTransport, @unchecked Sendable {
         private let lock = NSLock()
         private var urls: [URL] = []
@@ -58,10 +59,10 @@ struct SeamTests {
     }
 
     @Test func aTransportHasherAndUnpackerOfTheAppsAreUsed() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([.init("f-1", day: 1)])
             let log = ThreadLog()
-            let transport = CountingTransport(Transport.platformDefault.transport)
+            let transport = CountingTransport(bed.transport)
             let library = try bed.library {
                 $0.transport = transport
                 $0.hasher = RecordingHasher(log: log)
@@ -85,7 +86,7 @@ struct SeamTests {
     }
 
     @Test func readingAndRemovingAnIssueRunOffTheActor() async throws {
-        try await Testbed.with { bed in
+        try await ScriptedBed.with { bed in
             try bed.publish([
                 .init(
                     "f-1", day: 1,
@@ -117,32 +118,6 @@ struct SeamTests {
             let issues = try FileManager.default.contentsOfDirectory(
                 atPath: bed.libraryFolder.appendingPathComponent("Issues").path)
             #expect(issues.isEmpty, "nothing is left, not even the folder renamed aside")
-        }
-    }
-
-    @Test(arguments: Transport.allCases)
-    func progressReachesTheAppInOrderBeforeTheIssueIsAvailable(transport: Transport) async throws {
-        try await Testbed.with { bed in
-            let entries = try bed.publish([.init("f-1", day: 1, normal: DownloadTests.bigBundle)])
-            let size = Int64(try #require(entries[0].contentSize))
-            let library = try bed.library(transport: transport)
-            try await library.refresh(from: bed.catalogURL)
-            let events = await library.events()
-            let handler = ProgressLog()
-            // A slow app: each report takes a while, so reports pile up behind one another.
-            _ = try await library.download("f-1") { progress in
-                handler.append(progress)
-                usleep(20_000)
-            }
-            var progress: [Int64] = []
-            for await event in events {
-                if case .progress("f-1", let value) = event { progress.append(value.bytesReceived) }
-                if case .statusChanged("f-1", .available) = event { break }
-            }
-            #expect(progress.count > 10, "\(progress)")
-            #expect(progress == progress.sorted(), "progress events in the order bytes arrived: \(progress)")
-            #expect(progress.last == size, "the last report is the whole file, and it comes before the issue is available")
-            #expect(handler.all.map(\.bytesReceived) == progress, "the handler hears the same reports in the same order")
         }
     }
 }
