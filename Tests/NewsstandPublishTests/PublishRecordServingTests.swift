@@ -29,11 +29,4 @@ import Testing
         #expect(try status(site, "slow/" + PublishManifest.path) == "404", "whatever location serves the folder")
         #expect(try status(site, "issues.plist") == "200", "the catalog is served")
     }
-
-    /// The block the harness runs is the one the guide gives, word for word.
-    @Test func theGuidesNginxBlockIsTheOneTested() throws {
-        let guide = try String(
-            contentsOf: Shell.repositoryRoot.appendingPathComponent("docs/publishing.md"), encoding: .utf8)
-        #expect(guide.contains(Nginx.hiddenNamesLocation), "docs/publishing.md lost: \(Nginx.hiddenNamesLocation)")
-    }
 }
