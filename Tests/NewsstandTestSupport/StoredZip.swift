@@ -4,9 +4,9 @@ import NewsstandCore
 /// A zip of stored (uncompressed) entries built in memory, for the tests that run with no child
 /// process (`ZipFixture` asks Python's `zipfile`). Local headers, the central directory and
 /// the end record as APPNOTE describes them, without data descriptors or extra fields.
-enum StoredZip {
+public enum StoredZip {
     /// One entry of a test archive (what `ZipFixture.Entry` describes, built here in memory).
-    enum Entry: Sendable, Equatable {
+    public enum Entry: Sendable, Equatable {
         /// A file with text content.
         case text(String, String)
         /// A file of `count` reproducible pseudo-random bytes (`noise`).
@@ -19,7 +19,7 @@ enum StoredZip {
         case folder(String)
 
         /// The entry's name in the archive.
-        var name: String {
+        public var name: String {
             switch self {
             case .text(let name, _), .random(let name, _, _), .bytes(let name, _), .symlink(let name, _): name
             case .folder(let name): name.hasSuffix("/") ? name : name + "/"
@@ -27,7 +27,7 @@ enum StoredZip {
         }
 
         /// What the entry stores (a link's target for a link).
-        var bytes: Data {
+        public var bytes: Data {
             switch self {
             case .text(_, let text): Data(text.utf8)
             case .random(_, let count, let seed): StoredZip.noise(count: count, seed: UInt64(seed))
@@ -38,7 +38,7 @@ enum StoredZip {
         }
 
         /// The Unix mode the central directory gives it.
-        var mode: UInt32 {
+        public var mode: UInt32 {
             switch self {
             case .symlink: 0o120777
             case .folder: 0o040755
@@ -47,7 +47,7 @@ enum StoredZip {
         }
 
         /// A regular file's name and bytes (nil for a link or a folder).
-        var file: (name: String, bytes: Data)? {
+        public var file: (name: String, bytes: Data)? {
             switch self {
             case .symlink, .folder: nil
             default: (name, bytes)
@@ -56,12 +56,12 @@ enum StoredZip {
     }
 
     /// The archive of `entries`, in order.
-    static func make(_ entries: [Entry]) -> Data {
+    public static func make(_ entries: [Entry]) -> Data {
         make(entries.map { ($0.name, $0.bytes, $0.mode) })
     }
 
     /// The archive of `entries` (name, bytes), regular files, in order.
-    static func make(_ entries: [(name: String, bytes: Data)]) -> Data {
+    public static func make(_ entries: [(name: String, bytes: Data)]) -> Data {
         make(entries.map { ($0.name, $0.bytes, 0o100644) })
     }
 
@@ -118,7 +118,7 @@ enum StoredZip {
 
     /// Reproducible incompressible bytes (xorshift), so a bundle is larger than a chunk. Made
     /// once per count and seed in a test process (a bundle of pages asks for the same ones often).
-    static func noise(count: Int, seed: UInt64) -> Data {
+    public static func noise(count: Int, seed: UInt64) -> Data {
         if let made = noiseMade.withLock({ $0[NoiseKey(count: count, seed: seed)] }) { return made }
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         var data = Data(count: count)
@@ -142,7 +142,7 @@ enum StoredZip {
 
     /// zip's CRC-32 (reflected, polynomial 0xEDB88320), with a table of the 256 byte values
     /// worked out bit by bit here.
-    static func crc32(_ bytes: Data) -> UInt32 {
+    public static func crc32(_ bytes: Data) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         crcTable.withUnsafeBufferPointer { table in
             bytes.withUnsafeBytes { buffer in
