@@ -108,6 +108,7 @@ public struct PreviewWriter {
         }
         let index = try templateSet.index.render([
             "magazineTitle": .text(magazineTitle),
+            "lang": .text(LanguageTag.of(issue: nil, magazine: magazine.language)),
             "issueCount": .text(String(ordered.count)),
             "issueCountText": .text(Self.plural(ordered.count, "issue")),
             "issues": .html(cards.joined(separator: "\n")),
@@ -131,6 +132,7 @@ public struct PreviewWriter {
             "date": .text(Self.displayDate(plan.metadata.date)),
             "dateISO": .text(PlistDate.format(plan.metadata.date)),
             "summary": .text(plan.metadata.summary ?? ""),
+            "lang": .text(magazine.language(of: plan.metadata)),
             "coverSrc": .text(cover.src),
             "coverSrcset": .text(cover.srcset),
         ]

@@ -154,6 +154,37 @@ import Testing
         #expect(fileManager.fileExists(atPath: output.appendingPathComponent("a-1/cover art@2x.png").path))
     }
 
+    /// The sample's a-2 is in Russian: with `Language` `ru` its page is `lang="ru"`, not `en`;
+    /// an issue that gives none is in the magazine's language, else `en`, as the shelf is.
+    @Test func eachPageIsTaggedWithItsIssuesLanguage() throws {
+        let magazine = try Shell.temporaryFolder("preview-language").appendingPathComponent("aurora")
+        try fileManager.copyItem(at: PreviewFixtures.sample, to: magazine)
+        let issue = magazine.appendingPathComponent("issues/a-2/issue.plist")
+        let text = try String(contentsOf: issue, encoding: .utf8)
+        try text.replacingOccurrences(of: "</dict>", with: "    <key>Language</key>\n    <string>ru</string>\n</dict>")
+            .write(to: issue, atomically: true, encoding: .utf8)
+        let lang = { (html: String) in
+            html.firstRange(of: /<html lang="([^"]*)">/).map { String(html[$0].dropFirst(12).dropLast(2)) } ?? "none"
+        }
+        func pages(_ output: URL) throws -> [String] {
+            try ["index.html", "a-1/index.html", "a-2/index.html", "a-3/index.html"].map {
+                lang(try PreviewFixtures.read(output.appendingPathComponent($0)))
+            }
+        }
+        var (report, output) = try PreviewFixtures.preview(magazine)
+        #expect(try pages(output) == ["en", "en", "ru", "en"])
+        let shelf = try PreviewFixtures.read(report.index)
+        #expect(shelf.contains(#"data-issue="a-2" lang="ru">"#))
+        #expect(shelf.contains(#"data-issue="a-1" lang="en">"#))
+
+        let settings = magazine.appendingPathComponent("magazine.plist")
+        let plist = try String(contentsOf: settings, encoding: .utf8)
+        try plist.replacingOccurrences(of: "</dict>", with: "    <key>Language</key>\n    <string>nb-NO</string>\n</dict>")
+            .write(to: settings, atomically: true, encoding: .utf8)
+        (report, output) = try PreviewFixtures.preview(magazine, into: output)
+        #expect(try pages(output) == ["nb-NO", "nb-NO", "ru", "nb-NO"])
+    }
+
     @Test func rewritingReplacesTheIndexInPlace() throws {
         let (_, output) = try PreviewFixtures.preview(PreviewFixtures.sample)
         try Data("stale".utf8).write(to: output.appendingPathComponent("index.html"))
