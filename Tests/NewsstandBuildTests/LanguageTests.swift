@@ -57,7 +57,7 @@ import Testing
 
     @Test(arguments: [
         "", "en_US", "Russian language", "ru-", "-ru", "e", "abcd", "abcdefghi", "en-US-", "en--US", "en US", "ру", "en-a", "x",
-        "en-x", "en-123456789", "fr-CA-x-toolongsubtag", "en-Latn-Cyrl-US", "de-DE-u",
+        "en-x", "en-123456789", "fr-CA-x-toolongsubtag", "en-Latn-Cyrl-US", "de-DE-u", "en-Latn-abc",
     ])
     func malformedTagsAreRefused(_ tag: String) {
         #expect(!LanguageTag.isWellFormed(tag), "\(tag.debugDescription)")
