@@ -113,6 +113,7 @@ public struct PreviewWriter {
             "issueCountText": .text(Self.plural(ordered.count, "issue")),
             "issues": .html(cards.joined(separator: "\n")),
         ])
+        try writeRecord(in: root)
         try writeText(index, named: "index.html", in: root)
         return report
     }
@@ -233,6 +234,25 @@ public struct PreviewWriter {
             return try OpenFolder.open(folder, create: true)
         } catch {
             throw .folder(error)
+        }
+    }
+
+    /// `.newsstand/web-edition.json`: the folder is a web edition, published at `PreviewURL`
+    /// (`WebEditionRecord`, which `publish` reads).
+    private func writeRecord(in root: OpenFolder) throws(PreviewError) {
+        let folder: OpenFolder
+        do {
+            folder = try root.makeFolder(".newsstand")
+        } catch {
+            throw .folder(error)
+        }
+        do {
+            let name = String(WebEditionRecord.path.split(separator: "/").last ?? "")
+            // Best effort, like every file of the preview: it is written again by the next run.
+            try AtomicFile.write(
+                WebEditionRecord(previewURL: magazine.previewURL).encoded(), named: name, in: folder, .bestEffort)
+        } catch {
+            throw .write(error)
         }
     }
 

@@ -32,9 +32,15 @@ import Testing
             #expect(fileManager.fileExists(atPath: output.appendingPathComponent(file).path))
         }
         #expect(!fileManager.fileExists(atPath: output.appendingPathComponent("README.md").path))
-        // Written through a temporary name: none is left behind.
+        // Written through a temporary name: none is left behind; the one hidden entry is the
+        // record that makes the folder a web edition `publish` takes (`WebEditionRecord`).
         let leftovers = try fileManager.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
-        #expect(leftovers.isEmpty)
+        #expect(leftovers == [".newsstand"])
+        #expect(
+            try fileManager.contentsOfDirectory(atPath: output.appendingPathComponent(".newsstand").path) == ["web-edition.json"])
+        let record = try Data(contentsOf: output.appendingPathComponent(WebEditionRecord.path))
+        #expect(WebEditionRecord.decode(record) == WebEditionRecord(previewURL: nil))
+        #expect(String(decoding: record, as: UTF8.self) == "{\n  \"previewURL\" : null\n}\n")
     }
 
     @Test func samplePagesAreRenderedByClassWithBothSizes() throws {
