@@ -160,15 +160,11 @@ import Testing
         #expect(fileManager.fileExists(atPath: output.appendingPathComponent("a-1/cover art@2x.png").path))
     }
 
-    /// The sample's a-2 is in Russian: with `Language` `ru` its page is `lang="ru"`, not `en`;
-    /// an issue that gives none is in the magazine's language, else `en`, as the shelf is.
+    /// The sample's a-2 is in Russian (its `Language` is `ru`): its page is `lang="ru"`, not
+    /// `en`; an issue that gives none is in the magazine's language, else `en`, as the shelf is.
     @Test func eachPageIsTaggedWithItsIssuesLanguage() throws {
         let magazine = try Shell.temporaryFolder("preview-language").appendingPathComponent("aurora")
         try fileManager.copyItem(at: PreviewFixtures.sample, to: magazine)
-        let issue = magazine.appendingPathComponent("issues/a-2/issue.plist")
-        let text = try String(contentsOf: issue, encoding: .utf8)
-        try text.replacingOccurrences(of: "</dict>", with: "    <key>Language</key>\n    <string>ru</string>\n</dict>")
-            .write(to: issue, atomically: true, encoding: .utf8)
         let lang = { (html: String) in
             html.firstRange(of: /<html lang="([^"]*)">/).map { String(html[$0].dropFirst(12).dropLast(2)) } ?? "none"
         }
