@@ -67,7 +67,10 @@ public struct Publisher: Sendable {
         var servedIndexPage = true
         if remote == nil {
             servedCatalog = try await destination.read("issues.plist", limit: BuiltMagazine.catalogLimit) != nil
-            servedIndexPage = try await destination.read(BuiltMagazine.indexPage, limit: BuiltMagazine.catalogLimit) != nil
+            // Only a web edition's plan asks whether an index page is served.
+            if FileStatus.kind(of: builtFolder.appendingPathComponent(WebEditionRecord.path)) == .regularFile {
+                servedIndexPage = try await destination.read(BuiltMagazine.indexPage, limit: BuiltMagazine.catalogLimit) != nil
+            }
         }
         // Reading the built folder hashes every catalog: on a thread of its own.
         let known = remote
