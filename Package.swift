@@ -137,7 +137,8 @@ let package = Package(
         .testTarget(
             name: "NewsstandPublishTests",
             dependencies: [
-                "NewsstandPublish", "NewsstandBuild", "NewsstandCore", "NewsstandTestSupport", "NewsstandBuildTestSupport",
+                "NewsstandPublish", "NewsstandBuild", "NewsstandCore", "NewsstandPreview", "NewsstandTestSupport",
+                "NewsstandBuildTestSupport",
             ]),
         .testTarget(
             name: "NewsstandPreviewTests",

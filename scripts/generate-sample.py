@@ -544,6 +544,7 @@ AURORA_ISSUES = [
             "Title": "Аврора — лето 2026",
             "Date": Date("2026-06-01T08:00:00Z"),
             "Summary": "Белые ночи на Севере: полуночное солнце, летние маршруты и фотографии читателей.",
+            "Language": "ru",
         },
         "articles": [[0], [3], [0, 0], [0, 2, 0], [0, 0], [2]],
     },
@@ -586,7 +587,8 @@ def generate_aurora(w, root):
         meta = {"Name": spec["name"]}
         meta.update(spec["meta"])
         meta["Cover"] = "cover.png"
-        ordered = {k: meta[k] for k in ("Name", "Title", "Date", "Cover", "Summary", "ProductID", "Access") if k in meta}
+        ordered = {k: meta[k] for k in ("Name", "Title", "Date", "Cover", "Summary", "ProductID", "Access", "Language")
+                   if k in meta}
         build_issue(w, os.path.join(mag, "issues", spec["name"]), ordered, spec["articles"], sizes,
                     spec["hue"], no, spec["season"], spec["year"])
 

@@ -18,7 +18,9 @@ enum PublishCommand: Command {
 
         static var arguments: [Argument<Self>] {
             [
-                .operand(\.built, "built-folder", .folder, help: "the output folder of 'newsstand build'"),
+                .operand(
+                    \.built, "built-folder", .folder,
+                    help: "the output folder of 'newsstand build', or of 'newsstand preview' to publish the web edition"),
                 .required(
                     \.destination, "--to", .text, placeholder: "DESTINATION",
                     help: "where to publish: a folder, http(s)://host/path/ (WebDAV) or rclone:<remote>:<path>"),
@@ -67,6 +69,7 @@ enum PublishCommand: Command {
         description: [
             "Uploads what changed since the last publish: new bundles and covers first (when it verifies, each is then asked for at its public URL, BaseURL + its name, and nothing is switched if one is not served there), then files that replace served ones and the catalogs (issues.plist, shelf.json, atom.xml, opds.json), switched in last with the old files kept aside. If any step fails, what readers are served stays consistent (the previous catalog and its files are put back); run the command again to finish.",
             "Paid issues (Access = paid) have their bundles, indexes, books and EPUBs under paid/<name>/, which the host must serve only with a signed URL (nginx's secure_link): verification signs its requests for them with --secret-file, checks that they are refused unsigned, and fails without the secret.",
+            "The web edition (the output folder of 'newsstand preview') is published the same way to a destination of its own: its pages, images and static files first, its index page switched in last; when it verifies, each file is asked for at PreviewURL + its name before the switch and after it (a preview written without a PreviewURL is published unverified, or refused with --verify). A destination holding a magazine is refused for a web edition, and the reverse.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
         ],
         exitStatuses: [(0, "published (and verified)"), (1, "failure"), (2, "usage error")],
@@ -83,10 +86,21 @@ enum PublishCommand: Command {
         let destination = try Destinations.parse(options.destination, timeouts: timeouts, environment: context.environment)
         // Read first: a secret that cannot be used stops the publish before anything changes.
         let secret = try options.secretFile.map { path throws(SigningError) in try SigningSecret.read(fromFile: path) }
-        let verify = options.verify ?? (destination is WebDAVDestination)
+        var verify = options.verify ?? (destination is WebDAVDestination)
         let publisher = Publisher(destination: destination, prune: options.prune)
         let folder = URL(fileURLWithPath: built, isDirectory: true)
         let plan = try runBlocking { try await publisher.plan(builtFolder: folder) }
+        if plan.isWebEdition, plan.catalogURL == nil, verify {
+            // Where the web edition is served is magazine.plist's PreviewURL, which it was written without.
+            let reason = "the web edition was written without a PreviewURL in magazine.plist, so where it is served is not known"
+            if options.verify == true {
+                throw PublishError(
+                    step: "plan", target: folder.appendingPathComponent(WebEditionRecord.path).path,
+                    reason: .invalid("--verify: \(reason); set PreviewURL and run 'newsstand preview' again"))
+            }
+            console.out("not verified: \(reason)")
+            verify = false
+        }
 
         if options.isDryRun {
             for file in plan.uploads { console.out("would upload \(file.path) (\(ByteCount.format(file.size)))") }
@@ -106,7 +120,8 @@ enum PublishCommand: Command {
         console.out("publishing \(built) to \(destination.description)")
         let verifier = PublishVerifier(destination: destination, timeouts: timeouts, secret: secret)
         // What a reader holding the catalog about to be replaced revalidates with.
-        let replaced = verify ? plan.catalogs.first { $0.path == "issues.plist" } : nil
+        let index = plan.isWebEdition ? "index.html" : "issues.plist"
+        let replaced = verify ? plan.catalogs.first { $0.path == index } : nil
         var previous: CatalogValidators?
         if replaced != nil, let url = plan.catalogURL { previous = try runBlocking { await verifier.validators(of: url) } }
         let beforeSwitch =
@@ -122,13 +137,19 @@ enum PublishCommand: Command {
             console.err("newsstand publish: warning: could not delete the temporary copy \(leftover); delete it by hand")
         }
         guard verify else { return ExitStatus.success }
-        var problems = try runBlocking { await verifier.verify() }
+        var problems = try runBlocking { plan.isWebEdition ? await verifier.verifyWebEdition(plan) : await verifier.verify() }
         if let replaced, let previous, let url = plan.catalogURL {
             problems += try runBlocking { await verifier.verifyReplaced(url, previous: previous, sha256: replaced.sha256) }
         }
         guard problems.isEmpty else {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }
             return ExitStatus.failure
+        }
+        if plan.isWebEdition {
+            console.out(
+                "verified: every page, image and file of the web edition answers 200 with its size"
+                    + (previous != nil ? "; the replaced index page's validators get the new one (200, not 304)" : ""))
+            return ExitStatus.success
         }
         console.out(
             "verified: the catalog parses and every bundle and cover URL answers 200, and every bundle index matches the catalog"
@@ -158,11 +179,14 @@ extension PublishCommand {
             console.out("  " + line)
             let problems = await verifier.check(checks, at: base)
             guard !problems.isEmpty else { return nil }
+            let first = Array(problems.prefix(3))
             return PublishError(
                 step: "check", target: "before the switch",
-                reason: .notServedAtBaseURL(
-                    baseURL: base.absoluteString, destination: destination, problems: Array(problems.prefix(3)),
-                    count: problems.count))
+                reason: plan.isWebEdition
+                    ? .notServedAtPreviewURL(
+                        previewURL: base.absoluteString, destination: destination, problems: first, count: problems.count)
+                    : .notServedAtBaseURL(
+                        baseURL: base.absoluteString, destination: destination, problems: first, count: problems.count))
         }
     }
 }

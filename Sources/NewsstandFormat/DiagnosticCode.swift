@@ -19,6 +19,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case magazinePreviewURL = "NS-106"
     case magazineDeriveNormalSize = "NS-107"
     case magazineBaseURLPlaceholder = "NS-108"
+    case magazineLanguage = "NS-109"
 
     // The page config (pages.plist).
     case unknownPageClass = "NS-201"
@@ -68,6 +69,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case issueNotAFolder = "NS-511"
     case issueAccess = "NS-512"
     case freeIssueProductID = "NS-513"
+    case issueLanguage = "NS-514"
 
     // Extra catalog feeds.
     case feedSummary = "NS-601"
@@ -109,6 +111,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .magazineBaseURLPlaceholder:
             return "magazine.plist BaseURL is still the placeholder 'newsstand init' wrote (https://example.com/magazine/); "
                 + "publish refuses a build of it"
+        case .magazineLanguage:
+            return "magazine.plist Language is given but is not a well-formed BCP 47 language tag (RFC 5646: a language of "
+                + "2-3 or 5-8 letters, then an optional script of 4 letters, region of 2 letters or 3 digits, variants)"
         case .unknownPageClass: return "a page names a class that no schema defines"
         case .pagesRootNotArray: return "pages.plist's root is not an array of articles"
         case .articleNotArray: return "an article is not an array of pages"
@@ -161,7 +166,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .issueNameDuplicate:
             return "two issues have the same name ignoring case or Unicode normalisation (they collide on Mac disks)"
         case .issueKeyWrongType:
-            return "an optional issue.plist key (Name, Summary, ProductID, Access) has the wrong type"
+            return "an optional issue.plist key (Name, Summary, ProductID, Access, Language) has the wrong type"
         case .issueUnknownKey: return "issue.plist has a key the tool does not know"
         case .issueNotFound: return "an issue named with --issue does not exist"
         case .issueNotAFolder:
@@ -172,6 +177,10 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .freeIssueProductID:
             return "a free issue has a ProductID: its content is public, and shelf.json leaves the product out (Baker would "
                 + "sell it)"
+        case .issueLanguage:
+            return "issue.plist Language is not a well-formed BCP 47 language tag such as en, ru or pt-BR (RFC 5646: a "
+                + "language of 2-3 or 5-8 letters, then an optional script of 4 letters, region of 2 letters or 3 digits, "
+                + "variants)"
         case .feedSummary:
             return "an issue's Summary is missing, or not 10 to 2,000 bytes of UTF-8 (with --feed atom only; reported on "
                 + "the Summary, or on the dict when there is none)"

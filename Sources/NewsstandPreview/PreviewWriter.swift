@@ -108,10 +108,12 @@ public struct PreviewWriter {
         }
         let index = try templateSet.index.render([
             "magazineTitle": .text(magazineTitle),
+            "lang": .text(LanguageTag.of(issue: nil, magazine: magazine.language)),
             "issueCount": .text(String(ordered.count)),
             "issueCountText": .text(Self.plural(ordered.count, "issue")),
             "issues": .html(cards.joined(separator: "\n")),
         ])
+        try writeRecord(in: root)
         try writeText(index, named: "index.html", in: root)
         return report
     }
@@ -131,6 +133,7 @@ public struct PreviewWriter {
             "date": .text(Self.displayDate(plan.metadata.date)),
             "dateISO": .text(PlistDate.format(plan.metadata.date)),
             "summary": .text(plan.metadata.summary ?? ""),
+            "lang": .text(magazine.language(of: plan.metadata)),
             "coverSrc": .text(cover.src),
             "coverSrcset": .text(cover.srcset),
         ]
@@ -231,6 +234,25 @@ public struct PreviewWriter {
             return try OpenFolder.open(folder, create: true)
         } catch {
             throw .folder(error)
+        }
+    }
+
+    /// `.newsstand/web-edition.json`: the folder is a web edition, published at `PreviewURL`
+    /// (`WebEditionRecord`, which `publish` reads).
+    private func writeRecord(in root: OpenFolder) throws(PreviewError) {
+        let folder: OpenFolder
+        do {
+            folder = try root.makeFolder(".newsstand")
+        } catch {
+            throw .folder(error)
+        }
+        do {
+            let name = String(WebEditionRecord.path.split(separator: "/").last ?? "")
+            // Best effort, like every file of the preview: it is written again by the next run.
+            try AtomicFile.write(
+                WebEditionRecord(previewURL: magazine.previewURL).encoded(), named: name, in: folder, .bestEffort)
+        } catch {
+            throw .write(error)
         }
     }
 

@@ -13,8 +13,11 @@ struct BuiltMagazine {
     /// the catalogs.
     var files: [PublishedFile]
     /// Where readers fetch `issues.plist`: the catalog's base URL (its entries' `BaseURL`) +
-    /// `issues.plist`; nil for a catalog with no entries.
+    /// `issues.plist`; nil for a catalog with no entries. For a web edition: its `PreviewURL` +
+    /// `index.html`, nil when the preview was written without one.
     var catalogURL: URL?
+    /// Whether this is a web edition (`newsstand preview`'s output) rather than a build.
+    var isWebEdition = false
 
     /// The largest build manifest read (it lists an issue's inputs: about 250 bytes each).
     static let manifestLimit: Int64 = 16 << 20
@@ -26,6 +29,7 @@ struct BuiltMagazine {
     static func read(_ builtFolder: URL) throws(PublishError) -> BuiltMagazine {
         let folder = try PublishFiles.open(builtFolder, create: false, step: "plan")
         guard case .regularFile? = try PublishFiles.status(at: "issues.plist", in: folder, step: "plan")?.kind else {
+            if let edition = try webEdition(in: folder, builtFolder: builtFolder) { return edition }
             throw PublishError(
                 step: "plan", target: folder.path(at: "issues.plist"),
                 reason: .notBuilt)

@@ -52,6 +52,11 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         /// Before the switch, the files uploaded to `destination` are not served at `baseURL`
         /// (what the new catalog would send readers to): the first `problems`, and how many there are.
         case notServedAtBaseURL(baseURL: String, destination: String, problems: [String], count: Int)
+        /// The same for a web edition: its files are not served at `PreviewURL`.
+        case notServedAtPreviewURL(previewURL: String, destination: String, problems: [String], count: Int)
+        /// The destination holds what another kind of publish put there (a magazine where a web
+        /// edition goes, or the reverse): publishing would take the other's files for stale.
+        case otherPublishThere(found: String, publishing: String)
         /// The destination (a local folder) cannot be written by this user: the system's reason.
         case cannotWrite(destination: String, reason: String)
         /// The server does not take WebDAV requests (`method`, answered 405 or 501, or a PUT 404).
@@ -89,7 +94,8 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .unsafeName(let entry, let name, let problem):
                 "\(entry) \(SafeRelativePath.quoted(name)) \(problem): not a safe relative path"
             case .invalid(let detail): detail
-            case .notBuilt: "missing or not a regular file: run 'newsstand build' first"
+            case .notBuilt:
+                "missing or not a regular file: run 'newsstand build' first (or 'newsstand preview', to publish the web edition)"
             case .placeholderBaseURL:
                 "its URLs start with BaseURL \(Magazine.placeholderBaseURL), the placeholder 'newsstand init' wrote, where no reader would find them: set BaseURL in magazine.plist to the URL the destination is served at, then build and publish again"
             case .catalog(let error): error.description
@@ -106,6 +112,11 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
             case .notServedAtBaseURL(let baseURL, let destination, let problems, let count):
                 "BaseURL \(baseURL) does not serve what was uploaded to \(destination): check BaseURL in magazine.plist (then build again) or --to; "
                     + problems.joined(separator: "; ") + (count > problems.count ? " (and \(count - problems.count) more)" : "")
+            case .notServedAtPreviewURL(let previewURL, let destination, let problems, let count):
+                "PreviewURL \(previewURL) does not serve what was uploaded to \(destination): check PreviewURL in magazine.plist (then run 'newsstand preview' again) or --to; "
+                    + problems.joined(separator: "; ") + (count > problems.count ? " (and \(count - problems.count) more)" : "")
+            case .otherPublishThere(let found, let publishing):
+                "it holds \(found), and this is \(publishing): publish each to a folder of its own (the web edition where PreviewURL is served, the magazine where BaseURL is)"
             case .cannotWrite(let destination, let reason):
                 "\(reason): this user cannot write to \(destination); run publish as a user who may (or change the folder's owner or mode), or give another --to"
             case .notWebDAV(let method, let status):

@@ -29,6 +29,9 @@ public struct PublishManifest: Sendable, Codable, Equatable {
     /// issues, and uploads of a publish that failed before its catalog was in place); `--prune`
     /// deletes them, and nothing else at the destination is ever deleted.
     public var retired: [String]
+    /// True when the destination holds a web edition (`newsstand preview`'s output), absent for
+    /// a magazine: the one kind is never published over the other.
+    public var webEdition: Bool?
 
     /// The manifest's path at the destination.
     public static let path = ".newsstand-publish.json"
@@ -36,10 +39,14 @@ public struct PublishManifest: Sendable, Codable, Equatable {
     /// files of some 50,000 issues.
     public static let sizeLimit: Int64 = 16 << 20
 
-    public init(files: [String: File], retired: [String] = []) {
+    public init(files: [String: File], retired: [String] = [], webEdition: Bool = false) {
         self.files = files
         self.retired = retired
+        self.webEdition = webEdition ? true : nil
     }
+
+    /// Whether the destination holds a web edition.
+    public var holdsWebEdition: Bool { webEdition == true }
 
     /// Every path the manifest records as ours, whether a catalog refers to it or not.
     public var recordedPaths: Set<String> { Set(files.keys).union(retired) }

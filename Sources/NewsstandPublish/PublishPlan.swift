@@ -26,6 +26,9 @@ public struct PublishPlan: Sendable {
     /// Where readers fetch the built `issues.plist` (its entries' `BaseURL` + `issues.plist`);
     /// nil when it lists no issue.
     public var catalogURL: URL?
+    /// Whether this publishes a web edition (`newsstand preview`'s output: its index page is
+    /// the catalog, `catalogURL` is `PreviewURL` + `index.html`) rather than a build.
+    public var isWebEdition = false
 
     /// The catalog files a build writes, in the order they are replaced.
     public static let catalogNames = BuiltMagazine.catalogNames
@@ -33,17 +36,32 @@ public struct PublishPlan: Sendable {
     /// Lists a built folder's files (from each issue's build manifest and the catalogs) and
     /// compares them with what the destination holds. `servedCatalog` says whether the
     /// destination serves a catalog already (it matters only when there is no `remote` state:
-    /// then any file may be one that catalog refers to).
-    public static func make(builtFolder: URL, remote: PublishManifest?, servedCatalog: Bool = true) throws(PublishError)
-        -> PublishPlan
-    {
+    /// then any file may be one that catalog refers to); `servedIndexPage`, a web edition's
+    /// index page. A destination holding the other kind (a magazine where a web edition goes,
+    /// or the reverse) is refused: each would take the other's files for stale.
+    public static func make(
+        builtFolder: URL, remote: PublishManifest?, servedCatalog: Bool = true, servedIndexPage: Bool = true
+    ) throws(PublishError) -> PublishPlan {
         let built = try BuiltMagazine.read(builtFolder)
+        let kinds = (magazine: "a magazine published by newsstand", webEdition: "a web edition (newsstand preview's output)")
+        let found: String? =
+            if let remote {
+                remote.holdsWebEdition == built.isWebEdition ? nil : (remote.holdsWebEdition ? kinds.webEdition : kinds.magazine)
+            } else {
+                built.isWebEdition && servedCatalog ? "a magazine's issues.plist" : nil
+            }
+        if let found {
+            throw PublishError(
+                step: "plan", target: PublishManifest.path,
+                reason: .otherPublishThere(found: found, publishing: built.isWebEdition ? kinds.webEdition : kinds.magazine))
+        }
+        let servesCatalog = built.isWebEdition ? servedIndexPage : servedCatalog
         let files = built.files
         let known = remote?.files ?? [:]
         let changed = files.filter { known[$0.path] != $0.record }
         let recorded = remote?.recordedPaths ?? []
         let replacesServed: (PublishedFile) -> Bool = { file in
-            remote == nil ? servedCatalog : recorded.contains(file.path)
+            remote == nil ? servesCatalog : recorded.contains(file.path)
         }
         let current = Set(files.map(\.path))
         let stale = recorded.subtracting(current)
@@ -51,7 +69,7 @@ public struct PublishPlan: Sendable {
         return PublishPlan(
             files: files, uploads: bundles.filter { !replacesServed($0) }, swaps: bundles.filter(replacesServed),
             catalogs: changed.filter(\.isCatalog), stale: stale.sorted(), unchanged: files.count - changed.count,
-            remote: remote, catalogURL: built.catalogURL)
+            remote: remote, catalogURL: built.catalogURL, isWebEdition: built.isWebEdition)
     }
 
     /// Whether running the plan changes nothing at the destination (but pruning may).
@@ -65,13 +83,14 @@ public struct PublishPlan: Sendable {
         let fresh = uploads.map(\.path).filter { !recorded.contains($0) }
         guard !fresh.isEmpty else { return nil }
         return PublishManifest(
-            files: remote?.files ?? [:], retired: Array(Set(remote?.retired ?? []).union(fresh)).sorted())
+            files: remote?.files ?? [:], retired: Array(Set(remote?.retired ?? []).union(fresh)).sorted(),
+            webEdition: isWebEdition)
     }
 
     /// The manifest describing the destination once this plan has run.
     public func resultingManifest(pruned: Bool) -> PublishManifest {
         PublishManifest(
             files: Dictionary(files.map { ($0.path, $0.record) }, uniquingKeysWith: { first, _ in first }),
-            retired: pruned ? [] : stale)
+            retired: pruned ? [] : stale, webEdition: isWebEdition)
     }
 }

@@ -64,14 +64,19 @@ public struct Publisher: Sendable {
             remote = try await PublishFiles.offload { () throws(PublishError) in try local.confirming(recorded) }
         }
         var servedCatalog = true
+        var servedIndexPage = true
         if remote == nil {
             servedCatalog = try await destination.read("issues.plist", limit: BuiltMagazine.catalogLimit) != nil
+            // Only a web edition's plan asks whether an index page is served.
+            if FileStatus.kind(of: builtFolder.appendingPathComponent(WebEditionRecord.path)) == .regularFile {
+                servedIndexPage = try await destination.read(BuiltMagazine.indexPage, limit: BuiltMagazine.catalogLimit) != nil
+            }
         }
         // Reading the built folder hashes every catalog: on a thread of its own.
         let known = remote
-        let served = servedCatalog
+        let served = (servedCatalog, servedIndexPage)
         return try await PublishFiles.offload { () throws(PublishError) in
-            try PublishPlan.make(builtFolder: builtFolder, remote: known, servedCatalog: served)
+            try PublishPlan.make(builtFolder: builtFolder, remote: known, servedCatalog: served.0, servedIndexPage: served.1)
         }
     }
 

@@ -217,6 +217,7 @@ import Testing
         manifest.retinaIndex = nil
         manifest.metadata.productID = "com.example.f1"
         manifest.metadata.access = .paid
+        manifest.metadata.language = "pt-BR"
         manifest.optimized = true
         manifest.validation?.derived = ["1-0.png", "cover.png"]
         manifest.inputs.append(InputRecord(path: "assets/old.png", size: 3, modified: 1.5, changed: nil, xxh3: nil))
@@ -239,6 +240,6 @@ import Testing
             Mirror(reflecting: validation).children.count, Mirror(reflecting: diagnostic).children.count,
             Mirror(reflecting: try #require(diagnostic.location)).children.count,
         ]
-        #expect(counts == [16, 6, 3, 5, 6, 4, 3])
+        #expect(counts == [16, 7, 3, 5, 6, 4, 3])
     }
 }

@@ -32,6 +32,38 @@ import Testing
         return found
     }
 
+    /// The sample's a-2 is in Russian (its `Language` is `ru`): its EPUB says so in
+    /// `dc:language` and every document's `xml:lang`; the others, which give none, are in `en`.
+    /// EPUBCheck still finds nothing.
+    @Test func eachEPUBIsInItsIssuesLanguage() async throws {
+        let magazine = try copyOfSample()
+        let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
+        _ = try await build(magazine, output)
+        let books = try epubs(in: output)
+        let check = try await ChannelChecks.epubcheck(books.values.sorted { $0.path < $1.path })
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.components(separatedBy: ": 0 fatal, 0 errors, 0 warnings, 0 infos\n").count == 4, "\(check.stdout)")
+        let read = try await offPool {
+            try Shell.python(
+                """
+                import sys, zipfile, xml.etree.ElementTree as ET
+                XML = '{http://www.w3.org/XML/1998/namespace}lang'
+                for book in sys.argv[1:]:
+                    z = zipfile.ZipFile(book)
+                    package = ET.fromstring(z.read('EPUB/package.opf'))
+                    language = package.find('{http://www.idpf.org/2007/opf}metadata').find('{http://purl.org/dc/elements/1.1/}language').text
+                    tags = {package.get(XML)}
+                    for name in z.namelist():
+                        if name.endswith('.xhtml'):
+                            page = ET.fromstring(z.read(name))
+                            tags |= {page.get(XML), page.get('lang')}
+                    print(language, ' '.join(sorted(tags)))
+                """, ["a-1", "a-2", "a-3"].map { books[$0]?.path ?? "" })
+        }
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout == "en en\nru ru\nen en\n")
+    }
+
     @Test func theSampleIssuesAreFixedLayoutEPUBsThatEPUBCheckPasses() async throws {
         let output = try Shell.temporaryFolder("epub").appendingPathComponent("out")
         let result = try await build(sample, output)
@@ -96,7 +128,7 @@ import Testing
         #expect(read.status == 0, "\(read.stderr)")
         #expect(
             read.stdout == """
-                tag:localhost,2026-11-30:/aurora/a-3 Aurora — Autumn 2026 2026-09-01T08:00:00Z Aurora Press und
+                tag:localhost,2026-11-30:/aurora/a-3 Aurora — Autumn 2026 2026-09-01T08:00:00Z Aurora Press en
                 2026-09-01T08:00:00Z pre-paginated none
                 1-1.xhtml 1-2.xhtml 2-1.xhtml 2-2.xhtml 2-3.xhtml 3-1.xhtml 3-2.xhtml 4-1.xhtml
                 1-1.xhtml 2-1.xhtml 3-1.xhtml 4-1.xhtml

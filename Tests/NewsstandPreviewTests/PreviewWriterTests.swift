@@ -32,9 +32,15 @@ import Testing
             #expect(fileManager.fileExists(atPath: output.appendingPathComponent(file).path))
         }
         #expect(!fileManager.fileExists(atPath: output.appendingPathComponent("README.md").path))
-        // Written through a temporary name: none is left behind.
+        // Written through a temporary name: none is left behind; the one hidden entry is the
+        // record that makes the folder a web edition `publish` takes (`WebEditionRecord`).
         let leftovers = try fileManager.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
-        #expect(leftovers.isEmpty)
+        #expect(leftovers == [".newsstand"])
+        #expect(
+            try fileManager.contentsOfDirectory(atPath: output.appendingPathComponent(".newsstand").path) == ["web-edition.json"])
+        let record = try Data(contentsOf: output.appendingPathComponent(WebEditionRecord.path))
+        #expect(WebEditionRecord.decode(record) == WebEditionRecord(previewURL: nil))
+        #expect(String(decoding: record, as: UTF8.self) == "{\n  \"previewURL\" : null\n}\n")
     }
 
     @Test func samplePagesAreRenderedByClassWithBothSizes() throws {
@@ -152,6 +158,33 @@ import Testing
         #expect(issue.contains("<title>\(title) · Aurora</title>"))
         #expect(index.contains("src=\"a-1/cover%20art.png\" srcset=\"a-1/cover%20art.png 1x, a-1/cover%20art@2x.png 2x\""))
         #expect(fileManager.fileExists(atPath: output.appendingPathComponent("a-1/cover art@2x.png").path))
+    }
+
+    /// The sample's a-2 is in Russian (its `Language` is `ru`): its page is `lang="ru"`, not
+    /// `en`; an issue that gives none is in the magazine's language, else `en`, as the shelf is.
+    @Test func eachPageIsTaggedWithItsIssuesLanguage() throws {
+        let magazine = try Shell.temporaryFolder("preview-language").appendingPathComponent("aurora")
+        try fileManager.copyItem(at: PreviewFixtures.sample, to: magazine)
+        let lang = { (html: String) in
+            html.firstRange(of: /<html lang="([^"]*)">/).map { String(html[$0].dropFirst(12).dropLast(2)) } ?? "none"
+        }
+        func pages(_ output: URL) throws -> [String] {
+            try ["index.html", "a-1/index.html", "a-2/index.html", "a-3/index.html"].map {
+                lang(try PreviewFixtures.read(output.appendingPathComponent($0)))
+            }
+        }
+        var (report, output) = try PreviewFixtures.preview(magazine)
+        #expect(try pages(output) == ["en", "en", "ru", "en"])
+        let shelf = try PreviewFixtures.read(report.index)
+        #expect(shelf.contains(#"data-issue="a-2" lang="ru">"#))
+        #expect(shelf.contains(#"data-issue="a-1" lang="en">"#))
+
+        let settings = magazine.appendingPathComponent("magazine.plist")
+        let plist = try String(contentsOf: settings, encoding: .utf8)
+        try plist.replacingOccurrences(of: "</dict>", with: "    <key>Language</key>\n    <string>nb-NO</string>\n</dict>")
+            .write(to: settings, atomically: true, encoding: .utf8)
+        (report, output) = try PreviewFixtures.preview(magazine, into: output)
+        #expect(try pages(output) == ["nb-NO", "nb-NO", "ru", "nb-NO"])
     }
 
     @Test func rewritingReplacesTheIndexInPlace() throws {

@@ -7,7 +7,7 @@ import NewsstandFormat
 ///
 /// The RFC's own assertions hold: the feed has an `id`, `title`, `updated`, an `author` (the
 /// magazine's Publisher, else its Title) and a `self` link; every entry has an `id`, `title`,
-/// `updated` and a `link rel="alternate"`: its page in the web preview when the magazine says
+/// `updated`, an `xml:lang` (the issue's language: `Magazine.language(of:)`) and a `link rel="alternate"`: its page in the web preview when the magazine says
 /// where that is published (`PreviewURL`), with the normal bundle as `rel="enclosure"`; else
 /// the normal bundle itself (with its type and length). Every `id` is an absolute IRI that
 /// never changes (`TagURI`). An entry's `updated` is when its metadata last changed
@@ -23,10 +23,12 @@ struct AtomFeed {
     /// The feed's file in the output folder.
     static let fileName = "atom.xml"
 
-    /// One entry: the catalog's, and when its metadata last changed.
+    /// One entry: the catalog's, when its metadata last changed, and the issue's language
+    /// (`Magazine.language(of:)`: the entry's `xml:lang`).
     struct Entry {
         var catalog: CatalogEntry
         var updated: Date
+        var language: String = LanguageTag.fallback
     }
 
     /// The feed's `id`: the magazine's `TagURI`.
@@ -65,7 +67,7 @@ struct AtomFeed {
                 links = "<link rel=\"alternate\" " + bundle
             }
             xml += """
-                  <entry>
+                  <entry xml:lang="\(Markup.escape(entry.language))">
                     <id>\(Markup.escape(entryID(catalog.name)))</id>
                     <title>\(Markup.escape(catalog.title))</title>
                     <updated>\(PlistDate.format(entry.updated))</updated>

@@ -28,7 +28,14 @@ extension CatalogWriter {
         let atom = AtomFeed(
             magazineTitle: magazine.title ?? "", author: magazine.author, baseURL: baseURL, previewURL: magazine.previewURL)
         try writeFile(
-            AtomFeed.fileName, Data(atom.render(entries.map { AtomFeed.Entry(catalog: $0.catalog, updated: $0.updated) }).utf8))
+            AtomFeed.fileName,
+            Data(
+                atom.render(
+                    entries.map {
+                        AtomFeed.Entry(
+                            catalog: $0.catalog, updated: $0.updated, language: magazine.language(of: $0.manifest.metadata))
+                    }
+                ).utf8))
     }
 
     /// `opds.json`, left as it is when it already holds these bytes (its validators then stay,
@@ -49,7 +56,9 @@ extension CatalogWriter {
             return OPDSFeed.Entry(
                 manifest: manifest, catalog: entry.catalog, updated: entry.updated, cover: covers[0], retinaCover: covers[1])
         }
-        let data = OPDSFeed(magazineTitle: magazine.title ?? "", publisher: magazine.author, baseURL: baseURL).render(feedEntries)
+        let data = OPDSFeed(
+            magazineTitle: magazine.title ?? "", publisher: magazine.author, baseURL: baseURL, magazineLanguage: magazine.language
+        ).render(feedEntries)
         try writeUnlessUnchanged(OPDSFeed.fileName, digest: XXH3.hex(of: data)) { data }
     }
 

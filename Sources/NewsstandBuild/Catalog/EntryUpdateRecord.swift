@@ -30,7 +30,8 @@ struct EntryUpdateRecord: Codable, Equatable {
 
     /// What the feeds show of an issue, digested. A paid issue's access and product (which
     /// the OPDS feed shows) count too; for a free issue they add nothing, so the records of
-    /// issues built before paid issues existed still match.
+    /// issues built before paid issues existed still match. So does an issue's own `Language`
+    /// (the feeds' `xml:lang` and `language`), only when it gives one.
     static func fingerprint(_ manifest: BuildManifest) -> String {
         let metadata = manifest.metadata
         // Each field on its own line with its length, so no two field sets digest alike.
@@ -39,6 +40,7 @@ struct EntryUpdateRecord: Codable, Equatable {
             manifest.cover.sha256, manifest.retinaCover.sha256,
         ]
         if metadata.access == .paid { fields += [metadata.access.rawValue, metadata.productID ?? "\u{0}"] }
+        if let language = metadata.language { fields.append("Language=\(language)") }
         return SHA256.hex(of: Data(fields.map { "\($0.utf8.count):\($0)\n" }.joined().utf8))
     }
 

@@ -43,12 +43,14 @@ struct OPDSDocument: Encodable, Equatable {
         var description: String?
         var publisher: String
         var belongsTo: BelongsTo?
+        /// The BCP 47 language tag (`Magazine.language(of:)`).
+        var language: String
         var layout = "fixed"
         var altIdentifier: [AltIdentifier]?
 
         enum CodingKeys: String, CodingKey {
             case type = "@type"
-            case identifier, title, published, modified, description, publisher, belongsTo, layout, altIdentifier
+            case identifier, title, published, modified, description, publisher, belongsTo, language, layout, altIdentifier
         }
     }
 

@@ -9,7 +9,7 @@ import NewsstandFormat
 /// publication's), and `self` and `start` links to itself. Each issue is a publication, newest
 /// first: its title, identifier (the issue's `TagURI`, as in the Atom feed and the EPUB),
 /// `published` (its Date), `modified` (when its metadata last changed: `EntryUpdateRecord`,
-/// the Atom entry's `updated`), description (its Summary), publisher, the magazine it belongs
+/// the Atom entry's `updated`), description (its Summary), publisher, language (`Magazine.language(of:)`), the magazine it belongs
 /// to, and its covers as `images`, `@2x` first, with their pixel sizes and types. Its links are
 /// acquisitions of what readers can open: the EPUB when the issue has one, then the normal
 /// bundle (`application/zip`), each with its size. A free issue's links are `open-access`; a
@@ -33,6 +33,8 @@ struct OPDSFeed {
     var magazineTitle: String
     var publisher: String
     var baseURL: URL
+    /// magazine.plist's `Language`: the language of an issue that gives none.
+    var magazineLanguage: String? = nil
 
     /// One issue: its manifest and catalog entry, when its metadata last changed, and what its
     /// covers are (read from the files: nil when unreadable).
@@ -118,7 +120,8 @@ struct OPDSFeed {
         var metadata = OPDSDocument.PublicationMetadata(
             identifier: TagURI.issue(catalog.name, baseURL: baseURL), title: catalog.title,
             published: PlistDate.format(catalog.date), modified: PlistDate.format(entry.updated), description: catalog.summary,
-            publisher: publisher, belongsTo: magazineTitle.isEmpty ? nil : .init(magazine: magazineTitle))
+            publisher: publisher, belongsTo: magazineTitle.isEmpty ? nil : .init(magazine: magazineTitle),
+            language: LanguageTag.of(issue: manifest.metadata.language, magazine: magazineLanguage))
         if paid, let product = catalog.productID {
             metadata.altIdentifier = [.init(value: product, scheme: Self.productIDScheme)]
         }

@@ -118,14 +118,16 @@ struct EPUBBuilder {
         try text(EPUBDocuments.container, as: "META-INF/container.xml")
         let metadata = EPUBDocuments.Metadata(
             identifier: settings.identifier(of: plan.name), title: plan.metadata.title, date: date, publisher: settings.publisher,
-            summary: plan.metadata.summary)
+            summary: plan.metadata.summary, language: settings.language(of: plan.metadata))
         try text(EPUBDocuments.package(metadata, pages: pages, images: images, cover: cover), as: EPUBDocuments.packagePath)
-        try text(EPUBDocuments.navigation(title: plan.metadata.title, pages: pages), as: "EPUB/nav.xhtml")
+        try text(
+            EPUBDocuments.navigation(title: plan.metadata.title, language: metadata.language, pages: pages), as: "EPUB/nav.xhtml")
         try text(EPUBDocuments.stylesheet, as: "EPUB/page.css")
         for (index, page) in pages.enumerated() {
             guard let image = images[page.baseImage] else { continue }
             try text(
-                EPUBDocuments.page(page, position: index + 1, image: image, issueTitle: plan.metadata.title),
+                EPUBDocuments.page(
+                    page, position: index + 1, image: image, issueTitle: plan.metadata.title, language: metadata.language),
                 as: "EPUB/\(page.document)")
         }
     }

@@ -26,6 +26,8 @@ enum EPUBDocuments {
         var date: Date
         var publisher: String
         var summary: String?
+        /// `dc:language` and every document's `xml:lang`: `Magazine.language(of:)`.
+        var language: String
     }
 
     /// `META-INF/container.xml`: where the package document is.
@@ -65,11 +67,11 @@ enum EPUBDocuments {
         let description = summary.map { "\n    <dc:description>\(Markup.escape($0))</dc:description>" } ?? ""
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid" xml:lang="\(EPUBSettings.language)">
+            <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid" xml:lang="\(Markup.escape(metadata.language))">
               <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
                 <dc:identifier id="uid">\(Markup.escape(metadata.identifier))</dc:identifier>
                 <dc:title>\(Markup.escape(metadata.title))</dc:title>
-                <dc:language>\(EPUBSettings.language)</dc:language>
+                <dc:language>\(Markup.escape(metadata.language))</dc:language>
                 <dc:date>\(date)</dc:date>
                 <dc:publisher>\(Markup.escape(metadata.publisher))</dc:publisher>\(description)
                 <meta property="dcterms:modified">\(date)</meta>
@@ -89,7 +91,7 @@ enum EPUBDocuments {
     }
 
     /// `EPUB/nav.xhtml`: one entry per article (at its first page), and every page in a page list.
-    static func navigation(title: String, pages: [EPUBPage]) -> String {
+    static func navigation(title: String, language: String, pages: [EPUBPage]) -> String {
         let articles = pages.filter { $0.number == 1 }.map {
             "        <li><a href=\"\($0.document)\">Article \($0.article)</a></li>"
         }
@@ -100,14 +102,14 @@ enum EPUBDocuments {
             ] + articles + [
                 "      </ol>", "    </nav>", "    <nav epub:type=\"page-list\" id=\"page-list\" hidden=\"hidden\">", "      <ol>",
             ] + list + ["      </ol>", "    </nav>"]
-        return document(title: title, head: "", body: body.joined(separator: "\n"))
+        return document(title: title, language: language, head: "", body: body.joined(separator: "\n"))
     }
 
     /// A page's content document: its image at its pixel size, the viewport set to it.
-    static func page(_ page: EPUBPage, position: Int, image: Image, issueTitle: String) -> String {
+    static func page(_ page: EPUBPage, position: Int, image: Image, issueTitle: String, language: String) -> String {
         let label = Markup.escape("\(issueTitle): page \(position)")
         return document(
-            title: "\(issueTitle): page \(position)",
+            title: "\(issueTitle): page \(position)", language: language,
             head: """
 
                     <meta name="viewport" content="width=\(image.width), height=\(image.height)"/>
@@ -116,21 +118,23 @@ enum EPUBDocuments {
             body: "    <img src=\"\(image.href)\" width=\"\(image.width)\" height=\"\(image.height)\" alt=\"\(label)\"/>")
     }
 
-    private static func document(title: String, head: String, body: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE html>
-        <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="\(EPUBSettings.language)" lang="\(EPUBSettings.language)">
-          <head>
-            <meta charset="UTF-8"/>
-            <title>\(Markup.escape(title))</title>\(head)
-          </head>
-          <body>
-        \(body)
-          </body>
-        </html>
+    private static func document(title: String, language: String, head: String, body: String) -> String {
+        let lang = Markup.escape(language)
+        return
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE html>
+            <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="\(lang)" lang="\(lang)">
+              <head>
+                <meta charset="UTF-8"/>
+                <title>\(Markup.escape(title))</title>\(head)
+              </head>
+              <body>
+            \(body)
+              </body>
+            </html>
 
-        """
+            """
     }
 
     private static func pageID(_ page: EPUBPage) -> String { "page-\(page.article)-\(page.number)" }

@@ -16,10 +16,14 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
     public var productID: String?
     /// Whether the issue is free (the default) or paid.
     public var access: IssueAccess
+    /// The BCP 47 language tag `issue.plist` gives, when it does (`Magazine.language(of:)`
+    /// says which language applies when it does not).
+    public var language: String?
 
     /// Metadata as `issue.plist` gives it; a free issue unless `access` says otherwise.
     public init(
-        title: String, date: Date, cover: String, summary: String? = nil, productID: String? = nil, access: IssueAccess = .free
+        title: String, date: Date, cover: String, summary: String? = nil, productID: String? = nil, access: IssueAccess = .free,
+        language: String? = nil
     ) {
         self.title = title
         self.date = date
@@ -27,11 +31,13 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
         self.summary = summary
         self.productID = productID
         self.access = access
+        self.language = language
     }
 
-    private enum CodingKeys: String, CodingKey { case title, date, cover, summary, productID, access }
+    private enum CodingKeys: String, CodingKey { case title, date, cover, summary, productID, access, language }
 
-    /// A manifest written before `Access` existed says nothing of it: the issue was free.
+    /// A manifest written before `Access` existed says nothing of it: the issue was free; one
+    /// written before `Language` gives none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
@@ -40,6 +46,7 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
         summary = try container.decodeIfPresent(String.self, forKey: .summary)
         productID = try container.decodeIfPresent(String.self, forKey: .productID)
         access = try container.decodeIfPresent(IssueAccess.self, forKey: .access) ?? .free
+        language = try container.decodeIfPresent(String.self, forKey: .language)
     }
 }
 

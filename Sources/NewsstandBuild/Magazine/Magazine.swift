@@ -21,6 +21,9 @@ public struct Magazine: Sendable {
     /// `magazine.plist` PreviewURL, ending in `/`, when given: where `newsstand preview`'s
     /// output is published, so the Atom feed links each issue's web page.
     public var previewURL: URL?
+    /// `magazine.plist` Language, when given and well-formed: the language of every issue whose
+    /// issue.plist gives none (`language(of:)`).
+    public var language: String?
     /// `magazine.plist` DeriveNormalSize (default true): an image whose normal-size file is
     /// missing from `assets/` while its `@2x` master is there has its normal size derived by
     /// the build (halved with NewsstandImaging) instead of being an error.
@@ -37,6 +40,12 @@ public struct Magazine: Sendable {
     /// The folder of an issue.
     public func issueFolder(_ name: String) -> URL {
         folder.appendingPathComponent("issues").appendingPathComponent(name, isDirectory: true)
+    }
+
+    /// The language an issue is in: its own `Language`, else the magazine's, else `en`
+    /// (`LanguageTag.of(issue:magazine:)`).
+    public func language(of metadata: IssueMetadata) -> String {
+        LanguageTag.of(issue: metadata.language, magazine: language)
     }
 
     /// Who the feeds name as the magazine's author: its Publisher, else its Title.

@@ -19,7 +19,7 @@ public enum MagazineLoader {
         }
         // Before the schemas are read: see `RecordKey.make`.
         let recordKey = RecordKey.make(magazine: folder, builtInSchema: builtInSchema)
-        let (title, baseURL, publisher, previewURL, derives) = readSettings(folder, diagnostics: &diagnostics)
+        let (title, baseURL, publisher, previewURL, derives, language) = readSettings(folder, diagnostics: &diagnostics)
         var layers = [PageClassSchema.classes(in: builtInSchema, displayPath: builtInSchema.path, diagnostics: &diagnostics)]
         let own = folder.appendingPathComponent("page-classes.plist")
         if FileStatus.kind(of: own) != nil {
@@ -31,24 +31,27 @@ public enum MagazineLoader {
             folder: folder, title: title, baseURL: baseURL, publisher: publisher, previewURL: previewURL, schema: schema,
             issueNames: names, recordKey: recordKey)
         magazine.derivesNormalSize = derives
+        magazine.language = language
         return magazine
     }
 
-    private static func readSettings(_ folder: URL, diagnostics: inout [Diagnostic]) -> (String?, URL?, String?, URL?, Bool) {
+    private static func readSettings(
+        _ folder: URL, diagnostics: inout [Diagnostic]
+    ) -> (String?, URL?, String?, URL?, Bool, String?) {
         let file = "magazine.plist"
         let root: PlistNode
         do {
             root = try PlistReader.read(contentsOf: folder.appendingPathComponent(file), displayPath: file)
         } catch {
             diagnostics += error.diagnostics
-            return (nil, nil, nil, nil, true)
+            return (nil, nil, nil, nil, true, nil)
         }
         guard root.entries != nil else {
             diagnostics.append(
                 Diagnostic(
                     .magazineNotDict, "magazine.plist must be a dict, found \(root.kindName)",
                     at: .init(file: file, line: root.line)))
-            return (nil, nil, nil, nil, true)
+            return (nil, nil, nil, nil, true, nil)
         }
         var title: String?
         if let node = root["Title"], let value = node.string, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -112,7 +115,25 @@ public enum MagazineLoader {
                         at: .init(file: file, line: node.line)))
             }
         }
-        return (title, baseURL, publisher, previewURL, deriveNormalSize(root, file: file, diagnostics: &diagnostics))
+        return (
+            title, baseURL, publisher, previewURL, deriveNormalSize(root, file: file, diagnostics: &diagnostics),
+            language(root, file: file, diagnostics: &diagnostics)
+        )
+    }
+
+    /// `Language`: a well-formed BCP 47 tag when given (`LanguageTag`), the language of every
+    /// issue that does not give its own; nil when absent or wrong (after reporting it).
+    private static func language(_ root: PlistNode, file: String, diagnostics: inout [Diagnostic]) -> String? {
+        guard let node = root["Language"] else { return nil }
+        if let text = node.string, LanguageTag.isWellFormed(text) { return text }
+        let found = node.string.map { "found \(SourceText.quoted($0))" } ?? "found \(node.kindName)"
+        diagnostics.append(
+            Diagnostic(
+                .magazineLanguage,
+                "Language, when given, must be a BCP 47 language tag such as 'en', 'ru' or 'pt-BR' "
+                    + "(the language of issues that do not give their own); \(found)",
+                at: .init(file: file, line: node.line)))
+        return nil
     }
 
     /// `DeriveNormalSize`: a boolean, true when absent (and when it has the wrong type, after

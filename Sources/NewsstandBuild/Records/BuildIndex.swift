@@ -16,7 +16,7 @@ import NewsstandCore
 /// every manifest read, when it is a link, larger than `maximumBytes`, of another format
 /// version or tool version, or fails its XXH3 checksum (edited or cut short).
 ///
-/// Format (version 4, which added the manifest's `epub` and `epubKey`; version 3 the issue's
+/// Format (version 5, which added the issue's `Language`; version 4 the manifest's `epub` and `epubKey`; version 3 the issue's
 /// `Access`; version 2 the manifest's `optimized` and the validation's `derived`):
 /// the line `newsstand build index`, varint version, the tool version,
 /// catalog records, then entries sorted by issue name (name, identity, length, manifest in
@@ -29,7 +29,7 @@ public final class BuildIndex: Sendable {
     /// The largest index read: about 6 KB per issue of 30 pages (a 10,000-issue magazine's is
     /// about 60 MB); a larger one is not used (every manifest is read instead).
     public static let maximumBytes = 128 << 20
-    static let version: UInt64 = 4
+    static let version: UInt64 = 5
     static let magic = Array("newsstand build index\n".utf8)
 
     /// A catalog file as this build wrote (or found) it: the digest of the entries it was

@@ -16,6 +16,7 @@ enum ManifestCodec {
         out.optional(manifest.metadata.summary) { $0.string($1) }
         out.optional(manifest.metadata.productID) { $0.string($1) }
         out.string(manifest.metadata.access.rawValue)
+        out.optional(manifest.metadata.language) { $0.string($1) }
         for record in [manifest.bundle, manifest.retinaBundle, manifest.cover, manifest.retinaCover] { write(record, to: &out) }
         out.optional(manifest.index) { write($1, to: &$0) }
         out.optional(manifest.retinaIndex) { write($1, to: &$0) }
@@ -74,8 +75,10 @@ enum ManifestCodec {
         let summary = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
         let productID = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
         guard let access = IssueAccess(rawValue: try input.string()) else { throw RecordReader.Malformed() }
+        let language = try input.optional { r throws(RecordReader.Malformed) in try r.string() }
         let metadata = IssueMetadata(
-            title: title, date: date, cover: coverName, summary: summary, productID: productID, access: access)
+            title: title, date: date, cover: coverName, summary: summary, productID: productID, access: access,
+            language: language)
         let bundle = try output(&input)
         let retinaBundle = try output(&input)
         let cover = try output(&input)

@@ -4,7 +4,8 @@ import NewsstandFormat
 
 /// Reads and checks `issue.plist`: Title, Date and Cover are required; Name (equal to the
 /// folder name), Summary, ProductID (a store product identifier) and Access (`free`, the
-/// default, or `paid`) are optional strings; other keys get a warning.
+/// default, or `paid`) and Language (a BCP 47 tag: `LanguageTag`) are optional strings; other
+/// keys get a warning.
 struct IssueMetadataReader: DiagnosticReporter {
     let issueName: String
     let file: String
@@ -14,7 +15,7 @@ struct IssueMetadataReader: DiagnosticReporter {
     /// Where the Summary is (the dict's line when there is none), for the feed's rules.
     private(set) var summaryLine: Int?
 
-    private static let knownKeys: Set<String> = ["Name", "Title", "Date", "Cover", "Summary", "ProductID", "Access"]
+    private static let knownKeys: Set<String> = ["Name", "Title", "Date", "Cover", "Summary", "ProductID", "Access", "Language"]
 
     init(issueName: String, file: String) {
         self.issueName = issueName
@@ -70,12 +71,21 @@ struct IssueMetadataReader: DiagnosticReporter {
                 "the issue has a ProductID but is free (\(given)): its content is public, and shelf.json leaves product_id out "
                     + "(Baker would sell the issue); set Access to 'paid' to sell it, or remove ProductID", line: node.line)
         }
+        let language = optionalString("Language", root)
+        if let language, let node = root["Language"], !LanguageTag.isWellFormed(language) {
+            problems.add(
+                .issueLanguage,
+                "Language \(SourceText.quoted(language)) is not a BCP 47 language tag such as 'en', 'ru' or 'pt-BR' "
+                    + "(a language of 2-3 or 5-8 letters, then an optional script, region and variants, joined by '-')",
+                line: node.line)
+        }
         if let cover, let node = root["Cover"] {
             coverReference = AssetReference(name: cover, kind: .image, location: SourceLocation(file: file, line: node.line))
         }
         guard let title, let date, let cover else { return nil }
         return IssueMetadata(
-            title: title, date: date, cover: cover, summary: summary, productID: productID, access: access ?? .free)
+            title: title, date: date, cover: cover, summary: summary, productID: productID, access: access ?? .free,
+            language: language.flatMap { LanguageTag.isWellFormed($0) ? $0 : nil })
     }
 
     /// The longest product identifier App Store Connect accepts.
