@@ -63,8 +63,7 @@ let package = Package(
         .target(
             name: "NewsstandReader",
             dependencies: [
-                "NewsstandCore", .target(name: "CCurl", condition: .when(platforms: [.linux])),
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "NewsstandCore", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ],
             // The privacy manifest App Store Connect asks of an SDK using required-reason APIs:
             // file timestamps (stat, in the reader and NewsstandCore, on files in the app's or its
@@ -74,6 +73,11 @@ let package = Package(
         // Background downloads on Linux: an aria2c daemon behind the reader's public `TransferEngine`
         // protocol, as a third party would write an engine. The CLI owns it; an app never links it.
         .target(name: "NewsstandAria2", dependencies: ["NewsstandReader", "NewsstandCore"]),
+        // The reader's requests on libcurl, which the CLI uses on Linux (FoundationNetworking's
+        // URLSession has no back-pressure there); an app keeps URLSession and never links it.
+        .target(
+            name: "NewsstandCurl",
+            dependencies: ["NewsstandReader", "NewsstandCore", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         // The shelf as an @Observable model for SwiftUI (iOS 17, macOS 14): a module of its own, so
         // that an app on an older system links the reader without the Observation framework.
         .target(name: "NewsstandReaderObservation", dependencies: ["NewsstandReader", "NewsstandCore"]),
@@ -90,12 +94,12 @@ let package = Package(
             name: "NewsstandCLI",
             dependencies: [
                 "NewsstandCore", "NewsstandFormat", "NewsstandBuild", "NewsstandPublish", "NewsstandPreview", "NewsstandReader",
-                "NewsstandAria2", "NewsstandImport", "NewsstandProcess",
+                "NewsstandAria2", "NewsstandCurl", "NewsstandImport", "NewsstandProcess",
             ]),
         .executableTarget(name: "newsstand", dependencies: ["NewsstandCLI", "NewsstandImaging", "NewsstandImport"]),
         // Times the reader library's operations for bench/reader; also the program that shows
         // what an app using only the reader links (ReaderOnlyLinkTests).
-        .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader"], path: "bench/ReaderBench"),
+        .executableTarget(name: "ReaderBench", dependencies: ["NewsstandReader", "NewsstandCurl"], path: "bench/ReaderBench"),
         // The fuzz targets' checks: one entry point per parser, bytes in, a broken invariant out.
         // The fuzzers (below, with NEWSSTAND_FUZZ) and FuzzRegressionTests both run them.
         .target(
@@ -107,7 +111,8 @@ let package = Package(
         // Starts an aria2 job and waits to be killed: the daemon must outlive it (Aria2RecoveryTests).
         .executableTarget(name: "Aria2Probe", dependencies: ["NewsstandReader", "NewsstandAria2"], path: "Tests/Aria2Probe"),
         // The app the stand-in OS transfer service launches, kills and wakes (StandInServiceTests).
-        .executableTarget(name: "StandInApp", dependencies: ["NewsstandReader", "NewsstandCore"], path: "Tests/StandInApp"),
+        .executableTarget(
+            name: "StandInApp", dependencies: ["NewsstandReader", "NewsstandCurl", "NewsstandCore"], path: "Tests/StandInApp"),
         // The exec wrapper every child a test starts goes through (TestChild): the parent-death signal;
         // for a server (nginx, Python), the parent that kills its process group when the test process ends.
         .executableTarget(name: "TestChildGuard", path: "Tests/TestChildGuard"),
@@ -151,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "NewsstandReaderTests",
             dependencies: [
-                "NewsstandReader", "NewsstandReaderObservation", "NewsstandAria2", "NewsstandCore", "NewsstandTestSupport",
+                "NewsstandReader", "NewsstandReaderObservation", "NewsstandAria2", "NewsstandCurl", "NewsstandCore",
+                "NewsstandTestSupport",
             ],
             exclude: ["Scripts", "docc_check.py"]
         ),

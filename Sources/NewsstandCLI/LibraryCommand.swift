@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCurl
 import NewsstandReader
 
 /// `newsstand library`: a device's issue library in a terminal: refresh from a catalog, list,
@@ -23,8 +24,9 @@ enum LibraryCommand: Command {
         var format = OutputFormat.text
         /// How long a write waits while another process writes to the folder.
         var wait = LibraryCommand.defaultWait
-        /// The reader library's limits: its defaults, and what the options change.
-        var configuration = LibraryConfiguration()
+        /// The reader library's limits: its defaults, and what the options change. Its requests
+        /// run on libcurl (URLSession on Linux has no back-pressure).
+        var configuration = LibraryConfiguration.onCurl
 
         static var arguments: [Argument<Self>] {
             [

@@ -80,9 +80,9 @@ public struct LibraryConfiguration: Sendable {
     /// program. No line carries a URL's query or user information.
     public var log: LibraryLog = .system
 
-    /// The HTTP stack every request runs on: libcurl on Linux, URLSession elsewhere
-    /// (`platformTransport`), or an app's own.
-    public var transport: any HTTPTransport = LibraryConfiguration.platformTransport
+    /// The HTTP stack every request runs on: URLSession by default, or an app's own (the
+    /// `newsstand` program sets its libcurl transport on Linux).
+    public var transport: any HTTPTransport = URLSessionTransport()
     /// Computes the digest a bundle is checked against (the catalog's `ContentSHA256`):
     /// SHA-256 by default.
     public var hasher: any ContentHasher = SHA256Hasher()

@@ -7,6 +7,7 @@
 // Installs are appended, one name a line, to the file `STANDIN_INSTALLS` names.
 import Foundation
 import NewsstandCore
+import NewsstandCurl
 import NewsstandReader
 
 /// Appends every install to a file shared by all the app's processes.
@@ -30,7 +31,7 @@ guard arguments.count >= 4, let service = URL(string: arguments[2]) else {
     fail("usage: StandInApp <library> <service URL> launch <name>… | wake | open")
 }
 let mode = arguments[3]
-var configuration = LibraryConfiguration()
+var configuration = LibraryConfiguration.onCurl
 configuration.retryDelay = 0.01
 configuration.stallTimeout = 10
 configuration.lockTimeout = 10

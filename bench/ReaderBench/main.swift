@@ -6,6 +6,7 @@
 //   ReaderBench updates <library-folder> <issue>
 import Foundation
 import NewsstandCore
+import NewsstandCurl
 import NewsstandReader
 
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "download" where arguments.count == 4:
     let clock = TransferClock()
-    var configuration = LibraryConfiguration()
+    var configuration = LibraryConfiguration.onCurl
     // "bytes transferred" is a debug line.
     configuration.log = .lines(minimumLevel: .debug) { clock.log($0) }
     let library = try IssueLibrary(folder: URL(fileURLWithPath: arguments[1]), scale: .retina, configuration: configuration)

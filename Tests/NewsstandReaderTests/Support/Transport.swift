@@ -1,8 +1,9 @@
+import NewsstandCurl
 import NewsstandReader
 import Testing
 
-/// The transports the download suites run on: libcurl (the Linux default) and URLSession (the
-/// Apple default, compiled and run here too, so that path cannot rot unseen).
+/// The transports the download suites run on: libcurl (what `newsstand` uses on Linux) and
+/// URLSession (the library's default, compiled and run here too, so that path cannot rot unseen).
 enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case curl
     case urlSession
@@ -16,13 +17,13 @@ enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
             #if os(Linux)
                 CurlTransport()
             #else
-                LibraryConfiguration.platformTransport
+                URLSessionTransport()
             #endif
         case .urlSession: URLSessionTransport()
         }
     }
 
-    /// What a library uses unless told otherwise on this platform.
+    /// What the suites use unless a test runs on both: what `newsstand` uses on this platform.
     static var platformDefault: Transport {
         #if os(Linux)
             .curl

@@ -2,8 +2,9 @@
     import CCurl
     import Foundation
     import NewsstandCore
+    import NewsstandReader
 
-    /// libcurl driven directly: the Linux default (`LibraryConfiguration.platformTransport`).
+    /// libcurl driven directly: what `newsstand` runs the reader's requests on, on Linux.
     public struct CurlTransport: HTTPTransport {
         /// A transport on the process's libcurl.
         public init() {}
