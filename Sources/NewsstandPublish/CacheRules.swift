@@ -59,6 +59,9 @@ public struct CacheRules: Sendable, Equatable {
         name.range(of: contentNamePattern, options: .regularExpression) != nil
     }
 
+    /// The content-hashed names, as the reference shows them.
+    public static var contentNamePatternForDocs: String { contentNamePattern }
+
     /// The content-hashed names, as a regular expression both Foundation and nginx (PCRE) read.
     static let contentNamePattern = #"\.[0-9a-f]{8}(\.index)?(@2x)?\.(zip|hpub|epub|png|jpe?g|webp|json)$"#
 

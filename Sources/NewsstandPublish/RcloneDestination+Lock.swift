@@ -40,7 +40,8 @@ extension RcloneDestination {
         if first.status != 0 {
             guard Self.isPreconditionFailure(first.error) else {
                 throw PublishError(
-                    step: "lock", target: display(Self.lockName), reason: .rclone(status: first.status, message: first.error))
+                    step: "lock", target: display(Self.lockName), reason: .rclone(status: first.status, message: first.error),
+                    note: "Nothing that readers are served was changed.")
             }
             let held = try? await read(Self.lockName, limit: 4096)
             let text = held.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
