@@ -178,6 +178,7 @@ bench: deps bench-deps release
 	bench/reader-update
 	bench/imaging
 	bench/import
+	bench/cdn-load
 
 # One-line breaks of the rules that matter (mutants/mutants.txt), each applied alone to a scratch
 # clone of HEAD and run against the tests that must notice; fails if any survives. Not in CI: it

@@ -25,8 +25,10 @@ public final class Varnish: Sendable {
         ["/usr/sbin/varnishd", "/usr/local/sbin/varnishd"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Starts Varnish in front of `127.0.0.1:originPort`.
-    public init(originPort: Int) throws {
+    /// Starts Varnish in front of `127.0.0.1:originPort`; with `defaultTTL`, what it keeps an
+    /// answer without `Cache-Control` for (its `default_ttl`, 120 s by default; CloudFront's
+    /// "Default TTL"), which also applies after a revalidation answered 304 without one.
+    public init(originPort: Int, defaultTTL: Int? = nil) throws {
         guard let executable = Self.executable else { throw TestFailure("varnishd is not installed (make deps)") }
         let folder = try Shell.temporaryFolder("varnish")
         // Varnish's cache process runs as its own user, which must reach the folder.
@@ -43,7 +45,7 @@ public final class Varnish: Sendable {
             executable,
             [
                 "-F", "-f", vcl.path, "-a", "127.0.0.1:0", "-T", "127.0.0.1:0", "-n", workFolder.path, "-s", "malloc,32m",
-            ], outputLimit: 1 << 20, supervised: true)
+            ] + (defaultTTL.map { ["-p", "default_ttl=\($0)"] } ?? []), outputLimit: 1 << 20, supervised: true)
         let deadline = Date().addingTimeInterval(30)
         while true {
             if child.hasExited {

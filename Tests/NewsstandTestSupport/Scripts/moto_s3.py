@@ -9,6 +9,7 @@ recorded.
 Usage: moto_s3.py BUCKET
 """
 import json
+import logging
 import sys
 import threading
 import urllib.request
@@ -16,6 +17,7 @@ import urllib.request
 from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import make_server
 
+logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request on stderr
 app = DomainDispatcherApplication(create_backend_app)
 log = []
 lock = threading.Lock()
@@ -34,7 +36,7 @@ def recorded(environ, start_response):
             log.append({
                 "method": environ["REQUEST_METHOD"], "path": path, "query": environ.get("QUERY_STRING", ""),
                 "status": int(status.split()[0]), "ifNoneMatch": environ.get("HTTP_IF_NONE_MATCH"),
-                "ifModifiedSince": environ.get("HTTP_IF_MODIFIED_SINCE"),
+                "ifModifiedSince": environ.get("HTTP_IF_MODIFIED_SINCE"), "agent": environ.get("HTTP_USER_AGENT", ""),
             })
         return start_response(status, headers, exc_info)
 
