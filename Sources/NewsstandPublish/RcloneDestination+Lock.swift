@@ -48,7 +48,8 @@ extension RcloneDestination {
             throw PublishError(
                 step: "lock", target: display(Self.lockName),
                 reason: .lockedObject(
-                    holder: text.map { String($0.prefix(300)) } ?? "its holder is not known", lock: display(Self.lockName)),
+                    holder: text.map { String($0.prefix(300)) } ?? "its holder is not known",
+                    lock: Self.redacted(remote: target(Self.lockName))),
                 note: "Nothing that readers are served was changed.")
         }
         let probe = try await run(write, step: "lock", path: Self.lockName, allowFailure: true)

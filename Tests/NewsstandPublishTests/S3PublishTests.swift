@@ -64,8 +64,9 @@ import Testing
         // Verification as publish --verify runs it: the headers served are the table's.
         let verifier = PublishVerifier(destination: try site.destination())
         #expect(await verifier.verifyHeaders(catalogURL: base.appendingPathComponent("issues.plist"), rules: rules) == [])
-        let problems = await verifier.verify()
-        #expect(problems.count == 1 && problems[0].contains("'f-3' is a paid issue"), "\(problems)")
+        // The paid issue's bundles through the bucket's own presigned URLs (no secure_link secret),
+        // and refused unsigned at BaseURL.
+        #expect(await verifier.verify() == [])
     }
 
     @Test func aSameSecondRepublishIsSeenAndPruneDeletes() async throws {
