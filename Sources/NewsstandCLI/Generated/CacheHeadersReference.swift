@@ -41,7 +41,7 @@ enum CacheHeadersReference {
         return [
             Markdown.generatedNotice(from: "`CacheRules` (Sources/NewsstandPublish/CacheRules.swift)"),
             "# Cache headers",
-            "What every published file is served with. `newsstand publish` stores both headers with each object on an rclone remote that keeps them (S3 and compatibles, GCS, Azure), sends the type with each WebDAV `PUT`, and `--verify` checks what is served: a mismatch fails a publish to an rclone remote (publish stored them) and is a warning elsewhere (the host's configuration sets them: the nginx lines below). See [Publishing](../publishing.md).",
+            "What every published file is served with. `newsstand publish` stores both headers with each object on an rclone remote that keeps them (S3 and compatibles, GCS, Azure), sends the type with each WebDAV `PUT`, and `--verify` checks what an rclone remote serves (publish stored them there; elsewhere the host's configuration sets them: the nginx lines below). See [Publishing](../publishing.md).",
             "## Cache-Control, by kind",
             "A file's kind follows from its path alone, as a CDN's or a server's path rules would decide: the catalogs at the root, `paid/…` for paid issues' content, and a content hash (`\(CacheRules.contentNamePatternForDocs)`) in the name.",
             Markdown.table(["kind", "files", "Cache-Control", "why"], rows),
