@@ -64,6 +64,19 @@ import Testing
         // Verification as publish --verify runs it: the headers served are the table's.
         let verifier = PublishVerifier(destination: try site.destination())
         #expect(await verifier.verifyHeaders(catalogURL: base.appendingPathComponent("issues.plist"), rules: rules) == [])
+        // A cover uploaded again by hand, without them, is reported.
+        let cover = S3Site.path(of: try #require(entries.first).coverURL(retina: false), base: base)
+        let copied = try Shell.run(
+            "env",
+            [
+                "-u", "AWS_CA_BUNDLE", "rclone", "copyto", "--ignore-times", site.built.appendingPathComponent(cover).path,
+                "\(MotoS3.remote):\(site.moto.bucket)/\(S3Site.folder)/\(cover)",
+            ], environment: site.moto.rcloneEnvironment)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let found = await verifier.verifyHeaders(catalogURL: base.appendingPathComponent("issues.plist"), rules: rules)
+        #expect(found.count == 1 && found[0].contains("served with Cache-Control none"), "\(found)")
+        let uploaded = try await site.publish()  // unchanged by its record: nothing is uploaded again
+        #expect(uploaded.uploaded.isEmpty)
         // The paid issue's bundles through the bucket's own presigned URLs (no secure_link secret),
         // and refused unsigned at BaseURL.
         #expect(await verifier.verify() == [])
