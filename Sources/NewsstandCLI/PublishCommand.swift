@@ -15,6 +15,8 @@ enum PublishCommand: Command {
         var timeouts = PublishTimeouts()
         /// The host's signing secret, to verify paid issues' content.
         var secretFile: String?
+        /// How long CDNs and readers may keep a catalog (`CacheRules.catalogMaxAge`).
+        var catalogMaxAge = CacheRules.defaultCatalogMaxAge
 
         static var arguments: [Argument<Self>] {
             [
@@ -40,6 +42,12 @@ enum PublishCommand: Command {
                     \.secretFile, "--secret-file", .file,
                     help:
                         "the host's secure_link secret (a file other users cannot read): verify signs its requests for paid issues' content with it"
+                ),
+                .value(
+                    \.catalogMaxAge, "--catalog-max-age", .wholeNumber(unit: "seconds", range: 0...86_400),
+                    placeholder: "S",
+                    help:
+                        "seconds a CDN or reader may keep a catalog (issues.plist, feeds) before asking again: Cache-Control 'public, max-age=S', stored with each object on remotes that keep headers (S3, GCS, Azure); 0 gives 'no-cache' (default 60)"
                 ),
                 .value(
                     \.timeouts.connect, "--connect-timeout", seconds, placeholder: "S",
@@ -71,6 +79,7 @@ enum PublishCommand: Command {
             "Paid issues (Access = paid) have their bundles, indexes, books and EPUBs under paid/<name>/, which the host must serve only with a signed URL (nginx's secure_link): verification signs its requests for them with --secret-file, checks that they are refused unsigned, and fails without the secret.",
             "The web edition (the output folder of 'newsstand preview') is published the same way to a destination of its own: its pages, images and static files first, its index page switched in last; when it verifies, each file is asked for at PreviewURL + its name before the switch and after it (a preview written without a PreviewURL is published unverified, or refused with --verify). A destination holding a magazine is refused for a web edition, and the reverse.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
+            "Cache headers: every object uploaded to an rclone remote that keeps headers (S3 and compatibles, GCS, Azure) is stored with its Cache-Control and Content-Type (catalogs --catalog-max-age, content-named files a year and immutable, fixed names no-cache, paid files private) and paid/ and hidden files with the bucket-owner-full-control ACL; verification checks that they are served so (other hosts' configuration sets them: docs/reference/cache-headers.md). On a store that honours conditional writes (If-None-Match: *, as S3 does), a lock object keeps a second publish out.",
         ],
         exitStatuses: [(0, "published (and verified)"), (1, "failure"), (2, "usage error")],
         environment: [
@@ -83,7 +92,9 @@ enum PublishCommand: Command {
         let console = RedactingConsole(context.console)
         let built = options.built
         let timeouts = options.timeouts
-        let destination = try Destinations.parse(options.destination, timeouts: timeouts, environment: context.environment)
+        let rules = CacheRules(catalogMaxAge: options.catalogMaxAge)
+        let destination = try Destinations.parse(
+            options.destination, timeouts: timeouts, environment: context.environment, cacheRules: rules)
         // Read first: a secret that cannot be used stops the publish before anything changes.
         let secret = try options.secretFile.map { path throws(SigningError) in try SigningSecret.read(fromFile: path) }
         var verify = options.verify ?? (destination is WebDAVDestination)
@@ -140,6 +151,11 @@ enum PublishCommand: Command {
         var problems = try runBlocking { plan.isWebEdition ? await verifier.verifyWebEdition(plan) : await verifier.verify() }
         if let replaced, let previous, let url = plan.catalogURL {
             problems += try runBlocking { await verifier.verifyReplaced(url, previous: previous, sha256: replaced.sha256) }
+        }
+        // Stored with each object by publish on an rclone remote, so checked there. Elsewhere the
+        // host's configuration sets them (docs/reference/cache-headers.md), which publish does not own.
+        if destination is RcloneDestination, !plan.isWebEdition, let url = plan.catalogURL {
+            problems += try runBlocking { await verifier.verifyHeaders(catalogURL: url, rules: rules) }
         }
         guard problems.isEmpty else {
             for problem in problems { console.err("newsstand publish: verify: \(problem)") }

@@ -37,6 +37,9 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
         /// The answer's `ETag` and `Last-Modified`, as the server wrote them.
         var etag: String? = nil
         var lastModified: String? = nil
+        /// The answer's `Cache-Control` and `Content-Type`, as the server wrote them.
+        var cacheControl: String? = nil
+        var contentType: String? = nil
     }
 
     enum Failure: Error, Equatable {
@@ -131,7 +134,8 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
             Response(
                 status: ccurl_response_code(handle), body: body, contentLength: length >= 0 ? Int64(length) : nil,
                 sent: sent, sentSHA256: request.upload == nil ? nil : hasher.finalizeHex(),
-                etag: Self.header("ETag", of: handle), lastModified: Self.header("Last-Modified", of: handle)))
+                etag: Self.header("ETag", of: handle), lastModified: Self.header("Last-Modified", of: handle),
+                cacheControl: Self.header("Cache-Control", of: handle), contentType: Self.header("Content-Type", of: handle)))
     }
 
     /// A header of the last answer (`curl_easy_header`, libcurl 7.83 and later), at most 1 KiB.

@@ -46,9 +46,10 @@ extension PublishDestination {
     }
 }
 
-/// Held while a publish runs; `release()` (or deinit) lets the next one in.
+/// Held while a publish runs; `release()` (or, for a local lock, deinit) lets the next one in.
 public protocol PublishLock: Sendable {
-    func release()
+    /// Lets the next publish in (a remote lock is deleted, so this may wait for the remote).
+    func release() async
 }
 
 /// A local file to publish: a path inside a folder, opened without following symbolic links,
@@ -98,10 +99,11 @@ public struct UploadSource: Sendable, Equatable {
 /// Parses a `--to` argument into a destination.
 public enum Destinations {
     /// `rclone:<remote>:<path>`, `http(s)://…` (WebDAV), or a local folder path. A URL with
-    /// user information (`http://user:secret@host/`) is refused: see `HTTPCredentials`.
+    /// user information (`http://user:secret@host/`) is refused: see `HTTPCredentials`. rclone
+    /// runs with `environment`; `cacheRules` say what objects are stored with.
     public static func parse(
         _ text: String, timeouts: PublishTimeouts = PublishTimeouts(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, cacheRules: CacheRules = CacheRules()
     ) throws(PublishError) -> any PublishDestination {
         if text.hasPrefix("rclone:") {
             let remote = String(text.dropFirst("rclone:".count))
@@ -110,7 +112,7 @@ public enum Destinations {
                     step: "parse", target: RcloneDestination.redacted(remote: remote),
                     reason: .invalidDestination(reason: "expected rclone:<remote>:<path>"))
             }
-            return RcloneDestination(remote: remote, timeouts: timeouts)
+            return RcloneDestination(remote: remote, timeouts: timeouts, cacheRules: cacheRules, environment: environment)
         }
         let lowered = text.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
@@ -126,7 +128,8 @@ public enum Destinations {
                     reason: .invalidDestination(reason: "not a valid http(s) URL of a folder (no query or fragment)"))
             }
             return WebDAVDestination(
-                root: url, credentials: HTTPCredentials.find(for: url, environment: environment), timeouts: timeouts)
+                root: url, credentials: HTTPCredentials.find(for: url, environment: environment), timeouts: timeouts,
+                cacheRules: cacheRules)
         }
         if let host = hostLike(text) {
             throw PublishError(

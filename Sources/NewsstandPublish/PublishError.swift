@@ -80,6 +80,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case readBackMismatch
         /// Another publish holds the destination.
         case locked
+        /// Another publish holds the lock object of a remote (written with `If-None-Match: *`):
+        /// what it says of its holder, and the lock's name for `rclone deletefile`.
+        case lockedObject(holder: String, lock: String)
         /// The task running the publish was cancelled, and the program it ran stopped (on
         /// SIGINT or SIGTERM newsstand stops it too, then ends by the signal: `ChildProcess`).
         case cancelled
@@ -137,6 +140,8 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                         ? PrintableText.escaped(message)
                             + "; no rclone remote of that name is configured: add it with 'rclone config' (or give its configuration in RCLONE_CONFIG), or check the name in --to rclone:<remote>:<path> ('rclone listremotes' lists them)"
                         : PrintableText.escaped(message)
+            case .lockedObject(let holder, let lock):
+                "another publish to this destination is running: it holds the lock object \(lock) (\(PrintableText.escaped(holder))); wait for it to finish, or, if none runs (one was killed part-way), delete the lock with 'rclone deletefile \(lock)' and publish again"
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
             case .cancelled: "cancelled; nothing was left under a final name half-written"

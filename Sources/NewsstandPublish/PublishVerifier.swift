@@ -54,7 +54,11 @@ public struct PublishVerifier: Sendable {
         var checked: Set<String> = []
         for entry in entries {
             let paid = entry.access == .paid
-            if paid, secret == nil {
+            if paid, secret == nil, let store = destination as? RcloneDestination {
+                // An object store's own presigned URLs (`rclone link`): what a bucket serves
+                // signed, checked where the host's signing secret is not ours to hold.
+                problems += await store.checkPresigned(entry, timeouts: timeouts)
+            } else if paid, secret == nil {
                 problems.append(
                     "'\(entry.name)' is a paid issue: its content (bundles, indexes, EPUB) is served only with a signature, so it is not verified; give the host's signing secret with --secret-file"
                 )

@@ -88,7 +88,19 @@ public struct Publisher: Sendable {
         progress: @Sendable (String) -> Void = { _ in }
     ) async throws(PublishError) -> PublishReport {
         let lock = try await destination.lock()
-        defer { lock?.release() }
+        do {
+            let report = try await runLocked(plan, beforeSwitch: beforeSwitch, progress: progress)
+            await lock?.release()
+            return report
+        } catch {
+            await lock?.release()
+            throw error
+        }
+    }
+
+    private func runLocked(
+        _ plan: PublishPlan, beforeSwitch: (@Sendable () async -> PublishError?)?, progress: @Sendable (String) -> Void
+    ) async throws(PublishError) -> PublishReport {
         var report = PublishReport(unchanged: plan.unchanged)
         if let intent = plan.intentManifest() {
             try await writeManifest(intent, step: "state")

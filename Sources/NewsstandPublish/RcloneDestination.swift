@@ -9,15 +9,27 @@ public struct RcloneDestination: PublishDestination {
     /// `<remote>:<path>`.
     public var remote: String
     public var timeouts: PublishTimeouts
+    /// What each object is stored with (`Cache-Control`, `Content-Type`), on remotes that keep
+    /// it (S3 and compatibles, GCS, Azure); other remotes ignore it.
+    public var cacheRules: CacheRules
+    /// The environment rclone runs with (its remotes can be configured there alone,
+    /// `RCLONE_CONFIG_<NAME>_TYPE=s3` and so on); nil: newsstand's own.
+    public var environment: [String: String]?
     /// Never the values of a connection string's parameters (`:s3,secret_access_key=…:`).
     public var description: String { "rclone:" + Self.redacted(remote: remote) }
     /// Object stores have no atomic rename (rclone copies then deletes): catalogs moved into
     /// place are read back to verify.
     public var supportsAtomicMove: Bool { false }
 
-    public init(remote: String, timeouts: PublishTimeouts = PublishTimeouts()) {
+    /// A destination at `remote` (`<remote>:<path>`).
+    public init(
+        remote: String, timeouts: PublishTimeouts = PublishTimeouts(), cacheRules: CacheRules = CacheRules(),
+        environment: [String: String]? = nil
+    ) {
         self.remote = remote
         self.timeouts = timeouts
+        self.cacheRules = cacheRules
+        self.environment = environment
     }
 
     func target(_ path: String) -> String {
@@ -93,16 +105,28 @@ public struct RcloneDestination: PublishDestination {
         // may be a staging name of this run: so the next publish writes the same hidden name, and
         // an upload a stop cut short is replaced rather than left beside it.
         let partial = Self.partialName(for: path, of: source.path)
-        _ = try await run(
-            ["copyto", "--ignore-times", source.displayPath, target(partial)], step: "upload", path: path, isUpload: true)
+        // The headers of the file's final name (`source.path`: `path` may be a staging name).
+        var arguments = ["copyto", "--ignore-times"] + Self.headerFlags(cacheRules.headers(for: source.path))
         if let modified {
-            // `2026-12-01T10:00:05`, which rclone reads as UTC.
+            // As metadata with the upload: rclone's `touch` on an object store copies the object
+            // onto itself with new metadata, which drops its Cache-Control.
+            arguments += [
+                "--metadata", "--metadata-set", "mtime=\(PlistDate.format(Date(timeIntervalSince1970: Double(modified))))",
+            ]
+        }
+        _ = try await run(
+            arguments + Self.aclFlags(for: path) + [source.displayPath, target(partial)], step: "upload", path: path,
+            isUpload: true)
+        if let modified, try await modificationTime(of: partial).map({ Int($0) }) != modified {
+            // A remote that takes no metadata (SFTP): set the time afterwards. `2026-12-01T10:00:05`,
+            // which rclone reads as UTC.
             let stamp = String(PlistDate.format(Date(timeIntervalSince1970: Double(modified))).dropLast())
             _ = try await run(
                 ["touch", "--no-create", "--timestamp", stamp, target(partial)], step: "upload", path: path, allowFailure: true)
         }
         do throws(PublishError) {
-            _ = try await run(["moveto", target(partial), target(path)], step: "upload", path: path)
+            _ = try await run(
+                ["moveto"] + Self.aclFlags(for: path) + [target(partial), target(path)], step: "upload", path: path)
         } catch {
             if !error.isStop { try? await delete(partial) }
             throw error
@@ -118,13 +142,15 @@ public struct RcloneDestination: PublishDestination {
     }
 
     public func move(_ source: String, to destination: String) async throws(PublishError) {
-        _ = try await run(["moveto", target(source), target(destination)], step: "move", path: destination)
+        _ = try await run(
+            ["moveto"] + Self.aclFlags(for: destination) + [target(source), target(destination)], step: "move", path: destination)
     }
 
     public func copy(_ source: String, to destination: String) async throws(PublishError) -> Bool {
         let listing = try await run(["lsf", target(source)], step: "copy", path: source, allowFailure: true)
         guard listing.status == 0, !listing.output.isEmpty else { return false }
-        _ = try await run(["copyto", target(source), target(destination)], step: "copy", path: destination)
+        _ = try await run(
+            ["copyto"] + Self.aclFlags(for: destination) + [target(source), target(destination)], step: "copy", path: destination)
         return true
     }
 
@@ -136,7 +162,7 @@ public struct RcloneDestination: PublishDestination {
         }
     }
 
-    private func display(_ path: String) -> String { "rclone:" + Self.redacted(remote: target(path)) }
+    func display(_ path: String) -> String { "rclone:" + Self.redacted(remote: target(path)) }
 
     private func scrub(_ message: String) -> String {
         Self.secrets(of: remote).reduce(Redacted.message(message)) { text, secret in
@@ -147,12 +173,13 @@ public struct RcloneDestination: PublishDestination {
     /// One rclone run: through `ChildProcess` (a clean signal mask, a process group of its
     /// own, stopped with SIGTERM then SIGKILL when newsstand gets SIGINT or SIGTERM, when the
     /// task is cancelled, or at the deadline), its output capped.
-    private func run(
+    func run(
         _ arguments: [String], step: String, path: String, allowFailure: Bool = false, outputLimit: Int64 = 1 << 20,
         isUpload: Bool = false
     ) async throws(PublishError) -> (status: Int32, output: Data, error: String) {
         let flags = ["--contimeout", "\(timeouts.connect)s", "--timeout", "\(timeouts.stall)s", "--low-level-retries", "3"]
-        let options = ChildOptions(outputLimit: Int(outputLimit), deadline: isUpload ? nil : Double(timeouts.request))
+        var options = ChildOptions(outputLimit: Int(outputLimit), deadline: isUpload ? nil : Double(timeouts.request))
+        options.environment = environment
         let outcome: ChildOutcome
         switch await ChildProcess.run("rclone", flags + arguments, options: options) {
         case .success(let finished): outcome = finished

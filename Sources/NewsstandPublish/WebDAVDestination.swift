@@ -12,12 +12,20 @@ public struct WebDAVDestination: PublishDestination {
     public let root: URL
     let credentials: HTTPCredentials?
     public let timeouts: PublishTimeouts
+    /// What each file is sent with: its `Content-Type` goes with every `PUT`, which servers
+    /// that keep it serve back (nginx's dav module does not: its `types` decide, and its
+    /// cache headers come from its configuration, written from the same table in the
+    /// reference).
+    public let cacheRules: CacheRules
     public var description: String { root.absoluteString }
     public var supportsAtomicMove: Bool { true }
 
     /// A destination at `root`. User information in `root` is dropped, never sent or printed:
     /// pass credentials explicitly.
-    public init(root: URL, credentials: HTTPCredentials?, timeouts: PublishTimeouts = PublishTimeouts()) {
+    public init(
+        root: URL, credentials: HTTPCredentials?, timeouts: PublishTimeouts = PublishTimeouts(),
+        cacheRules: CacheRules = CacheRules()
+    ) {
         var components = URLComponents(url: root, resolvingAgainstBaseURL: true)
         components?.user = nil
         components?.password = nil
@@ -25,6 +33,7 @@ public struct WebDAVDestination: PublishDestination {
         self.root = components?.url ?? root
         self.credentials = credentials
         self.timeouts = timeouts
+        self.cacheRules = cacheRules
     }
 
     /// The URL of `path` below the root: every component percent-encoded (a `:`, `?` or `#` in
@@ -73,7 +82,8 @@ public struct WebDAVDestination: PublishDestination {
 
     private func upload(_ source: UploadSource, to path: String, headers: [String]) async throws(PublishError) {
         let file = try source.open(step: "upload")
-        var request = HTTPExchange.Request(method: "PUT", url: url(path), headers: headers)
+        let type = "Content-Type: \(CacheRules.contentType(of: source.path))"
+        var request = HTTPExchange.Request(method: "PUT", url: url(path), headers: headers + [type])
         request.upload = (file.descriptor, file.path, source.size)
         let response = try await send(request, step: "upload", path: path)
         withExtendedLifetime(file) {}  // the descriptor stays open until the request is done

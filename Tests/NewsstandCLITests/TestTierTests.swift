@@ -15,7 +15,7 @@ import Testing
         "Nginx(", "Testbed", "PythonServer", "LyingServer", "RecordingProxy", "Aria2Bed", "ServedSite", "IndexedIssues", "aria2c",
         "Shell.run", "Shell.python", "ZipFixture.", "JavaZipStream", "BackgroundProcess", "ChildProcess", "ReleaseTarball",
         "ChannelChecks", "ImportFixtures", "TinyDisk", "BundleIndexFixture", "LibraryInvariants", "Process()", "OffPool.",
-        "Fixtures.", "RendererProcess(", "rclone:", "RcloneDestination", "TestChild.start",
+        "Fixtures.", "RendererProcess(", "rclone:", "RcloneDestination", "TestChild.start", "MotoS3(", "Varnish(",
     ]
 
     /// Starters that are whole names only: Foundation's `Process()`, not the end of a test

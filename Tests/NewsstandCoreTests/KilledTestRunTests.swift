@@ -3,7 +3,7 @@ import NewsstandTestSupport
 import Testing
 
 /// Nothing a test starts outlives it: a test process killed with SIGKILL (it cannot clean up)
-/// takes its nginx and Python servers with it, and every process they started, nginx's worker
+/// takes its nginx, Python, moto and Varnish servers with it, and every process they started, nginx's worker
 /// among them (`TestChild`), and its folder of temporary folders is removed when the next test
 /// process starts (`TestRunFolders`).
 @Suite(.tags(.needsServer)) struct KilledTestRunTests {
@@ -16,6 +16,8 @@ import Testing
         var nginxPort: Int
         var python: Int32
         var pythonPort: Int
+        var motoPort: Int
+        var varnishPort: Int
         var folder: String
     }
 
@@ -30,6 +32,7 @@ import Testing
             "output: \(run.output) errors: \(run.errors)")
         let started = try JSONDecoder().decode(Started.self, from: Data(run.output.utf8))
         #expect(Nginx.canConnect(port: started.nginxPort) && Nginx.canConnect(port: started.pythonPort))
+        #expect(Nginx.canConnect(port: started.motoPort) && Nginx.canConnect(port: started.varnishPort))
         #expect(FileManager.default.fileExists(atPath: started.folder))
 
         // What the probe started, found by ancestry and process group rather than by command
@@ -61,6 +64,7 @@ import Testing
         }
         #expect(gone, "outlived the killed test process: \(remaining.map { "\($0.pid) \($0.name)" })")
         #expect(!Nginx.canConnect(port: started.nginxPort) && !Nginx.canConnect(port: started.pythonPort))
+        #expect(!Nginx.canConnect(port: started.motoPort) && !Nginx.canConnect(port: started.varnishPort))
         // Killed here, so that this test leaves nothing even when it fails.
         for process in remaining { kill(process.pid, SIGKILL) }
         // Killed, it could not remove its folder: the next test process to start does.

@@ -178,7 +178,7 @@ import Testing
         await #expect(throws: PublishError(step: "lock", target: site.path + "/.newsstand-publish.lock", reason: .locked)) {
             _ = try await destination.lock()
         }
-        held?.release()
+        await held?.release()
         let again = try await destination.lock()
         #expect(again != nil)
     }

@@ -12,6 +12,7 @@ enum ReferencePages {
             (path: "diagnostic-codes.md", text: FormatReference.diagnosticCodes()),
             (path: "catalog-keys.md", text: FormatReference.catalogKeysPage()),
             (path: "bundle-index.md", text: FormatReference.bundleIndexPage()),
+            (path: "cache-headers.md", text: CacheHeadersReference.page()),
         ]
         return pages
     }
@@ -31,6 +32,7 @@ enum ReferencePages {
             - [Diagnostic codes](diagnostic-codes.md): every code `validate` reports, with its severity
             - [Catalog keys](catalog-keys.md): the keys of `issues.plist`
             - [Bundle index](bundle-index.md): the index beside each bundle, for updates by ranges
+            - [Cache headers](cache-headers.md): the Cache-Control and Content-Type of every published file, and the nginx lines for them
             """,
         ].joined(separator: "\n\n") + "\n"
     }

@@ -18,4 +18,14 @@ enum InProcess {
         }
         return Shell.Result(status: status, stdout: captured.stdout, stderr: captured.stderr)
     }
+
+    /// `newsstand` with exactly `environment`, nothing of this process's: what the programs it
+    /// runs (rclone) are given, as a CI job's step gives them.
+    static func newsstand(_ arguments: [String], exactEnvironment environment: [String: String]) async -> Shell.Result {
+        let captured = CapturedOutput()
+        let status = await BlockingWork.run {
+            NewsstandCommand.run(arguments, console: captured.console, environment: environment)
+        }
+        return Shell.Result(status: status, stdout: captured.stdout, stderr: captured.stderr)
+    }
 }
