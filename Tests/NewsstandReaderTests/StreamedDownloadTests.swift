@@ -128,6 +128,31 @@ struct StreamedDownloadTests {
         }
     }
 
+    /// A server that answers the resume's range with the whole file (200): the stream starts
+    /// again from byte 0, the checked entries thrown away, and installs.
+    @Test func aWholeAnswerToAResumeStartsFromZero() async throws {
+        try await ScriptedBed.with { bed in
+            var spec = ScriptedBed.paged("s", Self.pages)
+            spec.location = "norange/"
+            try bed.publishIndexed([spec])
+            let lines = Locked<[String]>([])
+            let library = try Self.library(bed, lines: lines)
+            try await library.refresh(from: bed.catalogURL)
+            try await library.startDownload("s")
+            await bed.slow.reached()
+            await library.cancelDownload("s")
+            #expect(!Self.staged(bed).isEmpty)
+            bed.releaseSlow()
+            try await library.download("s")
+            let requests = bed.requests("norange/s/s.zip")
+            #expect(requests.count == 2)
+            #expect(requests.last?.range != nil)
+            #expect(requests.map(\.status) == [200, 200])
+            #expect(Self.streamed(lines))
+            #expect(try await bed.violations(of: library, allowsDownloading: false) == [])
+        }
+    }
+
     /// The checked entries are kept only while the index stands: a new index starts from zero.
     @Test func aNewIndexThrowsTheCheckedEntriesAway() async throws {
         try await ScriptedBed.with { bed in

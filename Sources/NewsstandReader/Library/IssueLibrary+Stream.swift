@@ -59,7 +59,7 @@ extension IssueLibrary {
         }
         log(.debug, "\(name): streaming \(source.url.absoluteString) from byte \(stream.position)")
         let outcome = await runStream(record, source: source, part: part.lastPathComponent, stream: stream, progress: progress)
-        stream.staging.close()
+        stream.close()
         switch outcome {
         case .staged, .failed: return outcome
         case .fallBack(let why):
@@ -142,6 +142,11 @@ extension IssueLibrary {
                     } catch {
                         return .failed(error)
                     }
+                }
+                // A missing bundle (a retina library may fall back to the normal one) or another
+                // refusal: the `.part` path asks again and does what it does with that answer.
+                if case .httpStatus(let status) = error, !error.isTransient {
+                    return .fallBack(.badRangeResponse("the bundle answered HTTP \(status)"))
                 }
                 if error.isTransient, attempt < configuration.maxAttempts {
                     let delay = configuration.retryDelay * pow(2, Double(attempt - 1))

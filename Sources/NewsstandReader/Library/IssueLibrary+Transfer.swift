@@ -62,10 +62,7 @@ extension IssueLibrary {
             // An index that lied about an entry is not kept: a later update would trust its hashes.
             var distrusted = false
             if case .indexMismatch = fullReason { distrusted = true }
-            let installed = await install(name, from: part, source: source, keepIndex: !distrusted, generation: generation)
-            // A streamed download that fell back here left its checked entries: of no use now.
-            if case .success = installed { await discardStream(part.lastPathComponent) }
-            switch installed {
+            switch await install(name, from: part, source: source, keepIndex: !distrusted, generation: generation) {
             case .failure(let error):
                 return .failure(error)
             case .success(let issue) where record.hasUpdate:

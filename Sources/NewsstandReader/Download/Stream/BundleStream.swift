@@ -31,11 +31,11 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
     let staging: StreamStaging
     private let hasher: any ContentHasher
     private(set) var parser: ZipRecordStream
-    /// The whole bundle's digest, over every byte from the first: only when this run (or a
-    /// `restart`) began at byte 0. A run that continues checked entries of an earlier one has
+    /// The whole bundle's digest, over every byte from the first, on a thread of its own: only
+    /// when this run (or a `restart`) began at byte 0. A run that continues checked entries of an earlier one has
     /// none: a digest's state cannot be kept portably across processes (CryptoKit's cannot be
     /// saved), so such a run is verified by the index alone (docs/reader.md says what that is).
-    private(set) var wholeDigest: (any ContentDigest)?
+    private(set) var wholeDigest: DigestPipe?
     /// Set when the stream cannot go on (the sink then throws `.rejected`).
     private(set) var problem: Problem?
 
@@ -44,7 +44,7 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
         self.staging = staging
         self.hasher = hasher
         parser = try ZipRecordStream(index: index, checked: checked, name: staging.folder.path)
-        wholeDigest = checked == 0 ? hasher.start() : nil
+        wholeDigest = checked == 0 ? DigestPipe(hasher.start()) : nil
     }
 
     /// The next byte expected.
@@ -59,7 +59,14 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
             // The index was accepted once; it cannot be refused now.
             problem = .mismatch("\(error)")
         }
-        wholeDigest = hasher.start()
+        wholeDigest?.close()
+        wholeDigest = DigestPipe(hasher.start())
+    }
+
+    /// The run is over: the digest's thread ends, the entry being written is closed.
+    func close() {
+        wholeDigest?.close()
+        staging.close()
     }
 
     /// Takes the next bytes.

@@ -74,8 +74,27 @@ final class StreamStaging: ZipRecordStreamOutput, @unchecked Sendable {  // safe
     }
 
     /// Removes the staging of `part` (after an install, or when what it holds is of no use).
+    /// Blocking.
     static func discard(in downloads: OpenFolder, part: String) {
         try? downloads.removeTree(folderName(ofPart: part))
+    }
+
+    /// Removes the staging beside the `.part` file at `part`, if any. Blocking.
+    static func discard(beside part: URL) {
+        guard let downloads = try? OpenFolder.open(part.deletingLastPathComponent()) else { return }
+        discard(in: downloads, part: part.lastPathComponent)
+    }
+
+    /// For a caller that must not block (the library's actor): renames the staging beside
+    /// `part` aside at once (one rename: a download started next finds none) and deletes it on a
+    /// thread of its own; what a crash leaves of it, open's recovery deletes (not a staging's name).
+    static func discardSoon(beside part: URL) {
+        guard let downloads = try? OpenFolder.open(part.deletingLastPathComponent()) else { return }
+        let name = folderName(ofPart: part.lastPathComponent)
+        guard downloads.kind(of: name) != nil else { return }
+        let doomed = "\(name).gone-\(UUID().uuidString)"
+        guard (try? downloads.rename(name, to: doomed)) != nil else { return }
+        BlockingWork.start { try? downloads.removeTree(doomed) }
     }
 
     /// The entries whose files are checked, from the first; removes the files after them.
