@@ -51,7 +51,8 @@ public final class ZipRecordStream {
     private var phase: Phase
     private var header: [UInt8] = []
     private var crc = ZipCRC()
-    private var digest = SHA256()
+    /// Each entry's SHA-256, on a thread of its own beside the parsing, CRC-32 and writes.
+    private let digest: HashPipe
     private var produced: Int64 = 0
     private var finished = false
     private var tailStart: [UInt8] = []
@@ -89,9 +90,13 @@ public final class ZipRecordStream {
         position = checked == 0 ? 0 : index.entries[checked - 1].recordRange.upperBound
         phase = checked == index.entries.count ? .tail : .header
         output = .allocate(byteCount: Self.outputSize, alignment: 16)
+        digest = HashPipe { SHA256() }
     }
 
-    deinit { output.deallocate() }
+    deinit {
+        digest.close()
+        output.deallocate()
+    }
 
     /// Whether every record is read and checked and every byte of the bundle was taken.
     public var isComplete: Bool {
@@ -138,7 +143,6 @@ public final class ZipRecordStream {
             try checkHeader()
             header = []
             crc = ZipCRC()
-            digest = SHA256()
             produced = 0
             finished = false
             inflater.reset()
@@ -248,7 +252,7 @@ public final class ZipRecordStream {
         guard crc.value == entry.crc32 else {
             throw .checksumMismatch(archive: name, entry: entry.name, expected: entry.crc32, actual: crc.value)
         }
-        let sha256 = digest.finalizeHex()
+        let sha256 = digest.digest()
         guard sha256 == entry.sha256 else { throw refuse("its SHA-256 is \(sha256), the index says \(entry.sha256)") }
         try output.end(entry, position: checked)
         checked += 1

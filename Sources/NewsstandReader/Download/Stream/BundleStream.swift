@@ -35,7 +35,7 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
     /// when this run (or a `restart`) began at byte 0. A run that continues checked entries of an earlier one has
     /// none: a digest's state cannot be kept portably across processes (CryptoKit's cannot be
     /// saved), so such a run is verified by the index alone (docs/reader.md says what that is).
-    private(set) var wholeDigest: DigestPipe?
+    private(set) var wholeDigest: HashPipe?
     /// Set when the stream cannot go on (the sink then throws `.rejected`).
     private(set) var problem: Problem?
 
@@ -44,7 +44,20 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
         self.staging = staging
         self.hasher = hasher
         parser = try ZipRecordStream(index: index, checked: checked, name: staging.folder.path)
-        wholeDigest = checked == 0 ? DigestPipe(hasher.start()) : nil
+        wholeDigest = checked == 0 ? Self.pipe(hasher) : nil
+    }
+
+    /// The configured hasher's digest on a thread of its own.
+    private static func pipe(_ hasher: any ContentHasher) -> HashPipe {
+        HashPipe { ContentDigestBox(hasher.start()) }
+    }
+
+    /// A `ContentDigest` as `HashPipe` takes it.
+    private final class ContentDigestBox: HashPipeDigest {
+        let digest: any ContentDigest
+        init(_ digest: any ContentDigest) { self.digest = digest }
+        func update(_ bytes: UnsafeRawBufferPointer) { digest.update(bytes) }
+        func finalizeHex() -> String { digest.finalizeHex() }
     }
 
     /// The next byte expected.
@@ -60,7 +73,7 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
             problem = .mismatch("\(error)")
         }
         wholeDigest?.close()
-        wholeDigest = DigestPipe(hasher.start())
+        wholeDigest = Self.pipe(hasher)
     }
 
     /// The run is over: the digest's thread ends, the entry being written is closed.
@@ -100,7 +113,8 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
             return .failure(.mismatch(error.description))
         }
         if let wholeDigest {
-            let sha256 = wholeDigest.finalizeHex()
+            let sha256 = wholeDigest.digest()
+            wholeDigest.close()
             self.wholeDigest = nil
             guard sha256 == index.bundleSHA256 else {
                 return .failure(.mismatch("the bundle's SHA-256 is \(sha256), the catalog says \(index.bundleSHA256)"))
