@@ -170,6 +170,7 @@ bench: deps bench-deps release
 	bench/daily
 	bench/reader
 	bench/reader-update
+	bench/reader-stream
 	bench/imaging
 	bench/import
 
