@@ -153,6 +153,24 @@ struct StreamedDownloadTests {
         }
     }
 
+    /// A download that will stream needs room for the unpacked files, not for the bundle too;
+    /// one that takes the `.part` path still asks for both.
+    @Test func aStreamedDownloadNeedsRoomForItsFilesOnly() async throws {
+        try await ScriptedBed.with { bed in
+            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
+            try bed.publish(
+                [ScriptedBed.paged("p", Self.pages)], catalog: try Catalog.decode(try bed.served("issues.plist")).entries)
+            let size = Int64(try bed.served("s/s.zip").count)
+            let library = try bed.library { configuration in
+                configuration.availableCapacity = { _, _ in size * 3 / 2 }
+            }
+            try await library.refresh(from: bed.catalogURL)
+            try await library.download("s")
+            await #expect(throws: LibraryError.self) { try await library.download("p") }
+            #expect(bed.requests("p/p.zip").isEmpty, "refused before a byte")
+        }
+    }
+
     /// The checked entries are kept only while the index stands: a new index starts from zero.
     @Test func aNewIndexThrowsTheCheckedEntriesAway() async throws {
         try await ScriptedBed.with { bed in
