@@ -171,6 +171,41 @@ struct StreamedDownloadTests {
         }
     }
 
+    /// A paid issue's link that expires mid-stream: the in-run resume's `Range` gets a 403, the
+    /// provider is asked once more (`isRenewal`), and the stream goes on from the same byte
+    /// through the new link (the index came through a link of its own first).
+    @Test func aPaidLinkThatExpiresMidStreamIsRenewedAndTheStreamGoesOn() async throws {
+        try await ScriptedBed.with { bed in
+            let link = try bed.sellPaid(secret: PaidDownloadTests.secret)
+            try PaidDownloadTests.publish(
+                bed, [ScriptedBed.paged("c", Self.pages, location: "slowpaid/")], paid: ["c"], indexed: true)
+            let cut = ScriptedBed.slowBytes + (64 << 10)
+            bed.transport.inject(.cutAfter(bytes: cut), at: "slowpaid/c/c.zip")
+            // The index's link lives long; the bundle's first one 4 s of the host's clock.
+            let provider = PaidDownloadTests.SigningProvider(lifetimes: [300, 4, 300], clock: link)
+            let recording = PaidDownloadTests.Recording()
+            let library = try PaidDownloadTests.library(bed, provider, recording: recording)
+            try await library.refresh(from: bed.catalogURL)
+            let download = Task { try await library.download("c") }
+            await bed.slow.reached()
+            link.advance(by: 10)
+            bed.releaseSlow()
+            _ = try await download.value
+            #expect(provider.requests.current.map(\.resource) == [.index, .bundle, .bundle])
+            #expect(provider.requests.current.map(\.isRenewal) == [false, false, true])
+            let requests = bed.requests("slowpaid/c/c.zip")
+            #expect(requests.map(\.status) == [200, 403, 206])
+            #expect(requests.map(\.range) == [nil, "bytes=\(cut)-", "bytes=\(cut)-"])
+            #expect(recording.lines.current.contains { $0.contains("is available (streamed)") })
+            #expect(!recording.lines.current.contains { PaidDownloadTests.leaks($0, provider) })
+            // (`violations` knows the bed's free locations only: the files are compared here.)
+            let installed = try bed.installedVersion(
+                of: "c", old: ScriptedBed.pagedBundle(Self.pages), new: ScriptedBed.pagedBundle(Self.pages))
+            #expect(installed == "old")
+            #expect(try Self.downloads(bed) == [])
+        }
+    }
+
     /// The checked entries are kept only while the index stands: a new index starts from zero.
     @Test func aNewIndexThrowsTheCheckedEntriesAway() async throws {
         try await ScriptedBed.with { bed in
