@@ -206,6 +206,35 @@ struct StreamedDownloadTests {
         }
     }
 
+    /// `suspendDownloads()` mid-stream (an app going to the background): the download stays
+    /// pending, and `resumePendingDownloads()` continues it at the end of the last checked entry;
+    /// the progress it reports never goes back and ends at the bundle's size.
+    @Test func aSuspendedStreamIsPendingAndResumesWithItsCheckedEntries() async throws {
+        try await ScriptedBed.with { bed in
+            var spec = ScriptedBed.paged("s", Self.pages)
+            spec.location = "slow/"
+            try bed.publishIndexed([spec])
+            let index = try Self.index(bed)
+            let resumeAt = try #require(index.entries.last { $0.recordRange.upperBound <= Int64(ScriptedBed.slowBytes) })
+                .recordRange.upperBound
+            let library = try Self.library(bed, lines: Locked([]))
+            try await library.refresh(from: bed.catalogURL)
+            try await library.startDownload("s")
+            await bed.slow.reached()
+            await library.suspendDownloads()
+            #expect(await library.pendingDownloads == ["s"])
+            bed.releaseSlow()
+            #expect(await library.resumePendingDownloads() == ["s"])
+            let reports = Locked<[DownloadProgress]>([])
+            try await library.download("s") { progress in reports.withLock { $0.append(progress) } }
+            #expect(bed.requests("slow/s/s.zip").map(\.range) == [nil, "bytes=\(resumeAt)-"])
+            let received = reports.withLock { $0 }.map(\.bytesReceived)
+            #expect(received == received.sorted(), "progress never goes back")
+            #expect(received.last == index.bundleSize)
+            #expect(try await bed.violations(of: library, allowsDownloading: false) == [])
+        }
+    }
+
     /// The checked entries are kept only while the index stands: a new index starts from zero.
     @Test func aNewIndexThrowsTheCheckedEntriesAway() async throws {
         try await ScriptedBed.with { bed in
