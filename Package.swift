@@ -182,7 +182,8 @@ let package = Package(
 // libFuzzer's driver, which a normal build does not have (see Fuzz/README.md).
 if ProcessInfo.processInfo.environment["NEWSSTAND_FUZZ"] != nil {
     for name in [
-        "FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzZipRecord", "FuzzRecords", "FuzzBundleStream",
+        "FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzZipRecord", "FuzzRecords",
+        "FuzzBundleStream",
     ] {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzChecks"], path: "Fuzz/\(name)"))
     }
