@@ -176,6 +176,7 @@ bench: deps bench-deps release
 	bench/daily
 	bench/reader
 	bench/reader-update
+	bench/reader-stream
 	bench/imaging
 	bench/import
 	bench/cdn-load

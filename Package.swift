@@ -183,6 +183,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["NEWSSTAND_FUZZ"] != nil {
     for name in [
         "FuzzPlist", "FuzzPageConfig", "FuzzImageHeader", "FuzzCatalog", "FuzzZipExtract", "FuzzZipRecord", "FuzzRecords",
+        "FuzzBundleStream",
     ] {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzChecks"], path: "Fuzz/\(name)"))
     }

@@ -2,7 +2,7 @@
 """Writes the seed corpora (Fuzz/corpus/<Target>/) from the sample magazine, the built-in
 schema and small hand-made inputs; run from the repository root. The output is committed:
 run this again only to change the seeds."""
-import datetime, io, json, os, plistlib, shutil, struct, zipfile, zlib
+import datetime, hashlib, io, json, os, plistlib, shutil, struct, zipfile, zlib
 
 ROOT = os.getcwd()
 OUT = os.path.join(ROOT, "Fuzz", "corpus")
@@ -122,6 +122,49 @@ for name, data, method in [("1-0.png", read("Samples/aurora/issues/a-1/assets/1-
     encoded = name.encode()
     header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0, zlib.crc32(data), len(body), len(data), len(encoded), 0)
     put("FuzzZipRecord", name + ".record", header + encoded + body)
+
+# FuzzBundleStream: bundles and their indexes as `newsstand build` pairs them (records back to
+# back from byte 0, sizes in the local headers, no data descriptor), stored and deflated, and a
+# few pairs that disagree. `<index JSON>\n%%bundle%%\n<bundle>`; a seed named `*.ok` must stream
+# to the end (FuzzRegressionTests checks it).
+def bundle_pair(files, descriptor=False):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, data, method in files:
+            info = zipfile.ZipInfo(name, (2026, 11, 30, 9, 0, 0))
+            info.compress_type = method
+            z.writestr(info, data)
+    bundle = buffer.getvalue()
+    entries = []
+    with zipfile.ZipFile(io.BytesIO(bundle)) as z:
+        for info, (name, data, method) in zip(z.infolist(), files):
+            header = info.header_offset
+            nlen, elen = struct.unpack("<HH", bundle[header + 26:header + 30])
+            start = header + 30 + nlen + elen
+            entries.append('{"name":%s,"size":%d,"sha256":"%s","crc32":%d,"method":"%s","header":%d,"data":%d,"length":%d}' % (
+                json.dumps(name, ensure_ascii=False), len(data), hashlib.sha256(data).hexdigest(), info.CRC,
+                "stored" if method == zipfile.ZIP_STORED else "deflated", header, start, info.compress_size))
+    index = '{"format":"newsstand-bundle-index","version":1,\n"bundle":{"size":%d,"sha256":"%s"},\n"entries":[\n%s\n]}\n' % (
+        len(bundle), hashlib.sha256(bundle).hexdigest(), ",\n".join(entries))
+    return index.encode(), bundle
+
+
+def put_pair(name, index, bundle):
+    put("FuzzBundleStream", name, index + b"\n%%bundle%%\n" + bundle)
+
+
+page = read("Samples/aurora/issues/a-1/assets/1-0.png")[:2000]
+config = read("templates/new-magazine/issues/issue-1/pages.plist")
+stored = [("issue.plist", b"<plist><dict/></plist>", zipfile.ZIP_STORED), ("pages.plist", config, zipfile.ZIP_STORED),
+          ("1-0.png", page, zipfile.ZIP_STORED)]
+mixed = [("pages.plist", config, zipfile.ZIP_DEFLATED), ("1-0.png", page, zipfile.ZIP_STORED),
+         ("articles/2/text.html", b"<p>" + b"words " * 200 + b"</p>", zipfile.ZIP_DEFLATED), ("empty.txt", b"", zipfile.ZIP_STORED)]
+put_pair("stored.ok", *bundle_pair(stored))
+put_pair("mixed.ok", *bundle_pair(mixed))
+index, bundle = bundle_pair(mixed)
+put_pair("wrong-entry-sha.pair", index.replace(hashlib.sha256(page).hexdigest().encode(), b"0" * 64, 1), bundle)
+put_pair("damaged-byte.pair", index, bundle[:200] + bytes([bundle[200] ^ 0xFF]) + bundle[201:])
+put_pair("cut-short.pair", index, bundle[:len(bundle) // 2])
 
 # FuzzRecords: a publish state file (first byte even) and a build manifest (first byte odd).
 publish = {"files": {"issues.plist": {"size": 10, "sha256": "a" * 64}, "a-1/a-1.zip": {"size": 5, "sha256": "b" * 64}},

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 BUILD_PATH=${FUZZ_BUILD_PATH:-.build/fuzz}
-TARGETS=${FUZZ_TARGETS:-FuzzPlist FuzzPageConfig FuzzImageHeader FuzzCatalog FuzzZipExtract FuzzZipRecord FuzzRecords}
+TARGETS=${FUZZ_TARGETS:-FuzzPlist FuzzPageConfig FuzzImageHeader FuzzCatalog FuzzZipExtract FuzzZipRecord FuzzRecords FuzzBundleStream}
 toolchain=$(dirname "$(dirname "$(command -v "$SWIFT")")")
 lib=$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -1)
 [ -n "$lib" ] || { echo "fuzz-build: libclang_rt.fuzzer_no_main-x86_64.a not found under $toolchain/lib/clang" >&2; exit 1; }

@@ -10,7 +10,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-1024}
 BUILD_PATH=${FUZZ_BUILD_PATH:-.build/fuzz}
-TARGETS=${FUZZ_TARGETS:-FuzzPlist FuzzPageConfig FuzzImageHeader FuzzCatalog FuzzZipExtract FuzzZipRecord FuzzRecords}
+TARGETS=${FUZZ_TARGETS:-FuzzPlist FuzzPageConfig FuzzImageHeader FuzzCatalog FuzzZipExtract FuzzZipRecord FuzzRecords FuzzBundleStream}
 export FUZZ_TARGETS="$TARGETS" FUZZ_BUILD_PATH="$BUILD_PATH"
 scripts/fuzz-build.sh || exit 1
 
@@ -18,7 +18,7 @@ dictionary() {
   case "$1" in
     FuzzPlist | FuzzPageConfig | FuzzCatalog) echo Fuzz/dict/plist.dict ;;
     FuzzImageHeader) echo Fuzz/dict/image.dict ;;
-    FuzzZipExtract | FuzzZipRecord) echo Fuzz/dict/zip.dict ;;
+    FuzzZipExtract | FuzzZipRecord | FuzzBundleStream) echo Fuzz/dict/zip.dict ;;
     FuzzRecords) echo Fuzz/dict/records.dict ;;
   esac
 }

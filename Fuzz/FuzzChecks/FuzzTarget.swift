@@ -22,6 +22,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case zipRecord = "FuzzZipRecord"
     /// The records read back from disk: a build's manifest and a publish's state file.
     case records = "FuzzRecords"
+    /// `ZipRecordStream`: a bundle and its index mutated together, the records checked as they
+    /// stream, against `ZipLocalRecord` and whatever the chunks.
+    case bundleStream = "FuzzBundleStream"
 
     /// Runs the check for this target on one input.
     public func check(_ data: Data) -> String? {
@@ -33,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .zipExtract: ZipExtractCheck.check(data)
         case .zipRecord: ZipRecordCheck.check(data)
         case .records: RecordsCheck.check(data)
+        case .bundleStream: BundleStreamCheck.check(data)
         }
     }
 

@@ -35,4 +35,16 @@ import Testing
             #expect(violation == nil, "\(target.rawValue) \(input.lastPathComponent): \(violation ?? "")")
         }
     }
+
+    /// The streaming seeds of well-formed pairs (`*.ok`, a bundle and the index `newsstand build`
+    /// would write for it, stored and deflated) stream to the end: the check's invariants hold
+    /// on them because they are read, not because every record is refused.
+    @Test func wellFormedBundleStreamSeedsComplete() throws {
+        let seeds = try Self.inputs("corpus", .bundleStream).filter { $0.pathExtension == "ok" }
+        #expect(seeds.count >= 2)
+        for seed in seeds {
+            #expect(
+                BundleStreamCheck.completes(try Data(contentsOf: seed)), "\(seed.lastPathComponent) does not stream to the end")
+        }
+    }
 }

@@ -132,8 +132,11 @@ extension IssueLibrary {
             let available = configuration.availableCapacity(folder, intent == .user ? .important : .opportunistic)
         else { return }
         // Unpacked size is unknown before the download; bundles are stored, not deflated,
-        // so the bundle's size is a fair estimate of it.
-        let required = max(0, size - alreadyDownloaded) + size
+        // so the bundle's size is a fair estimate of it. A download that will stream (an index,
+        // no `.part` file to continue: `streamDownload`) holds only the unpacked files.
+        let streams =
+            record.contentIndexURL != nil && alreadyDownloaded == 0 && configuration.unpacker is ZipBundleUnpacker
+        let required = streams ? size : max(0, size - alreadyDownloaded) + size
         if available < required {
             throw .insufficientSpace(name: record.name, path: folder.path, required: required, available: available)
         }

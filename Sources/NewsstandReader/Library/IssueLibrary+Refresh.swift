@@ -168,6 +168,7 @@ extension IssueLibrary {
                 if let cover = record.coverFileName { layout.removeCover(cover) }
                 guard let claim = try? claims.take(record.name) else { continue }
                 PartMetadata.discard(part: layout.part(of: record.name, scale: scale))
+                StreamStaging.discard(beside: layout.part(of: record.name, scale: scale))
                 claim.release()
             }
         }

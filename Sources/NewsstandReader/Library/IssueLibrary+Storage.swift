@@ -57,9 +57,12 @@ extension IssueLibrary {
     private func freePartialOnFullDisk(_ name: String) -> Bool {
         let part = layout.part(of: name, scale: state.scale)
         let nearlyFull = (configuration.availableCapacity(folder, .important) ?? .max) < Self.roomToCommit
-        guard nearlyFull, FileStatus.size(of: part) != nil else { return false }
+        let staging = part.deletingLastPathComponent().appendingPathComponent(
+            StreamStaging.folderName(ofPart: part.lastPathComponent))
+        guard nearlyFull, FileStatus.size(of: part) != nil || FileStatus.kind(of: staging) != nil else { return false }
         log(.notice, "\(name): the disk is full; its partial download is deleted to make room for its removal")
         PartMetadata.discard(part: part)
+        StreamStaging.discardSoon(beside: part)
         return true
     }
 
@@ -247,6 +250,7 @@ extension IssueLibrary {
     private func finishRemoval(of record: IssueRecord) {
         let name = record.name
         PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
+        StreamStaging.discardSoon(beside: layout.part(of: name, scale: state.scale))
         if state.issues[name] == nil, let cover = record.coverFileName { layout.removeCover(cover) }
         emit(.statusChanged(name: name, .none))
     }

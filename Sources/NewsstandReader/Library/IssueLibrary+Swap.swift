@@ -42,6 +42,8 @@ extension IssueLibrary {
             }
             return .failure(.fileSystem(path: failure.path, reason: failure.reason))
         }
+        // Whichever way it came, a streamed download's checked entries are of no use now.
+        await discardStream(LibraryLayout.partFileName(of: name, scale: state.scale))
         return .success(current)
     }
 

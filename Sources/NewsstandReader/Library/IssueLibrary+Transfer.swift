@@ -31,6 +31,27 @@ extension IssueLibrary {
                 fullReason = reason
             }
         }
+        // With an index, the bundle is checked and unpacked as it arrives (`+Stream`); what it
+        // cannot install takes the `.part` path below.
+        switch await streamDownload(record, reason: fullReason, progress: { reporter.yield($0) }) {
+        case .staged(let sha256, let source):
+            reporter.finish()
+            await forwarding.value
+            let installed = await commitStreamed(name, sha256: sha256, source: source, generation: generation)
+            guard case .success(let issue) = installed, record.hasUpdate else {
+                return installed.map { DownloadOutcome(issue: $0) }
+            }
+            emit(.updated(name: name, .full(fullReason)))
+            return .success(DownloadOutcome(issue: issue, update: .full(fullReason)))
+        case .failed(let error):
+            reporter.finish()
+            await forwarding.value
+            return .failure(error)
+        case .fallBack(let reason):
+            log(.notice, "\(name): downloading the whole bundle to a .part file: \(reason)")
+            if case .indexMismatch = reason { fullReason = reason }
+        case nil: break
+        }
         let transferred = await transfer(record, into: part) { reporter.yield($0) }
         // Every report is delivered before the download ends either way.
         reporter.finish()
@@ -198,7 +219,7 @@ extension IssueLibrary {
     /// Tells `name`'s lifecycle that the content its record now names is installed (as
     /// `commitStaged` left it; `before`, the lifecycle before that commit, says whether it was
     /// an update).
-    private func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?, byRanges: Bool = false) async {
+    func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?, byRanges: Bool = false) async {
         guard let record = state.issues[name], let sha256 = record.installedSHA256, let url = record.installedContentURL else {
             return
         }

@@ -176,7 +176,10 @@ public actor IssueLibrary {
         let downloads = try? OpenFolder.open(layout.downloads)
         for entry in (try? downloads?.entries()) ?? [] {
             guard let item = entry.name else { continue }
-            let part = item.hasSuffix(".part.json") ? String(item.dropLast(5)) : item
+            // A `.part` file's metadata and a streamed download's staging (`StreamStaging`) go with it.
+            let part =
+                item.hasSuffix(".part.json")
+                ? String(item.dropLast(5)) : item.hasSuffix(".part.stream") ? String(item.dropLast(7)) : item
             if !parts.contains(part) { try? downloads?.removeTree(item) }
         }
     }

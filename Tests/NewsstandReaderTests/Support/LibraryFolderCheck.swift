@@ -19,15 +19,20 @@ enum LibraryFolderCheck {
     }
 
     /// No stray files: `Issues/` holds the `available` issues only, `Downloads/` only the partial
-    /// files of issues in `names`, `Covers/` only their covers, and the folder nothing else.
+    /// files (and streaming stagings) of issues in `names`, `Covers/` only their covers, and the
+    /// folder nothing else.
     static func strayFiles(in folder: URL, names: Set<String>, available: Set<String>) throws -> [String] {
         var problems: [String] = []
         let inIssues = Set(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Issues").path))
         if inIssues != available { problems.append("Issues/ holds \(inIssues.sorted()), expected \(available.sorted())") }
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Downloads").path) {
-            let owner = file.replacingOccurrences(of: ".part.json", with: "").replacingOccurrences(of: ".part", with: "")
+            let owner = file.replacingOccurrences(of: ".part.json", with: "").replacingOccurrences(of: ".part.stream", with: "")
+                .replacingOccurrences(of: ".part", with: "")
                 .replacingOccurrences(of: "@2x.zip", with: "").replacingOccurrences(of: ".zip", with: "")
-            if !names.contains(owner) || !(file.hasSuffix(".part") || file.hasSuffix(".part.json")) {
+            // A streamed download's staging (`StreamStaging`) is its partial file.
+            if !names.contains(owner)
+                || !(file.hasSuffix(".part") || file.hasSuffix(".part.json") || file.hasSuffix(".part.stream"))
+            {
                 problems.append("Downloads/\(file) is a stray file")
             }
         }
