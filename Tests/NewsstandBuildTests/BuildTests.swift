@@ -105,12 +105,25 @@ import Testing
         let (magazine, plans) = try fixture.plans()
         let caller = pthread_self()
         let threads = Mutex<[(own: Bool, caller: Bool)]>([])
+        let helperReported = DispatchSemaphore(value: 0)
         let report = try MagazineBuilder(
             magazine: magazine, options: BuildOptions(output: try Shell.temporaryFolder(), jobs: 3, versioned: false)
         ).build(
             plans,
             progress: { _, _ in
-                threads.withLock { $0.append((BlockingWork.isCurrentThread, pthread_equal(pthread_self(), caller) != 0)) }
+                let own = BlockingWork.isCurrentThread
+                let onCaller = pthread_equal(pthread_self(), caller) != 0
+                let helperSeen = threads.withLock { seen -> Bool in
+                    seen.append((own, onCaller))
+                    return seen.contains { $0.own }
+                }
+                if own {
+                    helperReported.signal()
+                } else if onCaller, !helperSeen {
+                    // The caller waits here until a helper has finished a job: on a loaded machine
+                    // the caller could otherwise take every job before a helper thread starts.
+                    _ = helperReported.wait(timeout: .now() + 60)
+                }
             })
         #expect(report.built == ["f-1", "f-2", "f-3"])
         let seen = threads.withLock { $0 }
