@@ -18,8 +18,8 @@ import Foundation
 /// directory and end records, small, are buffered during `archive_write_close`, rewritten to
 /// match (see `ZipRecords.rewriteTrailer`) and written.
 ///
-/// The observer sees the final bytes in file order, read back from the file a little behind
-/// the writing, on a thread of its own (`OutputFeed`). Memory holds one local header and the
+/// The observers see the final bytes in file order, read back from the file a little behind
+/// the writing, each on a thread of its own (`OutputFeed`). Memory holds one local header and the
 /// central directory, never file data.
 final class ZipOutput {
     let path: String
@@ -58,17 +58,18 @@ final class ZipOutput {
     /// The descriptor a caller opened (read and write), used instead of opening `path`.
     private var given: Int32?
 
-    init(path: String, observer: ((ZipOutputBlock) -> Void)?) {
+    /// `observers` each see every final byte, in order, each on a thread of its own (`OutputFeed`).
+    init(path: String, observers: [(ZipOutputBlock) -> Void]) {
         self.path = path
-        feed = observer.map(OutputFeed.init)
+        feed = observers.isEmpty ? nil : OutputFeed(observers: observers)
     }
 
     /// Output to `descriptor`, owned from now on (closed here).
-    init(path: String, descriptor: Int32, observer: ((ZipOutputBlock) -> Void)?) {
+    init(path: String, descriptor: Int32, observers: [(ZipOutputBlock) -> Void]) {
         self.path = path
         given = descriptor
         fd = descriptor
-        feed = observer.map(OutputFeed.init)
+        feed = observers.isEmpty ? nil : OutputFeed(observers: observers)
     }
 
     deinit {

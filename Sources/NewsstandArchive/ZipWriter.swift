@@ -79,7 +79,7 @@ public final class ZipWriter {
     /// `forcingZip64` writes every entry with Zip64 fields, as libarchive does on its own for
     /// entries of 4 GiB or more: for tests, which cannot afford such entries.
     convenience init(url: URL, forcingZip64: Bool, onOutput: ((UnsafeRawBufferPointer) -> Void)?) throws(ArchiveError) {
-        try self.init(output: ZipOutput(path: url.path, observer: Self.bytes(onOutput)), forcingZip64: forcingZip64)
+        try self.init(output: ZipOutput(path: url.path, observers: Self.bytes(onOutput)), forcingZip64: forcingZip64)
     }
 
     /// Writes the archive to `descriptor`, a new file opened for reading and writing (entries
@@ -89,18 +89,25 @@ public final class ZipWriter {
     public convenience init(
         descriptor: Int32, path: String, onOutput: ((UnsafeRawBufferPointer) -> Void)? = nil
     ) throws(ArchiveError) {
-        try self.init(descriptor: descriptor, path: path, onBlock: Self.bytes(onOutput))
+        try self.init(descriptor: descriptor, path: path, onBlocks: Self.bytes(onOutput))
     }
 
     /// `init(descriptor:path:onOutput:)`, where the observer is also told which entry each
     /// block belongs to and where its data is (`ZipOutputBlock`): what lets a caller hash a
     /// stored entry's content from the archive's bytes, with no copy of its own.
     public convenience init(descriptor: Int32, path: String, onBlock: ((ZipOutputBlock) -> Void)?) throws(ArchiveError) {
-        try self.init(output: ZipOutput(path: path, descriptor: descriptor, observer: onBlock), forcingZip64: false)
+        try self.init(descriptor: descriptor, path: path, onBlocks: onBlock.map { [$0] } ?? [])
     }
 
-    private static func bytes(_ observer: ((UnsafeRawBufferPointer) -> Void)?) -> ((ZipOutputBlock) -> Void)? {
-        observer.map { observe in { observe($0.bytes) } }
+    /// `init(descriptor:path:onBlock:)` with several observers: each sees every block, in
+    /// order, on a thread of its own, in parallel with the others (two hashes of the same
+    /// bytes take two cores), and each block is read back once for all of them.
+    public convenience init(descriptor: Int32, path: String, onBlocks: [(ZipOutputBlock) -> Void]) throws(ArchiveError) {
+        try self.init(output: ZipOutput(path: path, descriptor: descriptor, observers: onBlocks), forcingZip64: false)
+    }
+
+    private static func bytes(_ observer: ((UnsafeRawBufferPointer) -> Void)?) -> [(ZipOutputBlock) -> Void] {
+        observer.map { observe in [{ observe($0.bytes) }] } ?? []
     }
 
     private init(output: ZipOutput, forcingZip64: Bool) throws(ArchiveError) {
