@@ -13,7 +13,11 @@ import Foundation
 /// one thread each, and no byte copied twice). A block stays in its buffer until every
 /// observer has seen it: `depth` buffers, so memory is `depth` blocks whatever the file's
 /// size (the feed lags behind the writer in the file, never in memory).
-final class OutputFeed: @unchecked Sendable {  // safe: `observers[0]`, `shown`, `failure` are used on `queue` only; observer i > 0 on `queues[i]` only; a buffer is written only once every observer is done with it (`slots`)
+///
+/// Sendable by hand: `observers[0]`, `blocks`, `shown` and `failure` are used on `queue` only,
+/// each other observer on its own queue only, and a buffer is written only once every observer
+/// is done with it (`slots`).
+final class OutputFeed: @unchecked Sendable {
     static let blockSize = 1 << 18
     static let depth = 4
     private let observers: [(ZipOutputBlock) -> Void]

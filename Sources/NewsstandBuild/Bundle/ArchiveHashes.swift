@@ -9,7 +9,10 @@ import NewsstandCore
 /// observers, each on a thread of the feed's (`ZipWriter.init(descriptor:path:onBlocks:)`):
 /// on a large entry they take a core each instead of one thread hashing every byte twice.
 /// Read after the writer's `close()`, which returns after the feed's last block.
-final class ArchiveHashes: @unchecked Sendable {  // safe: each hash is updated on its observer's serial queue only, read after the feed finished
+///
+/// Sendable by hand: each hash is updated on its observer's serial queue only, and read after
+/// the feed finished.
+final class ArchiveHashes: @unchecked Sendable {
     private let archive = SHA256()
     private var entry = SHA256()
     /// The digest of each stored entry, by its place in the archive.
