@@ -93,7 +93,8 @@ public struct CatalogWriter {
             do {
                 if let index {
                     manifest = try index.manifest(
-                        at: folder, name: name, omittingInputs: true, remembering: !justBuilt.contains(name))
+                        at: folder, name: name, omittingInputs: true, remembering: !justBuilt.contains(name),
+                        identity: issue.identity)
                 } else {
                     manifest = try BuildManifest.load(in: folder, omittingInputs: true)
                 }

@@ -266,15 +266,15 @@ public final class BuildIndex: Sendable {
 
     /// The manifest of the issue output folder at `issueOutput` (links followed: the catalog
     /// reads gathered outputs), as `BuildManifest.load(in:omittingInputs:)` reads it; from the
-    /// index while the file has the recorded identity. Read from the file, it is remembered
-    /// unless `remembering` is false (an issue this build wrote: its manifest is a second old
-    /// at most, and is remembered by the next build).
-    func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError)
-        -> BuildManifest?
-    {
+    /// index while the file has the recorded identity (`identity`, when the caller has just
+    /// taken it). Read from the file, it is remembered unless `remembering` is false (an issue
+    /// this build wrote: its manifest is a second old at most, and is remembered by the next build).
+    func manifest(
+        at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool, identity known: FileIdentity? = nil
+    ) throws(BuildRecordError) -> BuildManifest? {
         let folder = issueOutput.path
         let path = (folder.hasSuffix("/") ? folder : folder + "/") + BuildManifest.folderName + "/" + BuildManifest.fileName
-        if let identity = FileIdentity.of(path: path),
+        if let identity = known ?? FileIdentity.of(path: path),
             let known = remembered(name, identity: identity, path: path, omittingInputs: omittingInputs)
         {
             return known
