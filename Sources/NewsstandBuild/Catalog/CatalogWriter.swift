@@ -46,15 +46,18 @@ public struct CatalogWriter {
 
     /// The issue output folders in `output` that hold a build manifest, by issue name, sorted.
     public static func builtIssueFolders(in output: URL) -> [(String, URL)] {
-        builtIssues(in: output).map { ($0.name, $0.folder) }
+        builtIssues(in: output).map { ($0.name, $0.folder(in: output)) }
     }
 
     /// An issue output folder that holds a build manifest, and the manifest's identity (links
     /// followed, as the catalog reads them; nil when it is not a regular file).
     struct BuiltIssue {
         var name: String
-        var folder: URL
         var identity: FileIdentity?
+
+        /// The folder, made only when a manifest is read (a URL per issue was 2% of a
+        /// no-change build, which reads none).
+        func folder(in output: URL) -> URL { output.appendingPathComponent(name, isDirectory: true) }
     }
 
     /// `builtIssueFolders(in:)` with each manifest's identity, from the one `stat` that finds it.
@@ -64,13 +67,10 @@ public struct CatalogWriter {
         let base = output.path.hasSuffix("/") ? output.path : output.path + "/"
         return names.sorted().compactMap { name in
             let manifest = base + name + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName
-            let folder = output.appendingPathComponent(name, isDirectory: true)
-            if let identity = FileIdentity.of(path: manifest) {
-                return BuiltIssue(name: name, folder: folder, identity: identity)
-            }
+            if let identity = FileIdentity.of(path: manifest) { return BuiltIssue(name: name, identity: identity) }
             // Something else than a regular file is there: reading it says what is wrong.
             guard (try? FileStatus.of(manifest, followingLinks: true)) != nil else { return nil }
-            return BuiltIssue(name: name, folder: folder, identity: nil)
+            return BuiltIssue(name: name, identity: nil)
         }
     }
 
@@ -88,7 +88,7 @@ public struct CatalogWriter {
         }
         var manifests: [BuildManifest] = []
         for issue in built {
-            let (name, folder) = (issue.name, issue.folder)
+            let (name, folder) = (issue.name, issue.folder(in: output))
             let manifest: BuildManifest?
             do {
                 if let index {
