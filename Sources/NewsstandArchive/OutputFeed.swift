@@ -16,7 +16,8 @@ import Foundation
 /// let one observer run ahead of the other while the scheduler gives it a core (with 4 they
 /// went in lockstep: bench/build 2-4% slower on two cores).
 ///
-/// Sendable by hand: `observers[0]`, `blocks`, `shown` and `failure` are used on `queue` only,
+/// Sendable by hand: `observers[0]`, `buffers`, `blocks`, `shown` and `failure` are used on
+/// `queue` only (the other observers get a buffer's address with its block),
 /// each other observer on its own queue only, and a buffer is written only once every observer
 /// is done with it (`slots`).
 final class OutputFeed: @unchecked Sendable {
@@ -26,7 +27,9 @@ final class OutputFeed: @unchecked Sendable {
     private let queue = DispatchQueue(label: "newsstand.archive-feed")
     /// The other observers' queues, and for each the blocks it may still have to see.
     private let queues: [(queue: DispatchQueue, slots: DispatchSemaphore)]
-    private let buffers: [UnsafeMutableRawBufferPointer]
+    /// The ring, each buffer allocated when first used: a bundle of a few small entries (a
+    /// daily's, of 10 KB images) never touches most of it.
+    private var buffers: [UnsafeMutableRawBufferPointer?]
     /// Blocks read so far (which buffer is next).
     private var blocks = 0
     /// Bytes shown so far: the file from 0 up to here.
@@ -39,8 +42,7 @@ final class OutputFeed: @unchecked Sendable {
         queues = observers.indices.dropFirst().map { index in
             (DispatchQueue(label: "newsstand.archive-feed.\(index)"), DispatchSemaphore(value: Self.depth))
         }
-        let count = observers.count > 1 ? Self.depth : 1
-        buffers = (0..<count).map { _ in .allocate(byteCount: Self.blockSize, alignment: 64) }
+        buffers = Array(repeating: nil, count: observers.count > 1 ? Self.depth : 1)
     }
 
     convenience init(observer: @escaping (ZipOutputBlock) -> Void) {
@@ -50,7 +52,7 @@ final class OutputFeed: @unchecked Sendable {
     deinit {
         // Every observer is done with the buffers before they go.
         for other in queues { other.queue.sync {} }
-        for buffer in buffers { buffer.deallocate() }
+        for buffer in buffers { buffer?.deallocate() }
     }
 
     /// Bytes of `fd` before `end` will not change any more: they are shown, in order, on the
@@ -74,7 +76,9 @@ final class OutputFeed: @unchecked Sendable {
             // The buffer is free once every other observer has seen the block that used it
             // last: each sees blocks in order, and at most `depth` wait for it.
             for other in queues { other.slots.wait() }
-            guard let base = buffers[slot].baseAddress else { return }
+            let buffer = buffers[slot] ?? .allocate(byteCount: Self.blockSize, alignment: 64)
+            buffers[slot] = buffer
+            guard let base = buffer.baseAddress else { return }
             let got = pread(fd, base, Int(min(Int64(Self.blockSize), end - shown)), off_t(shown))
             if got < 0, errno == EINTR {
                 for other in queues { other.slots.signal() }
@@ -89,9 +93,10 @@ final class OutputFeed: @unchecked Sendable {
             let endsEntry = shown + Int64(got) == end
             blocks += 1
             shown += Int64(got)
+            let address = Address(base)
             for (index, other) in queues.enumerated() {
                 other.queue.async {
-                    let bytes = UnsafeRawBufferPointer(start: self.buffers[slot].baseAddress, count: got)
+                    let bytes = UnsafeRawBufferPointer(start: address.pointer, count: got)
                     self.observers[index + 1](ZipOutputBlock(bytes: bytes, offset: offset, entry: entry, endsEntry: endsEntry))
                     other.slots.signal()
                 }
@@ -100,4 +105,11 @@ final class OutputFeed: @unchecked Sendable {
             observers[0](ZipOutputBlock(bytes: bytes, offset: offset, entry: entry, endsEntry: endsEntry))
         }
     }
+}
+
+/// A buffer's address handed to another observer's queue with its block: `OutputFeed`'s
+/// `slots` keep the buffer from being written again until that observer is done with it.
+private struct Address: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
 }
