@@ -47,7 +47,9 @@ let package = Package(
         .target(name: "CVips", dependencies: ["CGObject"]),
         // Lossless JPEG rewriting needs libjpeg's setjmp/longjmp error handling: plain C.
         .target(name: "CJPEGLossless", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "NewsstandArchive", dependencies: ["CArchive"]),
+        // The zip writer's CRC-32: zlib's value, with carry-less multiplication on x86-64 (plain C).
+        .target(name: "CCRC32", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "NewsstandArchive", dependencies: ["CArchive", "CCRC32"]),
         .target(name: "NewsstandFormat", dependencies: ["CXML2", "NewsstandCore"]),
         // NewsstandImaging: normal sizes derived from @2x masters and `build --optimize`.
         .target(
@@ -129,7 +131,7 @@ let package = Package(
         .testTarget(name: "NewsstandFormatTests", dependencies: ["NewsstandFormat", "NewsstandCore", "NewsstandTestSupport"]),
         .testTarget(
             name: "NewsstandArchiveTests",
-            dependencies: ["NewsstandArchive", "NewsstandCore", "NewsstandTestSupport"],
+            dependencies: ["NewsstandArchive", "NewsstandCore", "NewsstandTestSupport", "CCRC32", "CZlib"],
             exclude: ["ZipStreamCheck.java"]
         ),
         .testTarget(

@@ -14,12 +14,13 @@ import Foundation
 /// part, name, extra fields) arrives during `archive_write_header`: its place in the file is
 /// kept free. Data is written as it comes. The data descriptor is the last write of
 /// `archive_write_finish_entry`: it is swallowed, and the local header is written into its
-/// place with the descriptor's CRC-32 and sizes, bit 3 cleared and the UTC time. The central
+/// place with the descriptor's sizes, the CRC-32 `ZipWriter` computed (libarchive's own is off:
+/// `zip:fakecrc32`), bit 3 cleared and the UTC time. The central
 /// directory and end records, small, are buffered during `archive_write_close`, rewritten to
 /// match (see `ZipRecords.rewriteTrailer`) and written.
 ///
-/// The observer sees the final bytes in file order, read back from the file a little behind
-/// the writing, on a thread of its own (`OutputFeed`). Memory holds one local header and the
+/// The observers see the final bytes in file order, read back from the file a little behind
+/// the writing, each on a thread of its own (`OutputFeed`). Memory holds one local header and the
 /// central directory, never file data.
 final class ZipOutput {
     let path: String
@@ -58,17 +59,18 @@ final class ZipOutput {
     /// The descriptor a caller opened (read and write), used instead of opening `path`.
     private var given: Int32?
 
-    init(path: String, observer: ((ZipOutputBlock) -> Void)?) {
+    /// `observers` each see every final byte, in order, each on a thread of its own (`OutputFeed`).
+    init(path: String, observers: [(ZipOutputBlock) -> Void]) {
         self.path = path
-        feed = observer.map(OutputFeed.init)
+        feed = observers.isEmpty ? nil : OutputFeed(observers: observers)
     }
 
     /// Output to `descriptor`, owned from now on (closed here).
-    init(path: String, descriptor: Int32, observer: ((ZipOutputBlock) -> Void)?) {
+    init(path: String, descriptor: Int32, observers: [(ZipOutputBlock) -> Void]) {
         self.path = path
         given = descriptor
         fd = descriptor
-        feed = observer.map(OutputFeed.init)
+        feed = observers.isEmpty ? nil : OutputFeed(observers: observers)
     }
 
     deinit {
@@ -173,14 +175,20 @@ final class ZipOutput {
     }
 
     /// After `archive_write_finish_entry`: the descriptor is checked against what went by,
-    /// and the completed header written in its place.
-    func endEntry(uncompressedSize: Int64) throws(ArchiveError) {
+    /// and the completed header written in its place, with `crc32`, the CRC-32 of the entry's
+    /// uncompressed bytes (libarchive runs with `zip:fakecrc32`: its descriptor says 0, or, if
+    /// it computed one after all, must say the same).
+    func endEntry(uncompressedSize: Int64, crc32: UInt32) throws(ArchiveError) {
         try expect(.finishing, "the entry was not finished")
         guard let descriptorBytes = entry.descriptor else { throw fail("libarchive wrote no data descriptor") }
         var header: ZipRecords.LocalHeader
         do throws(RecordError) {
             header = try ZipRecords.LocalHeader(entry.header)
-            let descriptor = try ZipRecords.descriptor(descriptorBytes, zip64: header.usesZip64)
+            var descriptor = try ZipRecords.descriptor(descriptorBytes, zip64: header.usesZip64)
+            guard descriptor.crc32 == 0 || descriptor.crc32 == crc32 else {
+                throw RecordError("the data descriptor's CRC-32 is \(descriptor.crc32), the bytes' \(crc32)")
+            }
+            descriptor.crc32 = crc32
             guard descriptor.compressedSize == UInt64(entry.dataLength),
                 descriptor.uncompressedSize == UInt64(uncompressedSize)
             else {
@@ -199,7 +207,8 @@ final class ZipOutput {
             uncompressedSize: uncompressedSize)
         feed?.advance(to: written, in: fd, entry: (placements.count, layout))
         lastLayout = layout
-        placements.append(.init(producedOffset: entry.producedOffset, fileOffset: entry.fileOffset, time: entry.time))
+        placements.append(
+            .init(producedOffset: entry.producedOffset, fileOffset: entry.fileOffset, time: entry.time, crc32: crc32))
         entry = PendingEntry()
         phase = .idle
     }

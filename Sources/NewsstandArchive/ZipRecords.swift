@@ -99,15 +99,17 @@ enum ZipRecords {
     }
 
     /// Where an entry's local header ended up: libarchive's offset for it (which counts the
-    /// data descriptors before it), the offset in the file, and its time.
+    /// data descriptors before it), the offset in the file, its time and its CRC-32.
     struct EntryPlacement {
         var producedOffset: Int64
         var fileOffset: Int64
         var time: DOSDateTime
+        var crc32: UInt32
     }
 
     /// Rewrites libarchive's central directory and end records for the file as written: for
-    /// each entry, bit 3 cleared, the UTC time, and its local header's offset in the file (in
+    /// each entry, bit 3 cleared, the UTC time, its CRC-32 (libarchive's is 0 under
+    /// `zip:fakecrc32`; one it computed must be the same), and its local header's offset in the file (in
     /// the header, or in its Zip64 extra field); the directory's offset in the end record and,
     /// if present, the Zip64 end record and its locator. Every count, size and offset
     /// libarchive wrote is checked against what was seen go by.
@@ -142,6 +144,10 @@ enum ZipRecords {
             guard let entry = byOffset[produced] else {
                 throw RecordError("the central directory names a local header at \(produced) that was never written")
             }
+            guard bytes.le32(cursor + 16) == 0 || bytes.le32(cursor + 16) == entry.crc32 else {
+                throw RecordError("the central directory's CRC-32 of an entry is not its bytes'")
+            }
+            bytes.setLE32(entry.crc32, at: cursor + 16)
             bytes.setLE16(bytes.le16(cursor + 8) & ~sizesAfterDataFlag, at: cursor + 8)
             bytes.setLE16(entry.time.time, at: cursor + 12)
             bytes.setLE16(entry.time.date, at: cursor + 14)

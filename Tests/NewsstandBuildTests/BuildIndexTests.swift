@@ -208,6 +208,72 @@ import Testing
         #expect(try Data(contentsOf: catalog) == good)
     }
 
+    /// A no-change build checks a bundle index by the identity its bytes were verified with;
+    /// one edited since (same size, times set back: only its ctime tells) is read again, found
+    /// wrong, and the issue built again.
+    @Test func aBundleIndexEditedAfterItsBytesWereVerifiedIsReadAgain() throws {
+        let (fixture, output) = try builtWithIndex()
+        let manifest = try #require(BuildManifest.read(in: output.appendingPathComponent("f-1")))
+        let record = try #require(manifest.index)
+        let folder = try OpenFolder.open(output).folder("f-1")
+        let index = try #require(try? BuildIndex.parse([UInt8](Data(contentsOf: indexURL(output))), clock: Self.later).get())
+        _ = try index.manifest(in: folder, name: "f-1")
+        #expect(index.verifiedIdentity(of: record.file, issue: "f-1") == FileIdentity.of(record.file, in: folder))
+
+        let url = output.appendingPathComponent("f-1").appendingPathComponent(record.file)
+        let good = try Data(contentsOf: url)
+        let status = try FileStatus.of(url.path)
+        var edited = good
+        edited[edited.count / 2] ^= 0x01
+        try edited.write(to: url)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: status.modified)], ofItemAtPath: url.path)
+        let run = try build(fixture, into: output)
+        #expect(run.report.built == ["f-1"])
+        #expect(run.report.upToDate == ["f-2"])
+        #expect(try Data(contentsOf: url) == good)
+    }
+
+    /// The catalogs of a no-change build are known up to date from the manifests' identities
+    /// alone, and everything it leaves is what a clean build writes.
+    @Test func aNoChangeBuildLeavesWhatACleanBuildWrites() throws {
+        let (fixture, output) = try builtWithIndex()
+        let third = try build(fixture, into: output)
+        #expect(third.report.upToDate == ["f-1", "f-2"])
+        let index = try #require(try? BuildIndex.parse([UInt8](Data(contentsOf: indexURL(output)))).get())
+        #expect(index.catalogRecord("issues.plist")?.sources.isEmpty == false)
+        #expect(index.catalogRecord("shelf.json")?.sources.isEmpty == false)
+
+        let clean = try Shell.temporaryFolder()
+        _ = try build(fixture, into: clean)
+        func files(_ root: URL) throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+            while let url = walker?.nextObject() as? URL {
+                guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+                let relative = String(url.path.dropFirst(root.path.count))
+                if relative.hasSuffix("/.newsstand/build-index") { continue }
+                files[relative] = try Data(contentsOf: url)
+            }
+            return files
+        }
+        let built = try files(output)
+        #expect(built == (try files(clean)))
+        #expect(built.keys.contains("/issues.plist"))
+    }
+
+    /// A manifest replaced since the catalogs were written (another identity) sends the build
+    /// back to reading the manifests, even when no issue is built.
+    @Test func aManifestReplacedUnderAnUnchangedCatalogIsRead() throws {
+        let (fixture, output) = try builtWithIndex()
+        let manifest = output.appendingPathComponent("f-2/.newsstand/manifest.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        try text.replacingOccurrences(of: "Issue f-2", with: "Issue F-2").write(to: manifest, atomically: true, encoding: .utf8)
+        _ = try build(fixture, into: output)
+        let catalog = try String(contentsOf: output.appendingPathComponent("issues.plist"), encoding: .utf8)
+        #expect(catalog.contains("<string>Issue F-2</string>"))
+    }
+
     @Test func theManifestCodecKeepsEveryField() throws {
         let (_, output) = try builtWithIndex(["f-1"])
         var manifest = try #require(BuildManifest.read(in: output.appendingPathComponent("f-1")))

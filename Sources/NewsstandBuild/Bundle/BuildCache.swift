@@ -65,14 +65,33 @@ enum BuildCache {
     /// (the covers in the issue's `folder`, the rest in `content`: the same folder, or
     /// `paid/<name>` for a paid issue), both bundle indexes among them with their recorded
     /// SHA-256 (a record from before indexes has none: the issue is built again to get them).
-    static func outputsPresent(_ manifest: BuildManifest, in folder: OpenFolder, content: OpenFolder?) -> Bool {
+    /// With the build index the manifest came from (`buildIndex`), a bundle index whose
+    /// identity is the one its bytes were verified with is not read again, and one read and
+    /// found right is remembered (`BuildIndex.verifiedIdentity`).
+    static func outputsPresent(
+        _ manifest: BuildManifest, in folder: OpenFolder, content: OpenFolder?, buildIndex: BuildIndex? = nil
+    ) -> Bool {
         guard let index = manifest.index, let retinaIndex = manifest.retinaIndex, let content else { return false }
         let contentNames = Set(manifest.contentOutputs.map(\.file))
+        let indexNames: Set<String> = [index.file, retinaIndex.file]
         return manifest.outputs.allSatisfy { record in
+            guard !indexNames.contains(record.file) else { return true }
             let place = contentNames.contains(record.file) ? content : folder
             guard let status = place.status(of: record.file) else { return false }
             return status.kind == .regularFile && status.size == record.size
-        } && [index, retinaIndex].allSatisfy { hasRecordedBytes($0, in: content) }
+        } && [index, retinaIndex].allSatisfy { hasRecordedBytes($0, in: content, issue: manifest.name, buildIndex: buildIndex) }
+    }
+
+    /// `hasRecordedBytes(_:in:)`, or the identity the build index verified it with.
+    private static func hasRecordedBytes(
+        _ record: OutputRecord, in folder: OpenFolder, issue: String, buildIndex: BuildIndex?
+    ) -> Bool {
+        guard let buildIndex else { return hasRecordedBytes(record, in: folder) }
+        guard let identity = FileIdentity.of(record.file, in: folder), identity.size == record.size else { return false }
+        if buildIndex.verifiedIdentity(of: record.file, issue: issue) == identity { return true }
+        guard hasRecordedBytes(record, in: folder) else { return false }
+        buildIndex.recordVerified(record.file, identity: identity, issue: issue)
+        return true
     }
 
     /// The content folder of the issue a manifest describes, opened without following links

@@ -95,9 +95,8 @@ struct BundleBuilder {
         // Which entries are stored, in order: their hashes are `hashes`', the rest `entryHasher`'s.
         var stored: [Bool] = []
         do {
-            let writer = try ZipWriter(descriptor: dup(pending.file.descriptor), path: pending.temporaryPath) {
-                hashes.take($0)
-            }
+            let writer = try ZipWriter(
+                descriptor: dup(pending.file.descriptor), path: pending.temporaryPath, onBlocks: hashes.observers)
             for (name, canonical) in configs {
                 entryHasher.add(canonical)
                 stored.append(false)

@@ -53,6 +53,10 @@ public struct MagazineBuilder: Sendable {
         // Paths joined as text: a URL per issue was 4% of a no-change build.
         let outputPath = options.output.path.hasSuffix("/") ? options.output.path : options.output.path + "/"
         for plan in plans {
+            // An issue whose record says its output is current had its output folders opened
+            // without following links while it was validated (`RecordedValidation`), and
+            // nothing will be written there: no `stat` again (500 of them in a no-change build).
+            if plan.recorded?.isCurrent == true, !options.force { continue }
             // A paid issue's content goes to paid/<name>: neither may be a link either.
             var folders = [outputPath + plan.name]
             if plan.metadata.access == .paid {

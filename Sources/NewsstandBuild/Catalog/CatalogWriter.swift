@@ -46,13 +46,31 @@ public struct CatalogWriter {
 
     /// The issue output folders in `output` that hold a build manifest, by issue name, sorted.
     public static func builtIssueFolders(in output: URL) -> [(String, URL)] {
+        builtIssues(in: output).map { ($0.name, $0.folder(in: output)) }
+    }
+
+    /// An issue output folder that holds a build manifest, and the manifest's identity (links
+    /// followed, as the catalog reads them; nil when it is not a regular file).
+    struct BuiltIssue {
+        var name: String
+        var identity: FileIdentity?
+
+        /// The folder, made only when a manifest is read (a URL per issue was 2% of a
+        /// no-change build, which reads none).
+        func folder(in output: URL) -> URL { output.appendingPathComponent(name, isDirectory: true) }
+    }
+
+    /// `builtIssueFolders(in:)` with each manifest's identity, from the one `stat` that finds it.
+    static func builtIssues(in output: URL) -> [BuiltIssue] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         // The manifest's path joined as text: three URLs per issue were 3% of a no-change build.
         let base = output.path.hasSuffix("/") ? output.path : output.path + "/"
         return names.sorted().compactMap { name in
             let manifest = base + name + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName
+            if let identity = FileIdentity.of(path: manifest) { return BuiltIssue(name: name, identity: identity) }
+            // Something else than a regular file is there: reading it says what is wrong.
             guard (try? FileStatus.of(manifest, followingLinks: true)) != nil else { return nil }
-            return (name, output.appendingPathComponent(name, isDirectory: true))
+            return BuiltIssue(name: name, identity: nil)
         }
     }
 
@@ -61,13 +79,22 @@ public struct CatalogWriter {
         guard let baseURL = magazine.baseURL else {
             throw .noBaseURL
         }
+        let built = Self.builtIssues(in: output)
+        let sources = index.flatMap { index in
+            CatalogSources.key(of: built.map { ($0.name, $0.identity) }, baseURL: baseURL) { index.isSettled($0) }
+        }
+        if let index, let sources, let unchanged = unchangedCatalogs(built, sources: sources, index: index) {
+            return unchanged
+        }
         var manifests: [BuildManifest] = []
-        for (name, folder) in Self.builtIssueFolders(in: output) {
+        for issue in built {
+            let (name, folder) = (issue.name, issue.folder(in: output))
             let manifest: BuildManifest?
             do {
                 if let index {
                     manifest = try index.manifest(
-                        at: folder, name: name, omittingInputs: true, remembering: !justBuilt.contains(name))
+                        at: folder, name: name, omittingInputs: true, remembering: !justBuilt.contains(name),
+                        identity: issue.identity)
                 } else {
                     manifest = try BuildManifest.load(in: folder, omittingInputs: true)
                 }
@@ -82,14 +109,14 @@ public struct CatalogWriter {
         let entries = Catalog.sorted(manifests.map { $0.catalogEntry(baseURL: baseURL) })
         var diagnostics: [Diagnostic] = []
         var warnings: [String] = []
-        try writeUnlessUnchanged("issues.plist", digest: CatalogDigest.of("issues.plist", entries: entries)) {
+        try writeUnlessUnchanged("issues.plist", digest: CatalogDigest.of("issues.plist", entries: entries), sources: sources) {
             Catalog.encode(entries)
         }
         if feeds.contains(.shelf) {
             let books = Dictionary(
                 uniqueKeysWithValues: manifests.compactMap { m in m.bookURL(baseURL: baseURL).map { (m.name, $0) } })
             let digest = CatalogDigest.of(ShelfFeed.fileName, entries: entries, books: books)
-            try writeUnlessUnchanged(ShelfFeed.fileName, digest: digest) {
+            try writeUnlessUnchanged(ShelfFeed.fileName, digest: digest, sources: sources) {
                 ShelfFeed.encode(entries, books: books)
             }
         }
@@ -126,26 +153,58 @@ public struct CatalogWriter {
         return diagnostics
     }
 
-    /// Writes the catalog file `name` unless the index recorded writing it from entries of the
-    /// same `digest` and the file is still a regular file of the recorded size and XXH3 (read
-    /// again each time: an edited, replaced or deleted catalog is written again, however its
-    /// times were set). Without an index, always writes.
-    func writeUnlessUnchanged(_ name: String, digest: String, _ contents: () -> Data) throws(BuildError) {
-        guard let index else { return try writeFile(name, contents()) }
-        if let recorded = index.catalogRecord(name), recorded.digest == digest, let folder = try? OpenFolder.open(output),
-            let file = try? folder.file(name), file.size == recorded.size
-        {
-            let hasher = XXH3()
-            if (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == recorded.size,
-                hasher.finalizeHex() == recorded.xxh3
-            {
-                index.record(recorded)
-                return
+    /// The result of a build whose `issues.plist` (and `shelf.json`, when asked for) are up to
+    /// date without reading a manifest: each was recorded as made from the same `sources`
+    /// (`CatalogSources`) and still holds the bytes recorded. Nil when not (then the catalogs
+    /// are made from the manifests). Not for the Atom and OPDS feeds, which keep records of
+    /// their own.
+    private func unchangedCatalogs(_ built: [BuiltIssue], sources: String, index: BuildIndex) -> Result? {
+        guard !feeds.contains(.atom), !feeds.contains(.opds) else { return nil }
+        let files = ["issues.plist"] + (feeds.contains(.shelf) ? [ShelfFeed.fileName] : [])
+        var records: [BuildIndex.CatalogRecord] = []
+        for file in files {
+            guard let recorded = index.catalogRecord(file), recorded.sources == sources, holdsRecordedBytes(recorded) else {
+                return nil
             }
+            records.append(recorded)
+        }
+        for record in records { index.record(record) }
+        for issue in built {
+            if let identity = issue.identity { index.carry(issue.name, identity: identity) }
+        }
+        return Result(entries: built.count, diagnostics: [], warnings: [])
+    }
+
+    /// Whether the catalog file `recorded` names is a regular file of the recorded size and
+    /// XXH3 (read again each time: an edited, replaced or deleted catalog is written again,
+    /// however its times were set).
+    private func holdsRecordedBytes(_ recorded: BuildIndex.CatalogRecord) -> Bool {
+        guard let folder = try? OpenFolder.open(output), let file = try? folder.file(recorded.file),
+            file.size == recorded.size
+        else { return false }
+        let hasher = XXH3()
+        return (try? FileCopy.copy(file, to: nil, observe: { hasher.update($0) })) == recorded.size
+            && hasher.finalizeHex() == recorded.xxh3
+    }
+
+    /// Writes the catalog file `name` unless the index recorded writing it from entries of the
+    /// same `digest` and the file still holds the recorded bytes (`holdsRecordedBytes`).
+    /// `sources` is recorded with it (`CatalogSources`; nil when a manifest was not settled).
+    /// Without an index, always writes.
+    func writeUnlessUnchanged(
+        _ name: String, digest: String, sources: String? = nil, _ contents: () -> Data
+    ) throws(BuildError) {
+        guard let index else { return try writeFile(name, contents()) }
+        if var recorded = index.catalogRecord(name), recorded.digest == digest, holdsRecordedBytes(recorded) {
+            recorded.sources = sources ?? ""
+            index.record(recorded)
+            return
         }
         let data = contents()
         try writeFile(name, data)
-        index.record(BuildIndex.CatalogRecord(file: name, digest: digest, size: Int64(data.count), xxh3: XXH3.hex(of: data)))
+        index.record(
+            BuildIndex.CatalogRecord(
+                file: name, digest: digest, size: Int64(data.count), xxh3: XXH3.hex(of: data), sources: sources ?? ""))
     }
 
     /// Writes a catalog file, with a modification time in a later second than the file it

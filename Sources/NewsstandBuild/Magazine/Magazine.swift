@@ -39,7 +39,8 @@ public struct Magazine: Sendable {
 
     /// The folder of an issue.
     public func issueFolder(_ name: String) -> URL {
-        folder.appendingPathComponent("issues").appendingPathComponent(name, isDirectory: true)
+        // `isDirectory` said: without it, Foundation `stat`s the path to find out (once per issue).
+        folder.appendingPathComponent("issues", isDirectory: true).appendingPathComponent(name, isDirectory: true)
     }
 
     /// The language an issue is in: its own `Language`, else the magazine's, else `en`

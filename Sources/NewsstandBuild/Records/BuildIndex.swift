@@ -16,11 +16,18 @@ import NewsstandCore
 /// every manifest read, when it is a link, larger than `maximumBytes`, of another format
 /// version or tool version, or fails its XXH3 checksum (edited or cut short).
 ///
-/// Format (version 5, which added the issue's `Language`; version 4 the manifest's `epub` and `epubKey`; version 3 the issue's
+/// Each entry also remembers the identity each of the issue's bundle indexes had when its
+/// bytes were last found to be the manifest's (`verifiedIdentity`), under the same rule (only
+/// settled identities): a no-change build then checks an index with the `stat` it makes
+/// anyway instead of reading and hashing it, and an index edited since (another `ctime`) is
+/// read and hashed again.
+///
+/// Format (version 6, which added the verified identities of the bundle indexes; version 5 the issue's `Language`; version 4 the manifest's `epub` and `epubKey`; version 3 the issue's
 /// `Access`; version 2 the manifest's `optimized` and the validation's `derived`):
 /// the line `newsstand build index`, varint version, the tool version,
 /// catalog records, then entries sorted by issue name (name, identity, length, manifest in
-/// `ManifestCodec`'s form); last, 32 hex digits of XXH3-128 over everything before them.
+/// `ManifestCodec`'s form, the count of verified files, each its name and identity); last, 32
+/// hex digits of XXH3-128 over everything before them.
 public final class BuildIndex: Sendable {
     /// The folder in the output that holds the index.
     public static let folderName = ".newsstand"
@@ -29,31 +36,49 @@ public final class BuildIndex: Sendable {
     /// The largest index read: about 6 KB per issue of 30 pages (a 10,000-issue magazine's is
     /// about 60 MB); a larger one is not used (every manifest is read instead).
     public static let maximumBytes = 128 << 20
-    static let version: UInt64 = 5
+    static let version: UInt64 = 6
     static let magic = Array("newsstand build index\n".utf8)
 
     /// A catalog file as this build wrote (or found) it: the digest of the entries it was
-    /// written from, its size and the XXH3 of its bytes.
+    /// written from, its size and the XXH3 of its bytes, and the key of the manifests the
+    /// entries were made from (`CatalogSources`; empty when one was not settled).
     struct CatalogRecord: Equatable, Sendable {
         var file: String
         var digest: String
         var size: Int64
         var xxh3: String
+        var sources: String = ""
     }
 
     private let stored: [UInt8]
-    private let storedEntries: [String: (identity: FileIdentity, range: Range<Int>)]
+    private let storedEntries: [String: StoredEntry]
     private let storedCatalog: [String: CatalogRecord]
     /// What the next index holds, filled by this run's jobs.
     private let fresh = Locked(Fresh())
 
+    /// An entry of the index read: its manifest's identity, where its bytes are in `stored`,
+    /// and the identities its outputs had when their bytes were verified.
+    private struct StoredEntry {
+        var identity: FileIdentity
+        var range: Range<Int>
+        var verified: [String: FileIdentity]
+    }
+
     private struct Fresh {
         /// Entries carried over from the index read (a range of `stored`, not a copy) or
         /// remembered by this run.
-        var entries: [String: (identity: FileIdentity, bytes: EntryBytes)] = [:]
+        var entries: [String: FreshEntry] = [:]
         var catalog: [String: CatalogRecord] = [:]
         /// The issues whose manifests were taken from the index read.
         var hits: Set<String> = []
+        /// Whether this run verified an output the index read did not have as verified.
+        var verifiedMore = false
+    }
+
+    private struct FreshEntry {
+        var identity: FileIdentity
+        var bytes: EntryBytes
+        var verified: [String: FileIdentity] = [:]
     }
 
     private enum EntryBytes {
@@ -68,7 +93,7 @@ public final class BuildIndex: Sendable {
     public var issuesFromIndex: Set<String> { fresh.current.hits }
 
     private init(
-        stored: [UInt8], entries: [String: (identity: FileIdentity, range: Range<Int>)], catalog: [String: CatalogRecord],
+        stored: [UInt8], entries: [String: StoredEntry], catalog: [String: CatalogRecord],
         clock: @escaping @Sendable () -> Double
     ) {
         self.stored = stored
@@ -153,19 +178,24 @@ public final class BuildIndex: Sendable {
                 var catalog: [String: CatalogRecord] = [:]
                 for _ in 0..<(try input.count()) {
                     let record = CatalogRecord(
-                        file: try input.string(), digest: try input.string(), size: try input.signed(), xxh3: try input.string())
+                        file: try input.string(), digest: try input.string(), size: try input.signed(), xxh3: try input.string(),
+                        sources: try input.string())
                     guard catalog.updateValue(record, forKey: record.file) == nil else { return .failure(.malformed) }
                 }
-                var entries: [String: (identity: FileIdentity, range: Range<Int>)] = [:]
+                var entries: [String: StoredEntry] = [:]
                 for _ in 0..<(try input.count()) {
                     let name = try input.string()
-                    let identity = FileIdentity(
-                        device: try input.unsigned(), inode: try input.unsigned(), size: try input.signed(),
-                        modifiedSeconds: try input.signed(), modifiedNanoseconds: try input.signed(),
-                        changedSeconds: try input.signed(),
-                        changedNanoseconds: try input.signed())
+                    let identity = try readIdentity(&input)
                     let range = try input.skip(try input.count())
-                    guard entries.updateValue((identity, range), forKey: name) == nil else { return .failure(.malformed) }
+                    var verified: [String: FileIdentity] = [:]
+                    for _ in 0..<(try input.count()) {
+                        let file = try input.string()
+                        guard verified.updateValue(try readIdentity(&input), forKey: file) == nil else {
+                            return .failure(.malformed)
+                        }
+                    }
+                    let entry = StoredEntry(identity: identity, range: range, verified: verified)
+                    guard entries.updateValue(entry, forKey: name) == nil else { return .failure(.malformed) }
                 }
                 guard input.isAtEnd else { return .failure(.malformed) }
                 return .success(BuildIndex(stored: bytes, entries: entries, catalog: catalog, clock: clock))
@@ -173,6 +203,23 @@ public final class BuildIndex: Sendable {
                 return .failure(.malformed)
             }
         }
+    }
+
+    private static func readIdentity(_ input: inout RecordReader) throws(RecordReader.Malformed) -> FileIdentity {
+        FileIdentity(
+            device: try input.unsigned(), inode: try input.unsigned(), size: try input.signed(),
+            modifiedSeconds: try input.signed(), modifiedNanoseconds: try input.signed(), changedSeconds: try input.signed(),
+            changedNanoseconds: try input.signed())
+    }
+
+    private static func writeIdentity(_ identity: FileIdentity, to out: inout RecordWriter) {
+        out.unsigned(identity.device)
+        out.unsigned(identity.inode)
+        out.signed(identity.size)
+        out.signed(identity.modifiedSeconds)
+        out.signed(identity.modifiedNanoseconds)
+        out.signed(identity.changedSeconds)
+        out.signed(identity.changedNanoseconds)
     }
 
     private static func versionProblem(_ bytes: [UInt8]) -> Problem? {
@@ -219,15 +266,15 @@ public final class BuildIndex: Sendable {
 
     /// The manifest of the issue output folder at `issueOutput` (links followed: the catalog
     /// reads gathered outputs), as `BuildManifest.load(in:omittingInputs:)` reads it; from the
-    /// index while the file has the recorded identity. Read from the file, it is remembered
-    /// unless `remembering` is false (an issue this build wrote: its manifest is a second old
-    /// at most, and is remembered by the next build).
-    func manifest(at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool) throws(BuildRecordError)
-        -> BuildManifest?
-    {
+    /// index while the file has the recorded identity (`identity`, when the caller has just
+    /// taken it). Read from the file, it is remembered unless `remembering` is false (an issue
+    /// this build wrote: its manifest is a second old at most, and is remembered by the next build).
+    func manifest(
+        at issueOutput: URL, name: String, omittingInputs: Bool, remembering: Bool, identity known: FileIdentity? = nil
+    ) throws(BuildRecordError) -> BuildManifest? {
         let folder = issueOutput.path
         let path = (folder.hasSuffix("/") ? folder : folder + "/") + BuildManifest.folderName + "/" + BuildManifest.fileName
-        if let identity = FileIdentity.of(path: path),
+        if let identity = known ?? FileIdentity.of(path: path),
             let known = remembered(name, identity: identity, path: path, omittingInputs: omittingInputs)
         {
             return known
@@ -264,7 +311,7 @@ public final class BuildIndex: Sendable {
             }
             guard let manifest, (try? BuildManifest.checkNames(of: manifest, path: path)) != nil else { return nil }
             fresh.withLock { fresh in
-                fresh.entries[name] = (identity, .stored(entry.range))
+                fresh.entries[name] = FreshEntry(identity: identity, bytes: .stored(entry.range), verified: entry.verified)
                 fresh.hits.insert(name)
             }
             return manifest
@@ -277,7 +324,28 @@ public final class BuildIndex: Sendable {
     private func remember(_ manifest: BuildManifest, as name: String, identity: FileIdentity?) {
         guard let identity, identity.isSettled(at: clock()) else { return }
         let bytes = ManifestCodec.encode(manifest)
-        fresh.withLock { $0.entries[name] = (identity, .own(bytes)) }
+        fresh.withLock { $0.entries[name] = FreshEntry(identity: identity, bytes: .own(bytes)) }
+    }
+
+    // MARK: Verified outputs
+
+    /// The identity the output `file` of issue `name` had when its bytes were last found to be
+    /// what the issue's manifest (as this index remembers it) records; nil when there is none.
+    /// Valid only after the manifest was taken from the index (`manifest(in:name:)`).
+    func verifiedIdentity(of file: String, issue name: String) -> FileIdentity? {
+        fresh.withLock { $0.entries[name]?.verified[file] }
+    }
+
+    /// Remembers that `file` of issue `name`, with `identity`, holds the bytes the manifest
+    /// records: when the identity is settled, as for manifests (a write in the same tick could
+    /// leave it as it was), and the manifest is remembered.
+    func recordVerified(_ file: String, identity: FileIdentity, issue name: String) {
+        guard identity.isSettled(at: clock()) else { return }
+        fresh.withLock { fresh in
+            guard fresh.entries[name] != nil, fresh.entries[name]?.verified[file] != identity else { return }
+            fresh.entries[name]?.verified[file] = identity
+            fresh.verifiedMore = true
+        }
     }
 
     private func withBytes<T>(_ bytes: EntryBytes, _ body: (UnsafeRawBufferPointer) -> T) -> T {
@@ -291,6 +359,21 @@ public final class BuildIndex: Sendable {
 
     /// The record of the catalog file `file` in the index read.
     func catalogRecord(_ file: String) -> CatalogRecord? { storedCatalog[file] }
+
+    /// Carries the entry of issue `name` into the next index without decoding it, when its
+    /// manifest still has the recorded identity (the catalogs were found unchanged without
+    /// reading the manifests: `CatalogSources`). A later build decodes and checks it as any.
+    func carry(_ name: String, identity: FileIdentity) {
+        guard let entry = storedEntries[name], entry.identity == identity else { return }
+        fresh.withLock { fresh in
+            guard fresh.entries[name] == nil else { return }
+            fresh.entries[name] = FreshEntry(identity: identity, bytes: .stored(entry.range), verified: entry.verified)
+            fresh.hits.insert(name)
+        }
+    }
+
+    /// Whether `identity` is settled now (`FileIdentity.isSettled`), by this index's clock.
+    func isSettled(_ identity: FileIdentity) -> Bool { identity.isSettled(at: clock()) }
 
     /// Keeps the record of a catalog file as written (or found unchanged) by this build.
     func record(_ catalog: CatalogRecord) {
@@ -331,25 +414,26 @@ public final class BuildIndex: Sendable {
             head.string(record.digest)
             head.signed(record.size)
             head.string(record.xxh3)
+            head.string(record.sources)
         }
         head.count(entries.count)
         try emit(head.bytes)
         for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
             var out = RecordWriter()
             out.string(name)
-            let identity = entry.identity
-            out.unsigned(identity.device)
-            out.unsigned(identity.inode)
-            out.signed(identity.size)
-            out.signed(identity.modifiedSeconds)
-            out.signed(identity.modifiedNanoseconds)
-            out.signed(identity.changedSeconds)
-            out.signed(identity.changedNanoseconds)
+            Self.writeIdentity(entry.identity, to: &out)
+            var tail = RecordWriter()
+            tail.count(entry.verified.count)
+            for (file, identity) in entry.verified.sorted(by: { $0.key < $1.key }) {
+                tail.string(file)
+                Self.writeIdentity(identity, to: &tail)
+            }
             let failure: FileSystemError? = withBytes(entry.bytes) { bytes in
                 do throws(FileSystemError) {
                     out.count(bytes.count)
                     try emit(out.bytes)
                     try emit(bytes)
+                    try emit(tail.bytes)
                     return nil
                 } catch {
                     return error
@@ -371,8 +455,8 @@ public final class BuildIndex: Sendable {
     /// added or dropped, and the catalogs' records are the same.
     private var isUnchanged: Bool {
         fresh.withLock { fresh in
-            !stored.isEmpty && fresh.hits.count == storedEntries.count && fresh.entries.count == storedEntries.count
-                && fresh.catalog == storedCatalog
+            !stored.isEmpty && !fresh.verifiedMore && fresh.hits.count == storedEntries.count
+                && fresh.entries.count == storedEntries.count && fresh.catalog == storedCatalog
                 && fresh.entries.allSatisfy { storedEntries[$0.key]?.identity == $0.value.identity }
         }
     }

@@ -8,11 +8,14 @@ public enum Catalog {
     }
 
     /// Encodes entries as an XML property list, newest first. The output is byte-identical
-    /// for the same entries (keys are sorted by the serializer).
+    /// for the same entries (keys are sorted by the serializer): `CatalogXML` writes what
+    /// `PropertyListSerialization` would, and leaves to it what it does not vouch for.
     public static func encode(_ entries: [CatalogEntry]) -> Data {
+        let ordered = sorted(entries)
+        if let data = CatalogXML.encode(ordered.map(\.plist)) { return data }
         // The serializer fails only on objects a plist cannot hold; an entry holds strings,
         // dates and integers.
-        (try? PropertyListSerialization.data(fromPropertyList: sorted(entries).map(\.propertyList), format: .xml, options: 0))
+        return (try? PropertyListSerialization.data(fromPropertyList: ordered.map(\.propertyList), format: .xml, options: 0))
             ?? Data()
     }
 
