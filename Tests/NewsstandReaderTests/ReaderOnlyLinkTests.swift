@@ -2,11 +2,12 @@ import Foundation
 import NewsstandTestSupport
 import Testing
 
-/// A program that uses only the reader (`ReaderBench`, built by `swift build`) carries neither
-/// libarchive, libxml2 nor the build side: what an app embedding `NewsstandReader` gets. No Apple
-/// SDK has libarchive; the reader reads zips with its own code over zlib, which every SDK has.
-/// The program's own `NEEDED` entries are what the reader brings; `ldd` must not find libarchive
-/// or libxml2 through them either.
+/// A program that uses only the reader and its Linux transport (`ReaderBench`: `NewsstandReader`
+/// and `NewsstandCurl`, built by `swift build`) carries neither libarchive, libxml2 nor the build
+/// side: what an app embedding `NewsstandReader` gets (libcurl is `NewsstandCurl`'s; the reader's
+/// own closure never reaches it, which `PlatformTests` checks). No Apple SDK has libarchive; the
+/// reader reads zips with its own code over zlib, which every SDK has. `ldd` must not find
+/// libarchive or libxml2 through the program's `NEEDED` entries either.
 @Suite(.tags(.needsTools)) struct ReaderOnlyLinkTests {
     static var program: String {
         URL(fileURLWithPath: Shell.newsstand).deletingLastPathComponent().appendingPathComponent("ReaderBench").path
