@@ -57,14 +57,19 @@ struct StateCommitTests {
             let folder = try OpenFolder.open(bed.libraryFolder)
             // Waits out a copy of the library's released lock in a process forked a moment ago.
             let held = try #require(try FileLock.acquire("library.lock", in: folder, timeout: 5))
-            let writers = (0..<8).map { step in
-                Task {
-                    try await library.setReadingPosition(ReadingPosition(article: step, page: 0), of: step % 2 == 0 ? "a" : "b")
+            // One writer after another reaches the actor (tasks start in no set order, and the
+            // latest value of a row is the one set last): each sets its position on the actor at
+            // once, then waits for the lock with its commit while the next one starts.
+            var writers: [Task<Void, any Error>] = []
+            for step in 0..<8 {
+                let name = step % 2 == 0 ? "a" : "b"
+                let position = ReadingPosition(article: step, page: 0)
+                writers.append(Task { try await library.setReadingPosition(position, of: name) })
+                let deadline = Date().addingTimeInterval(30)
+                while await library.readingPosition(of: name) != position {
+                    try #require(Date() < deadline, "writer \(step) never set its position on the actor")
+                    try await Task.sleep(nanoseconds: 5_000_000)
                 }
-            }
-            // The positions are set on the actor at once; their commits wait for the lock.
-            while await library.readingPosition(of: "b") != ReadingPosition(article: 7, page: 0) {
-                try await Task.sleep(nanoseconds: 10_000_000)
             }
             #expect(await library.issues.count == 2, "the actor answers while commits wait")
             let pool = await withTaskGroup(of: Int.self) { group in
