@@ -38,6 +38,11 @@ public struct LibraryConfiguration: Sendable {
     public var maxAttempts: Int = 4
     /// The first retry waits this long; each later one twice as long.
     public var retryDelay: TimeInterval = 1
+    /// How long a reconcile waits for the events of background transfers its engine's report
+    /// does not list (`TransferEngine.reportsFinishedTransfers` false) before it takes them for
+    /// lost and starts them again; the wait ends as soon as they came. `IssueLibrary.eventGrace`
+    /// (2 s) by default.
+    public var eventGrace: TimeInterval = IssueLibrary.eventGrace
     /// The clock every wait of the library runs on (backoffs, deadlines, claims): the system's,
     /// unless a test drives its own.
     public var clock: LibraryClock = .system

@@ -35,6 +35,9 @@ var configuration = LibraryConfiguration.onCurl
 configuration.retryDelay = 0.01
 configuration.stallTimeout = 10
 configuration.lockTimeout = 10
+// A wake's events come from another process (the stand-in service): on a loaded test machine
+// they can take longer than the default grace, and a transfer restarted for that is fetched twice.
+configuration.eventGrace = 10
 if let path = ProcessInfo.processInfo.environment["STANDIN_INSTALLS"] { configuration.analytics = InstallLog(path: path) }
 let library: IssueLibrary
 do {

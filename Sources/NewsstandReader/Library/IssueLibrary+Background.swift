@@ -17,9 +17,10 @@ public struct BackgroundTransfer: Sendable, Equatable {
 }
 
 extension IssueLibrary {
-    /// How long a reconcile waits for the events of transfers an engine's report does not list,
-    /// when the engine may deliver them after it was asked (`TransferEngine.reportsFinishedTransfers`),
-    /// before it takes them for lost and starts them again: 2 seconds.
+    /// How long a reconcile waits by default (`LibraryConfiguration.eventGrace`) for the events
+    /// of transfers an engine's report does not list, when the engine may deliver them after it
+    /// was asked (`TransferEngine.reportsFinishedTransfers`), before it takes them for lost and
+    /// starts them again: 2 seconds.
     public static let eventGrace: TimeInterval = 2
 
     /// Uses `choice` for background downloads: attaches the library to it (events a relaunch
@@ -336,11 +337,11 @@ extension IssueLibrary {
         }
     }
 
-    /// Waits up to `eventGrace` until each of `rows` has moved on (its event arrived: a file
+    /// Waits up to `LibraryConfiguration.eventGrace` until each of `rows` has moved on (its event arrived: a file
     /// handed over, a failure, another stage or generation), while the engine's events run.
     private func waitForEvents(changing rows: [TransferRecord], handOff: TransferHandOff) async {
         let clock = configuration.clock
-        let deadline = clock.now() + Self.eventGrace
+        let deadline = clock.now() + configuration.eventGrace
         while clock.now() < deadline {
             let waiting = rows.filter { row in
                 guard let now = state.transfers[row.name], now.runsInBackground else { return false }
