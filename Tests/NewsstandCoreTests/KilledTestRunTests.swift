@@ -63,8 +63,9 @@ import Testing
             return remaining.isEmpty
         }
         #expect(gone, "outlived the killed test process: \(remaining.map { "\($0.pid) \($0.name)" })")
-        #expect(!Nginx.canConnect(port: started.nginxPort) && !Nginx.canConnect(port: started.pythonPort))
-        #expect(!Nginx.canConnect(port: started.motoPort) && !Nginx.canConnect(port: started.varnishPort))
+        // The servers' ports are not probed again: once freed, the kernel may give one to a server
+        // another test starts meanwhile (CI saw moto's port answer again after its process had
+        // gone). That no process of the run is left, checked above, is what closes them.
         // Killed here, so that this test leaves nothing even when it fails.
         for process in remaining { kill(process.pid, SIGKILL) }
         // Killed, it could not remove its folder: the next test process to start does.
