@@ -23,7 +23,7 @@ public enum JavaZipStream {
     /// stderr, when an archive cannot be streamed.
     public static func read(_ archives: [URL]) throws -> (result: Shell.Result, entries: [Entry]) {
         let program = Shell.repositoryRoot.appendingPathComponent("Tests/NewsstandArchiveTests/ZipStreamCheck.java")
-        let result = try Shell.run("java", [program.path] + archives.map(\.path))
+        let result = try Shell.run("java", Shell.javaOptions + [program.path] + archives.map(\.path))
         let entries = result.stdout.split(separator: "\n").compactMap { line -> Entry? in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 6, let size = Int(fields[3]) else { return nil }

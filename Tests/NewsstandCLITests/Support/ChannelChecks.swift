@@ -18,7 +18,7 @@ enum ChannelChecks {
             throw TestFailure("EPUBCheck is not installed at \(epubcheckJar) (make deps installs Debian's epubcheck)")
         }
         let program = folder.appendingPathComponent("EPUBCheckRun.java").path
-        return try await Shell.runOffPool("java", ["-cp", epubcheckJar, program] + books.map(\.path))
+        return try await Shell.runOffPool("java", Shell.javaOptions + ["-cp", epubcheckJar, program] + books.map(\.path))
     }
 
     /// The OPDS 2.0 schema's rules on `feeds`: status 0 when every one is valid; stdout has
