@@ -61,19 +61,33 @@ enum ImportFixtures {
         }
         if deriveNormalSize == false {
             // The sample's a-3 keeps only @2x masters: without derivation it needs its normal
-            // sizes given, made here by the vips tool (half size, Lanczos3).
+            // sizes given.
             let assets = magazine.appendingPathComponent("issues/a-3/assets")
-            for master in try FileManager.default.contentsOfDirectory(atPath: assets.path) where master.hasSuffix("@2x.png") {
-                let normal = master.replacingOccurrences(of: "@2x.png", with: ".png")
-                try run(
-                    "vips",
-                    [
-                        "resize", assets.appendingPathComponent(master).path, assets.appendingPathComponent(normal).path, "0.5",
-                        "--kernel", "lanczos3",
-                    ])
+            let normals = try sampleNormalSizes.get()
+            for name in try FileManager.default.contentsOfDirectory(atPath: normals.path) {
+                try FileManager.default.copyItem(
+                    at: normals.appendingPathComponent(name), to: assets.appendingPathComponent(name))
             }
         }
         return magazine
+    }
+
+    /// The normal sizes of the sample's a-3 masters, made once per test process by the vips tool
+    /// (half size, Lanczos3) into a folder of their own: about twenty tests need them, and each
+    /// `vips` start costs more than its resize.
+    private static let sampleNormalSizes = Result { () throws -> URL in
+        let folder = try Shell.temporaryFolder("sample-normal-sizes")
+        let assets = Shell.repositoryRoot.appendingPathComponent("Samples/aurora/issues/a-3/assets")
+        for master in try FileManager.default.contentsOfDirectory(atPath: assets.path) where master.hasSuffix("@2x.png") {
+            let normal = master.replacingOccurrences(of: "@2x.png", with: ".png")
+            try run(
+                "vips",
+                [
+                    "resize", assets.appendingPathComponent(master).path, folder.appendingPathComponent(normal).path, "0.5",
+                    "--kernel", "lanczos3",
+                ])
+        }
+        return folder
     }
 
     /// An image of `width` × `height` in the format of `path`'s extension, made by the vips tool
