@@ -58,6 +58,11 @@ enum PublishCommand: Command {
                 .value(
                     \.timeouts.request, "--timeout", seconds, placeholder: "S",
                     help: "seconds for any request other than an upload to complete (default 120)"),
+                .value(
+                    \.timeouts.lock, "--lock-timeout", .wholeNumber(unit: "seconds", range: 300...604_800), placeholder: "S",
+                    help:
+                        "seconds after its last renewal that the lock object of another publish on an rclone remote is taken for a dead publish's (one killed part-way) and taken over; a running publish renews its own every minute (default 3600)"
+                ),
             ]
         }
 
@@ -79,7 +84,7 @@ enum PublishCommand: Command {
             "Paid issues (Access = paid) have their bundles, indexes, books and EPUBs under paid/<name>/, which the host must serve only with a signed URL (nginx's secure_link): verification signs its requests for them with --secret-file, checks that they are refused unsigned, and fails without the secret.",
             "The web edition (the output folder of 'newsstand preview') is published the same way to a destination of its own: its pages, images and static files first, its index page switched in last; when it verifies, each file is asked for at PreviewURL + its name before the switch and after it (a preview written without a PreviewURL is published unverified, or refused with --verify). A destination holding a magazine is refused for a web edition, and the reverse.",
             "Destinations: <folder>, a local folder (a web server's document root, a mounted volume); http(s)://host/path/, a WebDAV / HTTP PUT endpoint, with credentials never in the URL (refused: the command line is visible to others); rclone:<remote>:<path>, any rclone remote (S3, GCS, Azure, SFTP, ...), which needs the rclone program.",
-            "Cache headers: every object uploaded to an rclone remote that keeps headers (S3 and compatibles, GCS, Azure) is stored with its Cache-Control and Content-Type (catalogs --catalog-max-age, content-named files a year and immutable, fixed names no-cache, paid files private) and paid/ and hidden files with the bucket-owner-full-control ACL; verification checks that they are served so (other hosts' configuration sets them: docs/reference/cache-headers.md). On a store that honours conditional writes (If-None-Match: *, as S3 does), a lock object keeps a second publish out.",
+            "Cache headers: every object uploaded to an rclone remote that keeps headers (S3 and compatibles, GCS, Azure) is stored with its Cache-Control and Content-Type (catalogs --catalog-max-age, content-named files a year and immutable, fixed names no-cache, paid files private) and paid/ and hidden files with the bucket-owner-full-control ACL; verification checks that they are served so (other hosts' configuration sets them: docs/reference/cache-headers.md). On a store that honours conditional writes (If-None-Match: *, as S3 does), a lock object keeps a second publish out; its holder renews it while it runs, and one not renewed for --lock-timeout seconds (a publish killed part-way) is taken over, with a write conditional on it being unchanged (If-Match), so that only one publish gets it.",
         ],
         exitStatuses: [(0, "published (and verified)"), (1, "failure"), (2, "usage error")],
         environment: [

@@ -48,8 +48,19 @@ extension PublishDestination {
 
 /// Held while a publish runs; `release()` (or, for a local lock, deinit) lets the next one in.
 public protocol PublishLock: Sendable {
+    /// What taking the lock needs saying (a stale lock taken over), or nil.
+    var notice: String? { get }
+    /// Throws when the lock is no longer this publish's (a lock that expires can be taken over
+    /// by another publish): asked before the publish changes what readers are served.
+    func confirm() async throws(PublishError)
     /// Lets the next publish in (a remote lock is deleted, so this may wait for the remote).
     func release() async
+}
+
+extension PublishLock {
+    public var notice: String? { nil }
+    /// A lock that never expires is held until released.
+    public func confirm() async throws(PublishError) {}
 }
 
 /// A local file to publish: a path inside a folder, opened without following symbolic links,

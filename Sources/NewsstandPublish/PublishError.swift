@@ -81,8 +81,15 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         /// Another publish holds the destination.
         case locked
         /// Another publish holds the lock object of a remote (written with `If-None-Match: *`):
-        /// what it says of its holder, and the lock's name for `rclone deletefile`.
-        case lockedObject(holder: String, lock: String)
+        /// what it says of its holder, the lock's name for `rclone deletefile`, and when it
+        /// expires unless renewed (nil when it says no time).
+        case lockedObject(holder: String, lock: String, expires: String?)
+        /// The lock object of a remote is stale (its holder is taken for dead), but the store
+        /// takes no write conditional on its ETag, so it is not taken over.
+        case staleLock(holder: String, lock: String)
+        /// This publish's lock object was taken over by another publish, or deleted: it went
+        /// unrenewed for longer than `limit` seconds.
+        case lockLost(lock: String, limit: Int)
         /// The task running the publish was cancelled, and the program it ran stopped (on
         /// SIGINT or SIGTERM newsstand stops it too, then ends by the signal: `ChildProcess`).
         case cancelled
@@ -140,8 +147,14 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
                         ? PrintableText.escaped(message)
                             + "; no rclone remote of that name is configured: add it with 'rclone config' (or give its configuration in RCLONE_CONFIG), or check the name in --to rclone:<remote>:<path> ('rclone listremotes' lists them)"
                         : PrintableText.escaped(message)
-            case .lockedObject(let holder, let lock):
+            case .lockedObject(let holder, let lock, let expires?):
+                "another publish to this destination is running: it holds the lock object \(lock) (\(PrintableText.escaped(holder))); wait for it to finish, or, if none runs (one was killed part-way), publish again after \(expires), when the lock expires unrenewed (--lock-timeout), or delete it with 'rclone deletefile \(lock)' and publish again"
+            case .lockedObject(let holder, let lock, nil):
                 "another publish to this destination is running: it holds the lock object \(lock) (\(PrintableText.escaped(holder))); wait for it to finish, or, if none runs (one was killed part-way), delete the lock with 'rclone deletefile \(lock)' and publish again"
+            case .staleLock(let holder, let lock):
+                "the lock object \(lock) is stale (\(PrintableText.escaped(holder)); not renewed within --lock-timeout), but this store takes no write conditional on its ETag (If-Match), so it is not taken over: if no publish runs, delete it with 'rclone deletefile \(lock)' and publish again"
+            case .lockLost(let lock, let limit):
+                "this publish's lock object \(lock) was taken over by another publish, or deleted: a lock not renewed for \(limit) s (--lock-timeout) is taken for a dead publish's (was this machine asleep, or the store out of reach, that long?)"
             case .readBackMismatch: "the catalog does not read back identical"
             case .locked: "another publish to this destination is running (it holds .newsstand-publish.lock)"
             case .cancelled: "cancelled; nothing was left under a final name half-written"

@@ -10,13 +10,18 @@ public struct PublishTimeouts: Sendable, Equatable {
     public var stall: Int
     /// Seconds for a whole request other than an upload. `--timeout`, default 120.
     public var request: Int
+    /// Seconds after its last renewal that a lock object on an rclone remote is taken for a
+    /// dead publish's, and taken over. `--lock-timeout`, default 3600. A publish renews its own
+    /// every minute (a fifth of this when that is shorter).
+    public var lock: Int
 
     /// The speed under which a transfer counts as stalled: 1 KiB/s.
     public static let lowSpeedBytesPerSecond: Int64 = 1024
 
-    public init(connect: Int = 30, stall: Int = 60, request: Int = 120) {
+    public init(connect: Int = 30, stall: Int = 60, request: Int = 120, lock: Int = 3600) {
         self.connect = connect
         self.stall = stall
         self.request = request
+        self.lock = lock
     }
 }

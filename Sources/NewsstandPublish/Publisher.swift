@@ -88,8 +88,9 @@ public struct Publisher: Sendable {
         progress: @Sendable (String) -> Void = { _ in }
     ) async throws(PublishError) -> PublishReport {
         let lock = try await destination.lock()
+        if let notice = lock?.notice { progress(notice) }
         do {
-            let report = try await runLocked(plan, beforeSwitch: beforeSwitch, progress: progress)
+            let report = try await runLocked(plan, lock: lock, beforeSwitch: beforeSwitch, progress: progress)
             await lock?.release()
             return report
         } catch {
@@ -99,7 +100,8 @@ public struct Publisher: Sendable {
     }
 
     private func runLocked(
-        _ plan: PublishPlan, beforeSwitch: (@Sendable () async -> PublishError?)?, progress: @Sendable (String) -> Void
+        _ plan: PublishPlan, lock: PublishLock?, beforeSwitch: (@Sendable () async -> PublishError?)?,
+        progress: @Sendable (String) -> Void
     ) async throws(PublishError) -> PublishReport {
         var report = PublishReport(unchanged: plan.unchanged)
         if let intent = plan.intentManifest() {
@@ -113,11 +115,14 @@ public struct Publisher: Sendable {
             }
             report.uploaded.append(file.path)
         }
+        let uploadedNote =
+            "Nothing that readers are served was changed: the files uploaded stay under names no catalog gives yet (--prune deletes them once unused)."
         if let beforeSwitch, let failure = await beforeSwitch() {
-            throw failure.noting(
-                "Nothing that readers are served was changed: the files uploaded stay under names no catalog gives yet (--prune deletes them once unused)."
-            )
+            throw failure.noting(uploadedNote)
         }
+        // Still this publish's lock (one that expires may have been taken over): else another
+        // publish runs, and nothing is switched.
+        do { try await lock?.confirm() } catch { throw error.noting(uploadedNote) }
         let switchover = Switchover(destination: destination, run: Self.runTag())
         var items: [Switchover.Item] = []
         for file in plan.swaps + plan.catalogs {
@@ -151,6 +156,9 @@ public struct Publisher: Sendable {
             try await writeManifest(published, step: "state", after: "the new catalogs are in place and consistent")
         }
         if prune, !plan.stale.isEmpty {
+            do { try await lock?.confirm() } catch {
+                throw error.noting("The new catalogs are in place and consistent; nothing was deleted.")
+            }
             for path in plan.stale {
                 progress("delete \(path)")
                 do { try await destination.delete(path) } catch {

@@ -158,6 +158,115 @@ import Testing
         try await site.publish()
         #expect(try await site.get("issues.plist").status == 200)
     }
+
+    /// The lock a publish killed two hours ago left (as the version before expiry wrote it, its
+    /// one line): the next publish says it is stale, takes it over and publishes, and its own
+    /// lock is gone after.
+    @Test func aStaleLockFromADeadPublishIsTakenOver() async throws {
+        let site = try S3Site(issues: ["f-1"])
+        defer { site.moto.stop() }
+        let killed = PlistDate.format(Date().addingTimeInterval(-2 * 3600))
+        try site.writeLock("written by newsstand publish on ci-runner-7, process 4242, at \(killed)\n")
+        let lines = Locked<[String]>([])
+        try await site.publish { line in lines.withLock { $0.append(line) } }
+        let notice = try #require(lines.current.first, "\(lines.current)")
+        #expect(notice.hasPrefix("lock: took over the stale lock object"), "\(notice)")
+        #expect(notice.contains("written by newsstand publish on ci-runner-7, process 4242, at \(killed)"), "\(notice)")
+        #expect(notice.contains("not renewed for 2 h 0 min") && notice.contains("--lock-timeout"), "\(notice)")
+        #expect(try await site.get("issues.plist").status == 200)
+        #expect(try await site.lockText() == nil, "released")
+    }
+
+    /// A lock renewed a minute ago (a publish running on another machine) keeps a publish out,
+    /// and the refusal says when it expires if it is not renewed; nothing is changed.
+    @Test func aFreshLockStillKeepsAPublishOut() async throws {
+        let site = try S3Site(issues: ["f-1"])
+        defer { site.moto.stop() }
+        let now = Date()
+        let text =
+            "written by newsstand publish on ci-runner-7, process 4242, at \(PlistDate.format(now.addingTimeInterval(-7200)))\n"
+            + "renewed at \(PlistDate.format(now.addingTimeInterval(-60)))\ntoken other\n"
+        try site.writeLock(text)
+        let error = try #require(await #expect(throws: PublishError.self) { try await site.publish() })
+        let message = "\(error)"
+        #expect(message.contains("another publish to this destination is running"), "\(message)")
+        #expect(message.contains("last renewed at \(PlistDate.format(now.addingTimeInterval(-60)))"), "\(message)")
+        #expect(message.contains("publish again after \(PlistDate.format(now.addingTimeInterval(3600 - 60)))"), "\(message)")
+        #expect(try await site.get("issues.plist").status != 200)
+        #expect(try await site.lockText() == text, "left as it was")
+    }
+
+    /// Two publishes that find the same stale lock at once: the store takes one's conditional
+    /// write (If-Match on the stale lock's ETag) and refuses the other's, which is told the
+    /// winner holds the lock.
+    @Test func ofTwoPublishesFindingOneStaleLockOnlyOneTakesIt() async throws {
+        let site = try S3Site(issues: ["f-1"])
+        defer { site.moto.stop() }
+        try site.writeLock(
+            "written by newsstand publish on ci-runner-7, process 4242, at \(PlistDate.format(Date().addingTimeInterval(-7200)))\n"
+        )
+        let destination = try site.destination()
+        let takers = (0..<2).map { _ in
+            Task { () async -> Result<(any PublishLock)?, PublishError> in
+                do throws(PublishError) { return .success(try await destination.lock()) } catch { return .failure(error) }
+            }
+        }
+        var won: [any PublishLock] = []
+        var refused: [PublishError] = []
+        for taker in takers {
+            switch await taker.value {
+            case .success(let lock?): won.append(lock)
+            case .success(nil): Issue.record("no lock taken: moto honours conditional writes")
+            case .failure(let error): refused.append(error)
+            }
+        }
+        #expect(won.count == 1 && refused.count == 1, "won \(won.count), refused: \(refused)")
+        for error in refused {
+            guard case .lockedObject(let holder, _, _) = error.reason else {
+                Issue.record("refused for another reason: \(error)")
+                continue
+            }
+            #expect(holder.contains("process \(getpid())"), "the winner holds it: \(holder)")
+        }
+        let text = try #require(try await site.lockText())
+        #expect(text.contains("process \(getpid())") && !text.contains("ci-runner-7"))
+        for lock in won { await lock.release() }
+        #expect(try await site.lockText() == nil)
+    }
+
+    /// A publish that runs longer than the limit renews its lock, so another publish with the
+    /// same limit is kept out; a holder whose lock another took over (it went unrenewed: a
+    /// machine asleep) is told before it switches anything in, and does not delete the other's.
+    @Test func aHeldLockIsRenewedAndALostOneIsNoticed() async throws {
+        let site = try S3Site(issues: ["f-1"])
+        defer { site.moto.stop() }
+        // A limit of 30 s: renewed every 6 s (and each renewal's three rclone runs can take
+        // seconds on a loaded machine: the limit leaves room for that).
+        let destination = try site.destination(timeouts: PublishTimeouts(lock: 30))
+        let held = try #require(try await destination.lock())
+        try await Task.sleep(nanoseconds: 40_000_000_000)
+        await #expect(throws: PublishError.self, "renewed: still fresh after longer than the limit") {
+            _ = try await destination.lock()
+        }
+        try await held.confirm()
+        let renewed = try #require(try await site.lockText())
+        #expect(renewed.contains("renewed at"))
+
+        let other =
+            "written by newsstand publish on ci-runner-7, process 4242, at \(PlistDate.format(Date()))\ntoken other\n"
+        try site.writeLock(other)
+        do {
+            try await held.confirm()
+            Issue.record("a lock another publish holds was confirmed")
+        } catch {
+            guard case .lockLost = error.reason else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        await held.release()
+        #expect(try await site.lockText() == other, "the other publish's lock is left")
+    }
 }
 
 /// The lock object's name, as the tests see it.

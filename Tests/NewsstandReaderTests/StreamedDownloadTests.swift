@@ -31,6 +31,24 @@ struct StreamedDownloadTests {
         }
     }
 
+    /// Publishes `s` (the eight pages, under `location`) with its index; returns the index.
+    @discardableResult
+    static func publish(_ bed: ScriptedBed, location: String = "") throws -> BundleIndex {
+        try bed.publishIndexed([ScriptedBed.paged("s", pages, location: location)])
+        return try index(bed)
+    }
+
+    /// The library most tests download with: logging into the lines returned beside it, through
+    /// `transport` when given, refreshed from the bed's catalog.
+    static func refreshedLibrary(_ bed: ScriptedBed, transport: (any HTTPTransport)? = nil) async throws
+        -> (IssueLibrary, Locked<[String]>)
+    {
+        let lines = Locked<[String]>([])
+        let library = try library(bed, lines: lines, transport: transport)
+        try await library.refresh(from: bed.catalogURL)
+        return (library, lines)
+    }
+
     static func streamed(_ lines: Locked<[String]>) -> Bool {
         lines.withLock { $0.contains { $0.contains("is available (streamed)") } }
     }
@@ -47,8 +65,7 @@ struct StreamedDownloadTests {
 
     @Test func aBundleWithAnIndexIsUnpackedAsItArrivesWithNoPartFile() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
-            let index = try Self.index(bed)
+            let index = try Self.publish(bed)
             // Half-way through the body: entries are checked into the staging, no `.part` file.
             let seen = Locked<(part: Bool, staged: [String], at: Int)?>(nil)
             let probe = LyingTransport(bed.transport, path: "s/s.zip") { request in
@@ -58,9 +75,7 @@ struct StreamedDownloadTests {
                     seen.withLock { $0 = (part, Self.staged(bed), at) }
                 }
             }
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines, transport: probe)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed, transport: probe)
             try await library.download("s")
             let requests = bed.requests("s/s.zip")
             #expect(requests.map(\.range) == [nil])
@@ -79,12 +94,9 @@ struct StreamedDownloadTests {
 
     @Test func aCutWithinARunContinuesAtTheByteItStopped() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
-            let size = Int(try Self.index(bed).bundleSize)
+            let size = Int(try Self.publish(bed).bundleSize)
             bed.transport.inject(.cutAfter(bytes: 100_000), at: "s/s.zip")
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed)
             try await library.download("s")
             let requests = bed.requests("s/s.zip")
             #expect(requests.map(\.range) == [nil, "bytes=100000-"])
@@ -98,16 +110,12 @@ struct StreamedDownloadTests {
     /// download asks only for what follows the last checked entry.
     @Test func aNewRunContinuesAtTheEndOfTheLastCheckedEntry() async throws {
         try await ScriptedBed.with { bed in
-            var spec = ScriptedBed.paged("s", Self.pages)
-            spec.location = "slow/"
-            try bed.publishIndexed([spec])
-            let index = try Self.index(bed)
+            let index = try Self.publish(bed, location: "slow/")
             let held = Int64(ScriptedBed.slowBytes)
             let checked = index.entries.filter { $0.recordRange.upperBound <= held }
             let resumeAt = try #require(checked.last).recordRange.upperBound
             #expect(resumeAt < held, "the hold is inside a record")
-            let first = try Self.library(bed, lines: Locked([]))
-            try await first.refresh(from: bed.catalogURL)
+            let (first, _) = try await Self.refreshedLibrary(bed)
             try await first.startDownload("s")
             await bed.slow.reached()
             await first.cancelDownload("s")
@@ -132,12 +140,8 @@ struct StreamedDownloadTests {
     /// again from byte 0, the checked entries thrown away, and installs.
     @Test func aWholeAnswerToAResumeStartsFromZero() async throws {
         try await ScriptedBed.with { bed in
-            var spec = ScriptedBed.paged("s", Self.pages)
-            spec.location = "norange/"
-            try bed.publishIndexed([spec])
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines)
-            try await library.refresh(from: bed.catalogURL)
+            try Self.publish(bed, location: "norange/")
+            let (library, lines) = try await Self.refreshedLibrary(bed)
             try await library.startDownload("s")
             await bed.slow.reached()
             await library.cancelDownload("s")
@@ -157,7 +161,7 @@ struct StreamedDownloadTests {
     /// one that takes the `.part` path still asks for both.
     @Test func aStreamedDownloadNeedsRoomForItsFilesOnly() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
+            try Self.publish(bed)
             try bed.publish(
                 [ScriptedBed.paged("p", Self.pages)], catalog: try Catalog.decode(try bed.served("issues.plist")).entries)
             let size = Int64(try bed.served("s/s.zip").count)
@@ -211,14 +215,10 @@ struct StreamedDownloadTests {
     /// the progress it reports never goes back and ends at the bundle's size.
     @Test func aSuspendedStreamIsPendingAndResumesWithItsCheckedEntries() async throws {
         try await ScriptedBed.with { bed in
-            var spec = ScriptedBed.paged("s", Self.pages)
-            spec.location = "slow/"
-            try bed.publishIndexed([spec])
-            let index = try Self.index(bed)
+            let index = try Self.publish(bed, location: "slow/")
             let resumeAt = try #require(index.entries.last { $0.recordRange.upperBound <= Int64(ScriptedBed.slowBytes) })
                 .recordRange.upperBound
-            let library = try Self.library(bed, lines: Locked([]))
-            try await library.refresh(from: bed.catalogURL)
+            let (library, _) = try await Self.refreshedLibrary(bed)
             try await library.startDownload("s")
             await bed.slow.reached()
             await library.suspendDownloads()
@@ -238,11 +238,8 @@ struct StreamedDownloadTests {
     /// The checked entries are kept only while the index stands: a new index starts from zero.
     @Test func aNewIndexThrowsTheCheckedEntriesAway() async throws {
         try await ScriptedBed.with { bed in
-            var spec = ScriptedBed.paged("s", Self.pages)
-            spec.location = "slow/"
-            try bed.publishIndexed([spec])
-            let library = try Self.library(bed, lines: Locked([]))
-            try await library.refresh(from: bed.catalogURL)
+            try Self.publish(bed, location: "slow/")
+            let (library, _) = try await Self.refreshedLibrary(bed)
             try await library.startDownload("s")
             await bed.slow.reached()
             await library.cancelDownload("s")
@@ -250,9 +247,7 @@ struct StreamedDownloadTests {
             bed.releaseSlow()
             var changed = Self.pages
             changed[0].seed = 99
-            spec = ScriptedBed.paged("s", changed)
-            spec.location = "slow/"
-            try bed.publishIndexed([spec])
+            try bed.publishIndexed([ScriptedBed.paged("s", changed, location: "slow/")])
             try await library.refresh()
             try await library.download("s")
             #expect(bed.requests("slow/s/s.zip").map(\.range) == [nil, nil])
@@ -267,13 +262,10 @@ struct StreamedDownloadTests {
     /// `.part` path downloads the bundle again and installs the right content.
     @Test func aRecordThatDisagreesMidStreamFallsBackToTheWholeBundle() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
-            let index = try Self.index(bed)
+            let index = try Self.publish(bed)
             let damaged = Int(index.entries[4].dataOffset) + 10
             let lying = LyingTransport(bed.transport, path: "s/s.zip") { $0 == 1 ? .corrupt(atBodyByte: damaged) : nil }
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines, transport: lying)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed, transport: lying)
             try await library.download("s")
             #expect(bed.requests("s/s.zip").map(\.range) == [nil, nil])
             #expect(!Self.streamed(lines))
@@ -288,14 +280,12 @@ struct StreamedDownloadTests {
     /// checked before it stay (the index still stands) and nothing else.
     @Test func aBundleThatIsNotTheCatalogsInstallsNothing() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
-            let index = try Self.index(bed)
+            let index = try Self.publish(bed)
             var bytes = try bed.served("s/s.zip")
             let damaged = Int(index.entries[4].dataOffset) + 10
             bytes[damaged] ^= 0xFF
             bed.serve(bytes, at: "s/s.zip")
-            let library = try Self.library(bed, lines: Locked([]))
-            try await library.refresh(from: bed.catalogURL)
+            let (library, _) = try await Self.refreshedLibrary(bed)
             await #expect(throws: LibraryError.self) { try await library.download("s") }
             #expect(await library.issue(named: "s")?.status == IssueStatus.none)
             #expect(!FileManager.default.fileExists(atPath: bed.libraryFolder.appendingPathComponent("Issues/s").path))
@@ -314,9 +304,7 @@ struct StreamedDownloadTests {
                     seen.withLock { $0 = (try? Self.downloads(bed))?.contains("s.zip.part") }
                 }
             }
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines, transport: probe)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed, transport: probe)
             try await library.download("s")
             #expect(seen.withLock { $0 } == true, "the bundle goes to its .part file")
             #expect(!Self.streamed(lines))
@@ -328,12 +316,10 @@ struct StreamedDownloadTests {
     /// fetches the bundle whole.
     @Test func aWrongContentRangeOnResumeFallsBack() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
+            try Self.publish(bed)
             bed.transport.inject(.cutAfter(bytes: 100_000), at: "s/s.zip")
             let lying = LyingTransport(bed.transport, path: "s/s.zip") { $0 == 2 ? .shiftContentRange(by: 1) : nil }
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines, transport: lying)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed, transport: lying)
             try await library.download("s")
             #expect(bed.requests("s/s.zip").map(\.range) == [nil, "bytes=100000-", nil])
             #expect(!Self.streamed(lines))
@@ -345,10 +331,9 @@ struct StreamedDownloadTests {
     /// nothing of it is kept.
     @Test func extraBytesAreRefused() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
+            try Self.publish(bed)
             let lying = LyingTransport(bed.transport, path: "s/s.zip") { _ in .extraBytes(10) }
-            let library = try Self.library(bed, lines: Locked([]), transport: lying)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, _) = try await Self.refreshedLibrary(bed, transport: lying)
             await #expect(throws: LibraryError.self) { try await library.download("s") }
             #expect(await library.issue(named: "s")?.status == IssueStatus.none)
             #expect(try Self.downloads(bed) == [])
@@ -358,11 +343,9 @@ struct StreamedDownloadTests {
     /// A body that ends early as if whole: continued with `Range` from where it stopped.
     @Test func aTruncatedBodyIsContinued() async throws {
         try await ScriptedBed.with { bed in
-            try bed.publishIndexed([ScriptedBed.paged("s", Self.pages)])
+            try Self.publish(bed)
             let lying = LyingTransport(bed.transport, path: "s/s.zip") { $0 == 1 ? .truncate(after: 150_000) : nil }
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines, transport: lying)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed, transport: lying)
             try await library.download("s")
             #expect(bed.requests("s/s.zip").map(\.range) == [nil, "bytes=150000-"])
             #expect(Self.streamed(lines))
@@ -382,9 +365,7 @@ struct StreamedDownloadTests {
             try bed.publishIndexed([ScriptedBed.IssueSpec("s", day: 1, normal: entries, retina: entries)]) { _, text in
                 text = text.replacingOccurrences(of: "\"../ab.png\"", with: "\"abcde.png\"")
             }
-            let lines = Locked<[String]>([])
-            let library = try Self.library(bed, lines: lines)
-            try await library.refresh(from: bed.catalogURL)
+            let (library, lines) = try await Self.refreshedLibrary(bed)
             await #expect(throws: LibraryError.self) { try await library.download("s") }
             #expect(lines.withLock { $0.contains { $0.contains("the record is of") } })
             for outside in ["Issues/ab.png", "ab.png", "Downloads/ab.png", "Downloads/s.zip.part.stream/ab.png"] {

@@ -22,28 +22,71 @@ struct ZipLocalHeader {
 
     /// Reads the local header at `offset`.
     static func read(_ source: ZipSource, at offset: Int64) throws(ZipExtractionError) -> ZipLocalHeader {
-        func corrupt(_ reason: String) -> ZipExtractionError {
-            .corrupt(archive: source.name, reason: "the local header at \(offset) \(reason)")
+        func corrupt(_ problem: Malformed) -> ZipExtractionError {
+            let reason =
+                switch problem {
+                case .noSignature: "has no local header signature"
+                case .cutShort: "is cut short"
+                case .extraPastEnd: "has an extra field that runs past its end"
+                }
+            return .corrupt(archive: source.name, reason: "the local header at \(offset) \(reason)")
         }
-        var fields = ZipFields(try source.bytes(at: offset, count: fixedSize, what: "a local header"))
-        guard let signature = try? fields.u32(), signature == ZipSignature.localHeader else {
-            throw corrupt("has no local header signature")
+        let fixedBytes = try source.bytes(at: offset, count: fixedSize, what: "a local header")
+        let fixed: Fixed
+        do throws(Malformed) {
+            fixed = try Fixed(fixedBytes)
+        } catch {
+            throw corrupt(error)
         }
-        guard (try? fields.skip(2)) != nil, let flags = try? fields.u16(), let method = try? fields.u16(),
-            (try? fields.skip(4)) != nil, let crc = try? fields.u32(), let compressed = try? fields.u32(),
-            let uncompressed = try? fields.u32(), let nameLength = try? fields.u16(), let extraLength = try? fields.u16()
-        else { throw corrupt("is cut short") }
         let variable = try source.bytes(
-            at: offset + Int64(fixedSize), count: Int(nameLength) + Int(extraLength), what: "a local header's name")
-        let rawName = Array(variable.prefix(Int(nameLength)))
-        guard let extra = ZipExtraField(Array(variable.dropFirst(Int(nameLength)))) else {
-            throw corrupt("has an extra field that runs past its end")
+            at: offset + Int64(fixedSize), count: fixed.variableLength, what: "a local header's name")
+        do throws(Malformed) {
+            return try ZipLocalHeader(fixed, variable: variable, at: offset)
+        } catch {
+            throw corrupt(error)
         }
-        let wide = extra.widened([UInt64(uncompressed), UInt64(compressed)])
-        func size(_ value: UInt64?) -> Int64? { value.flatMap { $0 <= UInt64(Int64.max) ? Int64($0) : nil } }
-        return ZipLocalHeader(
-            flags: flags, method: method, crc32: crc, compressedSize: size(wide?[1]), uncompressedSize: size(wide?[0]),
-            rawName: rawName, extra: extra, dataOffset: offset + Int64(fixedSize) + Int64(variable.count))
+    }
+
+    /// What makes bytes no local header. Each reader words it in its own errors: `read` names
+    /// the header's offset, `ZipRecordStream` the index's entry.
+    enum Malformed: Error {
+        case noSignature
+        case cutShort
+        case extraPastEnd
+    }
+
+    /// The header's fixed 30 bytes (APPNOTE 4.3.7), parsed in this one place: `read` takes them
+    /// from an archive or a fetched record, `ZipRecordStream` from a download's bytes as they come.
+    struct Fixed {
+        var flags: UInt16
+        var method: UInt16
+        var crc32: UInt32
+        var compressedSize: UInt32
+        var uncompressedSize: UInt32
+        var nameLength: Int
+        var extraLength: Int
+
+        /// How many bytes follow the fixed ones: the name, then the extra field.
+        var variableLength: Int { nameLength + extraLength }
+
+        /// Parses the first 30 of `bytes`.
+        init(_ bytes: [UInt8]) throws(Malformed) {
+            var fields = ZipFields(bytes)
+            guard let signature = try? fields.u32(), signature == ZipSignature.localHeader else { throw .noSignature }
+            do throws(ZipFields.Short) {
+                try fields.skip(2)  // version needed: what cannot be read is refused by its method and flags
+                flags = try fields.u16()
+                method = try fields.u16()
+                try fields.skip(4)  // DOS time and date
+                crc32 = try fields.u32()
+                compressedSize = try fields.u32()
+                uncompressedSize = try fields.u32()
+                nameLength = Int(try fields.u16())
+                extraLength = Int(try fields.u16())
+            } catch {
+                throw .cutShort
+            }
+        }
     }
 
     /// Refuses a local header that describes another entry than the central one does. With a
@@ -67,5 +110,21 @@ struct ZipLocalHeader {
         guard same(compressedSize, central.compressedSize), same(uncompressedSize, central.uncompressedSize) else {
             throw disagree("size")
         }
+    }
+}
+
+extension ZipLocalHeader {
+    /// The header at `offset` of the `fixed` fields and the `variable` bytes after them (the
+    /// name, then the extra field: `fixed.variableLength` bytes). In an extension, so that the
+    /// memberwise initializer stays.
+    init(_ fixed: Fixed, variable: [UInt8], at offset: Int64) throws(Malformed) {
+        guard variable.count == fixed.variableLength else { throw .cutShort }
+        guard let extra = ZipExtraField(Array(variable.dropFirst(fixed.nameLength))) else { throw .extraPastEnd }
+        let wide = extra.widened([UInt64(fixed.uncompressedSize), UInt64(fixed.compressedSize)])
+        func size(_ value: UInt64?) -> Int64? { value.flatMap { $0 <= UInt64(Int64.max) ? Int64($0) : nil } }
+        self.init(
+            flags: fixed.flags, method: fixed.method, crc32: fixed.crc32, compressedSize: size(wide?[1]),
+            uncompressedSize: size(wide?[0]), rawName: Array(variable.prefix(fixed.nameLength)), extra: extra,
+            dataOffset: offset + Int64(Self.fixedSize) + Int64(variable.count))
     }
 }

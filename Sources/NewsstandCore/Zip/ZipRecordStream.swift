@@ -155,33 +155,43 @@ public final class ZipRecordStream {
 
     /// The gathered header must be the index's entry, and exactly as long as the index says.
     private func checkHeader() throws(ZipExtractionError) {
-        var fields = ZipFields(header)
-        guard let signature = try? fields.u32(), signature == ZipSignature.localHeader else {
-            throw refuse("no local header signature")
+        func malformed(_ problem: ZipLocalHeader.Malformed) -> ZipExtractionError {
+            switch problem {
+            case .noSignature: refuse("no local header signature")
+            case .cutShort: refuse("the local header is cut short")
+            case .extraPastEnd: refuse("the extra field runs past its end")
+            }
         }
-        guard (try? fields.skip(2)) != nil, let flags = try? fields.u16(), let method = try? fields.u16(),
-            (try? fields.skip(4)) != nil, let crc32 = try? fields.u32(), let compressed = try? fields.u32(),
-            let uncompressed = try? fields.u32(), let nameLength = try? fields.u16(), let extraLength = try? fields.u16()
-        else { throw refuse("the local header is cut short") }
-        guard ZipLocalHeader.fixedSize + Int(nameLength) + Int(extraLength) == header.count,
-            let rawName = try? fields.take(Int(nameLength)), let extraBytes = try? fields.take(Int(extraLength))
-        else { throw refuse("the local header's length is not the index's") }
-        guard let extra = ZipExtraField(extraBytes) else { throw refuse("the extra field runs past its end") }
-        let decoded = ZipEntryName.decode(rawName, flags: flags, extra: extra)
+        let fixed: ZipLocalHeader.Fixed
+        do throws(ZipLocalHeader.Malformed) {
+            fixed = try ZipLocalHeader.Fixed(Array(header.prefix(ZipLocalHeader.fixedSize)))
+        } catch {
+            throw malformed(error)
+        }
+        guard ZipLocalHeader.fixedSize + fixed.variableLength == header.count else {
+            throw refuse("the local header's length is not the index's")
+        }
+        let local: ZipLocalHeader
+        do throws(ZipLocalHeader.Malformed) {
+            local = try ZipLocalHeader(
+                fixed, variable: Array(header.dropFirst(ZipLocalHeader.fixedSize)), at: entry.headerOffset)
+        } catch {
+            throw malformed(error)
+        }
+        let decoded = ZipEntryName.decode(local.rawName, flags: local.flags, extra: local.extra)
         guard decoded == entry.name else { throw refuse("the record is of \(SafeRelativePath.quoted(decoded))") }
-        if flags & 1 != 0 { throw .encrypted(archive: name, entry: entry.name) }
-        guard flags & ZipLocalHeader.descriptorFlag == 0 else { throw refuse("the record keeps its sizes in a data descriptor") }
+        if local.flags & 1 != 0 { throw .encrypted(archive: name, entry: entry.name) }
+        guard !local.hasDataDescriptor else { throw refuse("the record keeps its sizes in a data descriptor") }
         let expected = entry.method == .stored ? ZipEntryData.stored : ZipEntryData.deflated
-        guard method == expected else {
-            throw method == ZipEntryData.stored || method == ZipEntryData.deflated
+        guard local.method == expected else {
+            throw local.method == ZipEntryData.stored || local.method == ZipEntryData.deflated
                 ? refuse("the record's method is not the index's (\(entry.method.rawValue))")
-                : .unsupportedMethod(archive: name, entry: entry.name, method: ZipMethodName.of(method))
+                : .unsupportedMethod(archive: name, entry: entry.name, method: ZipMethodName.of(local.method))
         }
-        guard crc32 == entry.crc32 else {
-            throw refuse("the record's CRC-32 \(ZipCRC.hex(crc32)) is not the index's \(ZipCRC.hex(entry.crc32))")
+        guard local.crc32 == entry.crc32 else {
+            throw refuse("the record's CRC-32 \(ZipCRC.hex(local.crc32)) is not the index's \(ZipCRC.hex(entry.crc32))")
         }
-        let wide = extra.widened([UInt64(uncompressed), UInt64(compressed)])
-        guard let wide, wide[0] == UInt64(entry.size), wide[1] == UInt64(entry.dataLength) else {
+        guard local.uncompressedSize == entry.size, local.compressedSize == entry.dataLength else {
             throw refuse("the record's sizes are not the index's")
         }
     }

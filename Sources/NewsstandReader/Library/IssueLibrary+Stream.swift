@@ -28,14 +28,9 @@ extension IssueLibrary {
         case .notInstalled, .noInstalledIndex, .tooMuchChanged, .noIndex: break
         case .indexUnusable, .rangesIgnored, .badRangeResponse, .indexMismatch, .rangesFailed: return nil
         }
-        guard configuration.unpacker is ZipBundleUnpacker, source.url == record.remoteContentURL,
-            let indexURL = record.contentIndexURL, let indexSize = record.contentIndexSize,
-            let indexSHA256 = record.contentIndexSHA256, FileStatus.kind(of: part) == nil
+        guard configuration.unpacker is ZipBundleUnpacker, FileStatus.kind(of: part) == nil,
+            let fetch = indexFetch(for: record, source: source, policy: policy(of: name))
         else { return nil }
-        let fetch = IndexFetch(
-            link: accessLink(record, url: indexURL, resource: .index), size: indexSize, sha256: indexSHA256,
-            bundleSize: source.size, bundleSHA256: source.sha256, limits: configuration.indexLimits,
-            transferLimits: configuration.requestLimits, policy: policy(of: name), transport: configuration.transport)
         let index: BundleIndex
         switch await fetch.run() {
         case .failure(let why): return .fallBack(why)
@@ -48,7 +43,7 @@ extension IssueLibrary {
         let hasher = configuration.hasher
         let prepared = await BlockingWork.run { () -> Result<BundleStream, StreamSetupFailure> in
             Self.prepareStream(
-                layout: layout, part: part, url: source.url, index: index, indexSHA256: indexSHA256, hasher: hasher)
+                layout: layout, part: part, url: source.url, index: index, indexSHA256: fetch.sha256, hasher: hasher)
         }
         let stream: BundleStream
         switch prepared {

@@ -231,14 +231,8 @@ extension IssueLibrary {
     /// update can go by ranges; nil when the catalog gives none or it is unusable (the install
     /// goes on: only a later update is then a whole download).
     func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
-        guard let record = state.issues[name], source.url == record.remoteContentURL, let url = record.contentIndexURL,
-            let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256
+        guard let record = state.issues[name], let fetch = indexFetch(for: record, source: source, policy: policy(of: name))
         else { return nil }
-        let fetch = IndexFetch(
-            link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: source.size,
-            bundleSHA256: source.sha256,
-            limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-            policy: policy(of: name), transport: configuration.transport)
         switch await fetch.run() {
         case .success(let index): return index
         case .failure(let reason):

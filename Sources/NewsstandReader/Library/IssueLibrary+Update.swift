@@ -25,6 +25,20 @@ extension IssueLibrary {
         case failed(LibraryError)
     }
 
+    /// The fetch of `record`'s bundle index, checked against `source`, the bundle it is fetched
+    /// for: the one set-up of every index fetch (an update by ranges, a streamed download, an
+    /// install that keeps the index, a refresh's measure). Nil when the catalog gives no index
+    /// for that bundle (a retina library that fell back to the normal bundle has none for it).
+    func indexFetch(for record: IssueRecord, source: BundleSource, policy: NetworkPolicy) -> IndexFetch? {
+        guard source.url == record.remoteContentURL, let url = record.contentIndexURL, let size = record.contentIndexSize,
+            let sha256 = record.contentIndexSHA256
+        else { return nil }
+        return IndexFetch(
+            link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: source.size,
+            bundleSHA256: source.sha256, limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
+            policy: policy, transport: configuration.transport)
+    }
+
     /// Whether the issue's installed content can be the base of an update by ranges.
     func canUpdateByRanges(_ record: IssueRecord) -> Bool {
         record.hasUpdate && record.installedSHA256 != nil && FileStatus.kind(of: layout.content(of: record.name)) == .folder
@@ -34,16 +48,7 @@ extension IssueLibrary {
     func updateByRanges(_ name: String, progress: @escaping @Sendable (DownloadProgress) -> Void) async -> RangedUpdate {
         guard let record = state.issues[name] else { return .failed(.unknownIssue(name: name)) }
         let source = record.bundleSource(scale: state.scale)
-        // A retina library that fell back to the normal bundle has no index for it.
-        guard source.url == record.remoteContentURL, let indexURL = record.contentIndexURL,
-            let indexSize = record.contentIndexSize,
-            let indexSHA256 = record.contentIndexSHA256
-        else { return .fallBack(.noIndex) }
-        let fetch = IndexFetch(
-            link: accessLink(record, url: indexURL, resource: .index), size: indexSize, sha256: indexSHA256,
-            bundleSize: source.size, bundleSHA256: source.sha256,
-            limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-            policy: policy(of: name), transport: configuration.transport)
+        guard let fetch = indexFetch(for: record, source: source, policy: policy(of: name)) else { return .fallBack(.noIndex) }
         let index: BundleIndex
         switch await fetch.run() {
         case .failure(let reason): return .fallBack(reason)
@@ -171,16 +176,9 @@ extension IssueLibrary {
     func measureUpdates(_ names: [String]) async {
         for name in names {
             guard let record = state.issues[name], record.access == .free, canUpdateByRanges(record),
-                let url = record.contentIndexURL,
-                let size = record.contentIndexSize, let sha256 = record.contentIndexSHA256,
-                record.bundleSource(scale: state.scale).url == record.remoteContentURL
-            else { continue }
-            let fetch = IndexFetch(
-                link: accessLink(record, url: url, resource: .index), size: size, sha256: sha256, bundleSize: record.contentSize,
-                bundleSHA256: record.contentSHA256,
-                limits: configuration.indexLimits, transferLimits: configuration.requestLimits,
-                policy: configuration.networkPolicy, transport: configuration.transport)
-            guard case .success(let index) = await fetch.run(),
+                let fetch = indexFetch(
+                    for: record, source: record.bundleSource(scale: state.scale), policy: configuration.networkPolicy),
+                case .success(let index) = await fetch.run(),
                 Self.unusableShape(of: index, limits: configuration.extractionLimits) == nil
             else { continue }
             let bytes = await plan(name, installed: record.installedSHA256, to: index).flatMap {

@@ -45,17 +45,41 @@ struct S3Site {
     }
 
     /// The rclone destination of the magazine's folder, its objects stored with `rules`.
-    func destination(_ rules: CacheRules = CacheRules()) throws -> any PublishDestination {
-        try Destinations.parse(moto.destination(Self.folder), environment: moto.rcloneEnvironment, cacheRules: rules)
+    func destination(_ rules: CacheRules = CacheRules(), timeouts: PublishTimeouts = PublishTimeouts()) throws
+        -> any PublishDestination
+    {
+        try Destinations.parse(
+            moto.destination(Self.folder), timeouts: timeouts, environment: moto.rcloneEnvironment, cacheRules: rules)
     }
 
     /// Publishes what is built.
     @discardableResult
-    func publish(_ rules: CacheRules = CacheRules(), prune: Bool = false, to destination: (any PublishDestination)? = nil)
-        async throws -> PublishReport
-    {
+    func publish(
+        _ rules: CacheRules = CacheRules(), prune: Bool = false, to destination: (any PublishDestination)? = nil,
+        progress: @Sendable (String) -> Void = { _ in }
+    ) async throws -> PublishReport {
         let publisher = Publisher(destination: try destination ?? self.destination(rules), prune: prune)
-        return try await publisher.run(try await publisher.plan(builtFolder: built))
+        return try await publisher.run(try await publisher.plan(builtFolder: built), progress: progress)
+    }
+
+    /// Writes the lock object with `text`, as a publish (of this version or an earlier one) left it.
+    func writeLock(_ text: String) throws {
+        let file = try Shell.temporaryFolder("s3-lock").appendingPathComponent("lock")
+        try Data(text.utf8).write(to: file)
+        let result = try Shell.run(
+            "env",
+            [
+                "-u", "AWS_CA_BUNDLE", "rclone", "copyto", "--ignore-times", file.path,
+                moto.destination(Self.folder) + "/" + RcloneDestinationNames.lock,
+            ]
+            .map { $0.replacingOccurrences(of: "rclone:", with: "", options: .anchored) },
+            environment: moto.rcloneEnvironment)
+        guard result.status == 0 else { throw TestFailure("rclone copyto failed: \(result.stderr)") }
+    }
+
+    /// The lock object's text; nil when there is none.
+    func lockText() async throws -> String? {
+        try await destination().read(RcloneDestinationNames.lock, limit: 4096).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bucket's object of the magazine's `path`, as an anonymous reader asks for it.
