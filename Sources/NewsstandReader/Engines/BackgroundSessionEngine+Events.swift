@@ -64,7 +64,7 @@ extension BackgroundSessionEngine {
             return (live, engine.sink)
         }
         guard let (live, sink) = taken else { return }
-        let head = BackgroundSessionRequest.head(of: task.response)
+        let head = HTTPHead(task.response)
         let part = partFile(id)
         let outcome = BackgroundSessionFinish.resolve(
             location, head: head, offset: live.offset, part: part, limit: live.limit(unstated: settings.maxUnstatedBytes))

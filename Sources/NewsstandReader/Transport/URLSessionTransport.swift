@@ -144,17 +144,13 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             isWaiting = false
             watch.restartWindow(received: received)
         }
-        guard let http = response as? HTTPURLResponse else {
+        guard let head = HTTPHead(response) else {
             fail(.badResponse("not an HTTP response"))
             completionHandler(.cancel)
             return
         }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
         do {
-            try sink.open(HTTPHead(status: http.statusCode, headers: headers))
+            try sink.open(head)
             completionHandler(.allow)
         } catch {
             fail(error)
@@ -194,7 +190,7 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             timer = nil
             let completion = self.completion
             self.completion = nil
-            return (completion, self.failure ?? error.map(Self.failure(for:)))
+            return (completion, self.failure ?? error.map(URLErrorClassification.failure(for:)))
         }
         guard let completion else { return }
         var outcome = failure
@@ -215,10 +211,17 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             failedAt = .now()
         }
     }
+}
 
-    /// The failure a URLSession error stands for (`BackgroundSessionError` reads a task's error with it).
-    static func failure(for error: Error) -> TransferFailure {
-        URLErrorClassification.failure(for: error)
+extension HTTPHead {
+    /// The status and headers of a URLSession task's response, when it is an HTTP one.
+    init?(_ response: URLResponse?) {
+        guard let http = response as? HTTPURLResponse else { return nil }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        self.init(status: http.statusCode, headers: headers)
     }
 }
 
