@@ -130,9 +130,7 @@ final class StreamStaging: ZipRecordStreamOutput, @unchecked Sendable {  // safe
     /// again anyway), so it is not synced.
     private func save() throws(FileSystemError) {
         guard let data = try? JSONEncoder().encode(record) else { return }
-        let file = try AtomicFile.create(named: Self.recordName, in: folder)
-        try file.file.write(data)
-        try file.commit(.bestEffort)
+        try AtomicFile.write(data, named: Self.recordName, in: folder, .bestEffort)
     }
 
     /// Writes the index into the complete content, moves it into `issues` as `temporary`, and
