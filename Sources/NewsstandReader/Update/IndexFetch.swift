@@ -54,32 +54,24 @@ struct IndexFetch: Sendable {
 
     /// The index's bytes (at most `size`), through a link renewed once when refused.
     private func fetch() async -> Result<Data, FullDownloadReason> {
-        let url = link.url
-        var requestURL: URL
-        do {
-            requestURL = try await link.signed()
+        do throws(LibraryError) {
+            var requestURL = try await link.signed()
+            while true {
+                let sink = DataSink(limit: size)
+                let request = HTTPRequest(url: requestURL, acceptsCompression: true, limits: transferLimits, policy: policy)
+                do {
+                    try await request.perform(into: sink, on: transport)
+                    return .success(sink.data)
+                } catch {
+                    // `renewed()` is nil for a free issue, and after its one renewal: the refusal stands.
+                    guard AccessLink.refuses(error), let fresh = try await link.renewed() else {
+                        return .failure(.indexUnusable("\(link.url.absoluteString): \(error)"))
+                    }
+                    requestURL = fresh
+                }
+            }
         } catch {
             return .failure(.indexUnusable(error.description))
-        }
-        while true {
-            let sink = DataSink(limit: size)
-            let request = HTTPRequest(url: requestURL, acceptsCompression: true, limits: transferLimits, policy: policy)
-            do {
-                try await request.perform(into: sink, on: transport)
-                return .success(sink.data)
-            } catch {
-                if AccessLink.refuses(error), link.isPaid {
-                    do {
-                        if let fresh = try await link.renewed() {
-                            requestURL = fresh
-                            continue
-                        }
-                    } catch {
-                        return .failure(.indexUnusable(error.description))
-                    }
-                }
-                return .failure(.indexUnusable("\(url.absoluteString): \(error)"))
-            }
         }
     }
 }

@@ -74,7 +74,8 @@ struct RangeFetcher: Sendable {
                     throw .refused(reason)
                 case .usable:
                     if failure == .cancelled || Task.isCancelled { throw .transfer(.cancelled) }
-                    if AccessLink.refuses(failure), link.isPaid {
+                    if AccessLink.refuses(failure) {
+                        // nil for a free issue, and after the link's one renewal: the refusal stands.
                         let fresh: URL?
                         do {
                             fresh = try await link.renewed()
