@@ -12,20 +12,9 @@ struct AccessLink: Sendable {
     let resource: AccessRequest.Resource
     let isPaid: Bool
     let provider: (any AccessProvider)?
-    /// Whether `renewed()` was used: only one renewal per link.
-    private let renewal = Locked(false)
-
-    init(
-        issue: String, productID: String?, url: URL, resource: AccessRequest.Resource, isPaid: Bool,
-        provider: (any AccessProvider)?
-    ) {
-        self.issue = issue
-        self.productID = productID
-        self.url = url
-        self.resource = resource
-        self.isPaid = isPaid
-        self.provider = provider
-    }
+    /// Whether `renewed()` was used: only one renewal per link. Not private, so that the
+    /// memberwise initializer stays internal.
+    let renewal = Locked(false)
 
     /// The URL to request first.
     func signed() async throws(LibraryError) -> URL {
