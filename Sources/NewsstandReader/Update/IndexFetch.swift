@@ -22,17 +22,15 @@ struct IndexFetch: Sendable {
         guard size > 0, size <= limits.maximumBytes else {
             return .failure(.indexUnusable("the catalog gives it \(size) bytes, the limit is \(limits.maximumBytes)"))
         }
-        let data: Data
-        switch await fetch() {
-        case .failure(let reason): return .failure(reason)
-        case .success(let fetched): data = fetched
-        }
+        return await fetch().flatMap(verify)
+    }
+
+    /// The fetched bytes as the index the catalog describes, or why they are not.
+    private func verify(_ data: Data) -> Result<BundleIndex, FullDownloadReason> {
         guard data.count == size else {
             return .failure(.indexUnusable("it is \(data.count) bytes, the catalog says \(size)"))
         }
-        let digest = SHA256()
-        data.withUnsafeBytes { digest.update($0) }
-        let actual = digest.finalizeHex()
+        let actual = SHA256.hex(of: data)
         guard actual == sha256.lowercased() else {
             return .failure(.indexUnusable("its SHA-256 is \(actual), the catalog says \(sha256)"))
         }
