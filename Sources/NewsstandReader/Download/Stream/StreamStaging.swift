@@ -119,8 +119,7 @@ final class StreamStaging: ZipRecordStreamOutput, @unchecked Sendable {  // safe
 
     /// Throws away every checked entry (a 200 answered a resume: the bytes start from zero).
     func restart() throws(FileSystemError) {
-        try? current?.close()
-        current = nil
+        close()
         try? folder.removeRegularFile(Self.entryName)
         try folder.removeTree(Self.contentName)
         content = try folder.makeFolder(Self.contentName)
