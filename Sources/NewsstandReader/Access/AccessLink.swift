@@ -24,12 +24,7 @@ struct AccessLink: Sendable {
     /// A fresh URL after a 401 or 403, or nil when this link was already renewed once or the
     /// issue is free (the refusal then stands).
     func renewed() async throws(LibraryError) -> URL? {
-        guard isPaid,
-            renewal.withLock({ used in
-                defer { used = true }
-                return !used
-            })
-        else { return nil }
+        guard isPaid, !renewal.exchange(true) else { return nil }
         return try await ask(isRenewal: true)
     }
 
