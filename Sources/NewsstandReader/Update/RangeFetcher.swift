@@ -59,9 +59,7 @@ struct RangeFetcher: Sendable {
             while true {
                 attempt += 1
                 outcome.requests += 1
-                let answer: RangeAnswer
-                let failure: TransferFailure?
-                (answer, failure) = await fetch(batch, from: url, at: offsets[next], received: received)
+                let (answer, failure) = await fetch(batch, from: url, at: offsets[next], received: received)
                 guard let failure else { break }
                 switch answer {
                 case .ignoresRanges: throw .ignoresRanges
