@@ -52,7 +52,8 @@ extension BackgroundSessionEngine {
     /// it in the temporary folder, and the engine must not depend on which.
     func finished(_ task: URLSessionDownloadTask, in slot: BackgroundSessionSlot, location: URL) {
         guard let id = TransferID(task.taskDescription ?? "") else { return }
-        defer { Self.remove(location) }
+        // Never through a link: only a regular file still there.
+        defer { try? OpenFolder.open(location.deletingLastPathComponent()).removeRegularFile(location.lastPathComponent) }
         let taken = state.withLock { engine -> (LiveTask, (any TransferEventSink)?)? in
             engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
             guard let live = engine.live(task, id: id, lane: slot.lane) else { return nil }
@@ -148,10 +149,5 @@ extension BackgroundSessionEngine {
         sink?.finished(id, status: 200, file: part)
         if FileStatus.kind(of: part, followingLinks: false) == nil { PartMetadata.discard(part: part) }
         state.withLock { _ = $0.starting.remove(id) }
-    }
-
-    /// Removes the regular file at `url` if it is still there (never through a link).
-    static func remove(_ url: URL) {
-        try? OpenFolder.open(url.deletingLastPathComponent()).removeRegularFile(url.lastPathComponent)
     }
 }
