@@ -21,7 +21,7 @@ struct BackgroundSessionHandOverTests {
         var request = URLRequest(url: url)
         request.httpMethod = "HEAD"
         let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
-        return try #require(BackgroundSessionRequest.head(of: response)?.value("ETag"))
+        return try #require(HTTPHead(response)?.value("ETag"))
     }
 
     /// What the in-process engine leaves when it stops after `count` bytes of `bytes` from `url`.

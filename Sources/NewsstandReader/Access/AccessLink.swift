@@ -12,20 +12,9 @@ struct AccessLink: Sendable {
     let resource: AccessRequest.Resource
     let isPaid: Bool
     let provider: (any AccessProvider)?
-    /// Whether `renewed()` was used: only one renewal per link.
-    private let renewal = Locked(false)
-
-    init(
-        issue: String, productID: String?, url: URL, resource: AccessRequest.Resource, isPaid: Bool,
-        provider: (any AccessProvider)?
-    ) {
-        self.issue = issue
-        self.productID = productID
-        self.url = url
-        self.resource = resource
-        self.isPaid = isPaid
-        self.provider = provider
-    }
+    /// Whether `renewed()` was used: only one renewal per link. Not private, so that the
+    /// memberwise initializer stays internal.
+    let renewal = Locked(false)
 
     /// The URL to request first.
     func signed() async throws(LibraryError) -> URL {
@@ -35,12 +24,7 @@ struct AccessLink: Sendable {
     /// A fresh URL after a 401 or 403, or nil when this link was already renewed once or the
     /// issue is free (the refusal then stands).
     func renewed() async throws(LibraryError) -> URL? {
-        guard isPaid,
-            renewal.withLock({ used in
-                defer { used = true }
-                return !used
-            })
-        else { return nil }
+        guard isPaid, !renewal.exchange(true) else { return nil }
         return try await ask(isRenewal: true)
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandCore
 
 /// What an app implements to let the library fetch paid issues: it asks the publisher's
 /// entitlement service (with the store receipt or the reader's login) for a signed, expiring

@@ -1,6 +1,3 @@
-import Foundation
-import NewsstandCore
-
 /// Time the system gives the process to finish work it began in the background: what wraps the
 /// install of a file a background transfer brought (verify, unpack, swap), which runs after the
 /// system's completion handler of a wake was called, when the app may be suspended at any moment.

@@ -22,10 +22,7 @@ final class WhenRecorded: Sendable {
 
     /// Calls it, unless it was called already.
     func callAsFunction() {
-        call.withLock { call in
-            defer { call = nil }
-            return call
-        }?()
+        call.exchange(nil)?()
     }
 }
 

@@ -87,7 +87,6 @@ public struct BackgroundAssetsPlan: Sendable, Equatable {
     ) -> BackgroundAssetsPlan {
         var plan = BackgroundAssetsPlan()
         var seen: Set<String> = []
-        var essentialLeft = essentialAllowance
         var left = allowance
         for entry in IssueOrder.sorted(entries, by: { ($0.date, $0.name) }) {
             let isNewest = seen.isEmpty
@@ -103,11 +102,11 @@ public struct BackgroundAssetsPlan: Sendable, Equatable {
             case .failure(let reason):
                 plan.skipped.append(Skipped(name: entry.name, reason: reason))
             case .success(let asset):
-                let remaining = isNewest ? essentialLeft : left
+                // Only the newest is essential: its allowance is never drawn on again.
+                let remaining = isNewest ? essentialAllowance : left
                 if let remaining, asset.size > remaining {
                     plan.skipped.append(Skipped(name: entry.name, reason: .overAllowance(size: asset.size, remaining: remaining)))
                 } else if isNewest {
-                    essentialLeft = remaining.map { $0 - asset.size }
                     plan.essential.append(asset)
                 } else {
                     left = remaining.map { $0 - asset.size }

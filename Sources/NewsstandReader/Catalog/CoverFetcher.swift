@@ -60,11 +60,16 @@ struct CoverFetcher: Sendable {
     }
 
     private func fetchInSlot(_ job: Job) async -> Outcome {
-        let first = await fetch(job, from: job.url, sha256: job.sha256)
-        guard case .failure(let failure) = first, let transfer = failure.transfer, NormalScaleFallback.isMissing(transfer),
+        var result = await fetch(job, from: job.url, sha256: job.sha256)
+        if case .failure(let failure) = result, let transfer = failure.transfer, NormalScaleFallback.isMissing(transfer),
             let fallback = job.fallbackURL
-        else { return Self.outcome(first, job: job) }
-        return Self.outcome(await fetch(job, from: fallback, sha256: job.fallbackSHA256, isFallback: true), job: job)
+        {
+            result = await fetch(job, from: fallback, sha256: job.fallbackSHA256, isFallback: true)
+        }
+        switch result {
+        case .success(let fetched): return .fetched(fetched)
+        case .failure(let failure): return .failed(failure.problem)
+        }
     }
 
     /// Why one cover request failed: the transfer's failure when there was one, and the problem
@@ -72,13 +77,6 @@ struct CoverFetcher: Sendable {
     private struct Failure: Error {
         var transfer: TransferFailure?
         var problem: RefreshProblem
-    }
-
-    private static func outcome(_ result: Result<Fetched, Failure>, job: Job) -> Outcome {
-        switch result {
-        case .success(let fetched): .fetched(fetched)
-        case .failure(let failure): .failed(failure.problem)
-        }
     }
 
     private func fetch(_ job: Job, from url: URL, sha256 expected: String?, isFallback: Bool = false) async -> Result<

@@ -1,5 +1,3 @@
-import Foundation
-
 /// An in-process download under way in one library: its task and what only that task needs.
 /// None of it is the state (that is the lifecycle's, saved in the rows): it ends with
 /// the task, and with the process.

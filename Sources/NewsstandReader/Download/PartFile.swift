@@ -49,8 +49,9 @@ struct PartFile {
         }
     }
 
-    /// The response's validator for a later `If-Range`: a strong ETag, else `Last-Modified`.
-    private static func validator(of head: HTTPHead) -> String? {
+    /// The response's validator for a later `If-Range`: a strong ETag, else `Last-Modified`
+    /// (the streamed download keeps the same).
+    static func validator(of head: HTTPHead) -> String? {
         if let etag = head.value("ETag"), !etag.hasPrefix("W/") { return etag }
         return head.value("Last-Modified")
     }

@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandCore
 
 /// One attempt at downloading a bundle into its `.part` file, continuing the bytes already
 /// there with `Range` + `If-Range` (Foundation on Linux produces no resume data).

@@ -11,7 +11,6 @@ extension BackgroundSessionEngine {
     /// `didWriteData`: progress to the sink (about every 0.5 %, at least 64 KiB apart), or a
     /// body growing past the size the catalog states cut at once.
     func progressed(_ task: URLSessionDownloadTask, in slot: BackgroundSessionSlot, written: Int64, expected: Int64) {
-        let lane = slot.lane
         guard let id = TransferID(task.taskDescription ?? "") else { return }
         enum Step {
             case report(DownloadProgress, (any TransferEventSink)?)
@@ -19,7 +18,7 @@ extension BackgroundSessionEngine {
         }
         let step = state.withLock { engine -> Step? in
             engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
-            guard var live = engine.live(task, id: id, lane: lane) else { return nil }
+            guard var live = engine.live(task, id: id, lane: slot.lane) else { return nil }
             let received = live.offset + written
             let total = expected > 0 ? live.offset + expected : live.job?.expectedSize
             let limit = live.limit(unstated: settings.maxUnstatedBytes)
@@ -52,19 +51,19 @@ extension BackgroundSessionEngine {
     /// `location` afterwards is removed here: iOS would delete it, FoundationNetworking leaves
     /// it in the temporary folder, and the engine must not depend on which.
     func finished(_ task: URLSessionDownloadTask, in slot: BackgroundSessionSlot, location: URL) {
-        let lane = slot.lane
         guard let id = TransferID(task.taskDescription ?? "") else { return }
-        defer { Self.remove(location) }
+        // Never through a link: only a regular file still there.
+        defer { try? OpenFolder.open(location.deletingLastPathComponent()).removeRegularFile(location.lastPathComponent) }
         let taken = state.withLock { engine -> (LiveTask, (any TransferEventSink)?)? in
             engine.wakes[slot.identifier, default: BackgroundSessionWake()].eventArrived()
-            guard let live = engine.live(task, id: id, lane: lane) else { return nil }
+            guard let live = engine.live(task, id: id, lane: slot.lane) else { return nil }
             // Its one event: the completion that follows says nothing more.
             engine.tasks[id] = nil
             engine.settle(task)
             return (live, engine.sink)
         }
         guard let (live, sink) = taken else { return }
-        let head = BackgroundSessionRequest.head(of: task.response)
+        let head = HTTPHead(task.response)
         let part = partFile(id)
         let outcome = BackgroundSessionFinish.resolve(
             location, head: head, offset: live.offset, part: part, limit: live.limit(unstated: settings.maxUnstatedBytes))
@@ -85,7 +84,6 @@ extension BackgroundSessionEngine {
     /// cancelled. A task made from resume data the system refused (no response, nothing new to
     /// resume from) is made again once without it.
     func completed(_ task: URLSessionTask, in slot: BackgroundSessionSlot, error: Error?) {
-        let lane = slot.lane
         guard let task = task as? URLSessionDownloadTask, let id = TransferID(task.taskDescription ?? "") else { return }
         enum Next {
             case fail(BackgroundSessionError, offset: Int64, (any TransferEventSink)?)
@@ -124,7 +122,7 @@ extension BackgroundSessionEngine {
             sink?.failed(id, failure.failure, resumeData: failure.resumeData)
         case .again(let job, let refused)?:
             settings.log("background \(id): the resume data was refused (\(refused)), starting again")
-            create(job, in: lane, of: state.withLock { $0.sessions })
+            create(job, in: slot.lane, of: state.withLock { $0.sessions })
         case nil:
             break
         }
@@ -151,10 +149,5 @@ extension BackgroundSessionEngine {
         sink?.finished(id, status: 200, file: part)
         if FileStatus.kind(of: part, followingLinks: false) == nil { PartMetadata.discard(part: part) }
         state.withLock { _ = $0.starting.remove(id) }
-    }
-
-    /// Removes the regular file at `url` if it is still there (never through a link).
-    static func remove(_ url: URL) {
-        try? OpenFolder.open(url.deletingLastPathComponent()).removeRegularFile(url.lastPathComponent)
     }
 }

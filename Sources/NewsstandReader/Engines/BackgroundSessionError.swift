@@ -25,7 +25,7 @@ extension BackgroundSessionError {
         if let reason = (info[NSURLErrorBackgroundTaskCancelledReasonKey] as? NSNumber)?.intValue {
             failure = .cancelledBySystem(SystemCancelReason(reason))
         } else {
-            failure = URLSessionRequest.failure(for: error)
+            failure = URLErrorClassification.failure(for: error)
         }
     }
 }

@@ -25,12 +25,12 @@ enum BackgroundSessionFinish {
     ///   - limit: the most bytes the whole file may have.
     static func resolve(_ location: URL, head: HTTPHead?, offset: Int64, part: URL, limit: Int64) -> Outcome {
         let status = head?.status
+        let range = head?.value("Content-Range").flatMap(ContentRange.init)
         guard offset > 0 else {
             if status == 206 {
                 // A task made from resume data: the system joined the bytes it had with the rest,
                 // and its response is the last request's. Whole when the file is as long as the
                 // range says the whole is; any other 206 is only a part.
-                let range = head?.value("Content-Range").flatMap(ContentRange.init)
                 guard let total = range?.total, range?.end == total - 1, FileStatus.size(of: location) == total else {
                     return .fail(.badResponse("a partial response to a request for the whole file"))
                 }
@@ -40,8 +40,7 @@ enum BackgroundSessionFinish {
         }
         switch status {
         case 206?:
-            guard let head else { return .fail(.badResponse("no response")) }
-            return join(location, head: head, offset: offset, part: part, limit: limit)
+            return join(location, range: range, offset: offset, part: part, limit: limit)
         case 200?:
             // If-Range did not match: the file changed, and this is all of the new one.
             PartMetadata.discard(part: part)
@@ -63,9 +62,8 @@ enum BackgroundSessionFinish {
     }
 
     /// Appends the rest at `location` to the part file, when it is exactly what follows the
-    /// part's bytes, and hands the part over as the whole file.
-    private static func join(_ location: URL, head: HTTPHead, offset: Int64, part: URL, limit: Int64) -> Outcome {
-        let range = head.value("Content-Range").flatMap(ContentRange.init)
+    /// part's bytes (`range`: the 206's `Content-Range`), and hands the part over as the whole file.
+    private static func join(_ location: URL, range: ContentRange?, offset: Int64, part: URL, limit: Int64) -> Outcome {
         let rest = FileStatus.size(of: location)
         guard let range, let rest, range.start == offset, range.end - range.start + 1 == rest,
             range.total.map({ $0 == range.end + 1 }) ?? true, FileStatus.size(of: part) == offset,

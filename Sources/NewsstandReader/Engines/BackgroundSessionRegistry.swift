@@ -37,9 +37,7 @@ final class BackgroundSessionRegistry: Sendable {
             if let engine = entries.engines[key] { return (engine, []) }
             let engine = make()
             entries.engines[key] = engine
-            let identifiers = ([settings.identity] + settings.adoptedIdentities).flatMap { identity in
-                BackgroundSessionLane.allCases.map { identity.identifier(of: $0) }
-            }
+            let identifiers = entries.parked.keys.filter { engine.hasSession($0) }
             return (engine, identifiers.compactMap { id in entries.parked.removeValue(forKey: id).map { (id, $0) } })
         }
         for (identifier, handlers) in parked {

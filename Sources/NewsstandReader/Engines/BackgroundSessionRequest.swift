@@ -29,14 +29,4 @@ enum BackgroundSessionRequest {
         else { return 0 }
         return offset
     }
-
-    /// The status and headers of a task's response, when it has an HTTP one.
-    static func head(of response: URLResponse?) -> HTTPHead? {
-        guard let http = response as? HTTPURLResponse else { return nil }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        return HTTPHead(status: http.statusCode, headers: headers)
-    }
 }

@@ -51,8 +51,7 @@ public final class ShelfUpdates: AsyncSequence, Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ShelfUpdate?, Never>) in
                 let ready: ShelfUpdate?? = box.withLock { box in
-                    if box.isFinished { return .some(nil) }
-                    if Task.isCancelled {
+                    if box.isFinished || Task.isCancelled {
                         box.isFinished = true
                         return .some(nil)
                     }

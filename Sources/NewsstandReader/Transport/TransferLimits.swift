@@ -42,9 +42,7 @@ public struct TransferWatch: Sendable {
 
     /// Why the request must stop now, if it must. `received` counts the body bytes so far.
     public mutating func check(received: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> TransferFailure? {
-        if let deadline = limits.deadline, now &- start >= Self.nanoseconds(deadline) {
-            return .timedOut(seconds: deadline)
-        }
+        if let timedOut = checkDeadline(now: now) { return timedOut }
         let window = Self.nanoseconds(limits.stallTimeout)
         if let last = samples.last, now &- last.time >= window / 8 { samples.append((now, received)) }
         while samples.count >= 2, now &- samples[1].time >= window { samples.removeFirst() }

@@ -8,8 +8,11 @@ enum URLErrorClassification {
         let urlError = error as? URLError
         if let urlError, let reason = URLSessionPolicy.unavailability(of: urlError) { return .networkUnavailable(reason) }
         let code = urlError?.code.rawValue ?? (error as NSError).code
-        if let reason = unavailability(code: code) { return .networkUnavailable(reason) }
         switch code {
+        case URLError.Code.notConnectedToInternet.rawValue: return .networkUnavailable(.offline)
+        case URLError.Code.dataNotAllowed.rawValue: return .networkUnavailable(.cellularNotAllowed)
+        case URLError.Code.internationalRoamingOff.rawValue: return .networkUnavailable(.roamingOff)
+        case URLError.Code.callIsActive.rawValue: return .networkUnavailable(.callIsActive)
         case URLError.Code.cancelled.rawValue: return .cancelled
         case URLError.Code.timedOut.rawValue: return .stalled
         case URLError.Code.unsupportedURL.rawValue, URLError.Code.badURL.rawValue:
@@ -21,17 +24,6 @@ enum URLErrorClassification {
             URLError.Code.clientCertificateRejected.rawValue, URLError.Code.clientCertificateRequired.rawValue:
             return .insecureConnectionRefused(reason: error.localizedDescription)
         default: return .network(code: code, reason: error.localizedDescription)
-        }
-    }
-
-    /// The codes that say the device has no network this task may use.
-    static func unavailability(code: Int) -> NetworkUnavailableReason? {
-        switch code {
-        case URLError.Code.notConnectedToInternet.rawValue: .offline
-        case URLError.Code.dataNotAllowed.rawValue: .cellularNotAllowed
-        case URLError.Code.internationalRoamingOff.rawValue: .roamingOff
-        case URLError.Code.callIsActive.rawValue: .callIsActive
-        default: nil
         }
     }
 }

@@ -10,51 +10,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// A transport on a URLSession of its own per request.
     public init() {}
 
-    public func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
-        try await URLSessionRequest.perform(request, into: sink)
-    }
-}
-
-/// One request on a URLSession data task (Apple platforms; it builds and is tested on Linux
-/// too). The session's serial delegate queue feeds the sink; a timer applies the deadline and
-/// the minimum rate, because URLSession has no rate limit and, on Linux, its request timeout
-/// does not fire while waiting for the response. The lock guards what the timer shares.
-///
-/// Once the request has failed (a limit, or the sink refused), the timer cancels the task again
-/// on every tick, and if the task has still not completed `abandonAfter` seconds later, ends
-/// the request itself on the delegate queue: FoundationNetworking reads a cancelled task's body
-/// on and may not complete the task while it does, so an endless body kept a request open for
-/// good (seen on a loaded 2-core CI machine). On Apple platforms the first cancel ends it.
-final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private typealias Completion = @Sendable (TransferFailure?) -> Void
-
-    /// How long a failed request waits for its task to complete before it ends without it.
-    static let abandonAfter: TimeInterval = 2
-
-    private let sink: any ResponseSink
-    private let queue: OperationQueue
-    private let lock = NSLock()
-    private var completion: Completion?
-    private var watch: TransferWatch
-    private var received: Int64 = 0
-    private var failure: TransferFailure?
-    /// When `failure` was set (the monotonic clock): the start of the wait for the task's end.
-    private var failedAt: DispatchTime?
-    /// Set once the timer has stopped waiting for a failed task.
-    private var isAbandoned = false
-    private var timer: DispatchSourceTimer?
-    /// Set while the task waits for a network (`waitsForConnectivity`): the rate rule waits too.
-    private var isWaiting = false
-
-    private init(_ request: HTTPRequest, sink: any ResponseSink, queue: OperationQueue, completion: @escaping Completion) {
-        self.sink = sink
-        self.queue = queue
-        self.completion = completion
-        watch = TransferWatch(request.limits)
-    }
-
     /// Runs `request` on a session of its own; cancelling the calling task cancels the data task.
-    static func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
+    public func perform(_ request: HTTPRequest, into sink: any ResponseSink) async throws(TransferFailure) {
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.limits.stallTimeout)
         if !request.acceptsCompression { urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding") }
@@ -85,13 +42,52 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
         }
         if let failure { throw failure }
     }
+}
+
+/// One request on a URLSession data task (Apple platforms; it builds and is tested on Linux
+/// too). The session's serial delegate queue feeds the sink; a timer applies the deadline and
+/// the minimum rate, because URLSession has no rate limit and, on Linux, its request timeout
+/// does not fire while waiting for the response. The lock guards what the timer shares.
+///
+/// Once the request has failed (a limit, or the sink refused), the timer cancels the task again
+/// on every tick, and if the task has still not completed `abandonAfter` seconds later, ends
+/// the request itself on the delegate queue: FoundationNetworking reads a cancelled task's body
+/// on and may not complete the task while it does, so an endless body kept a request open for
+/// good (seen on a loaded 2-core CI machine). On Apple platforms the first cancel ends it.
+final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    fileprivate typealias Completion = @Sendable (TransferFailure?) -> Void
+
+    /// How long a failed request waits for its task to complete before it ends without it.
+    static let abandonAfter: TimeInterval = 2
+
+    private let sink: any ResponseSink
+    private let queue: OperationQueue
+    private let lock = NSLock()
+    private var completion: Completion?
+    private var watch: TransferWatch
+    private var received: Int64 = 0
+    private var failure: TransferFailure?
+    /// When `failure` was set (the monotonic clock): the start of the wait for the task's end.
+    private var failedAt: DispatchTime?
+    /// Set once the timer has stopped waiting for a failed task.
+    private var isAbandoned = false
+    private var timer: DispatchSourceTimer?
+    /// Set while the task waits for a network (`waitsForConnectivity`): the rate rule waits too.
+    private var isWaiting = false
+
+    fileprivate init(_ request: HTTPRequest, sink: any ResponseSink, queue: OperationQueue, completion: @escaping Completion) {
+        self.sink = sink
+        self.queue = queue
+        self.completion = completion
+        watch = TransferWatch(request.limits)
+    }
 
     /// What a tick of the timer does.
     private enum TickAction {
         case nothing, cancel, abandon
     }
 
-    private func watch(_ task: URLSessionTask, in session: URLSession, every interval: TimeInterval) {
+    fileprivate func watch(_ task: URLSessionTask, in session: URLSession, every interval: TimeInterval) {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [weak self, weak task, weak session] in
@@ -144,17 +140,13 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             isWaiting = false
             watch.restartWindow(received: received)
         }
-        guard let http = response as? HTTPURLResponse else {
+        guard let head = HTTPHead(response) else {
             fail(.badResponse("not an HTTP response"))
             completionHandler(.cancel)
             return
         }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
         do {
-            try sink.open(HTTPHead(status: http.statusCode, headers: headers))
+            try sink.open(head)
             completionHandler(.allow)
         } catch {
             fail(error)
@@ -194,7 +186,7 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             timer = nil
             let completion = self.completion
             self.completion = nil
-            return (completion, self.failure ?? error.map(Self.failure(for:)))
+            return (completion, self.failure ?? error.map(URLErrorClassification.failure(for:)))
         }
         guard let completion else { return }
         var outcome = failure
@@ -215,10 +207,17 @@ final class URLSessionRequest: NSObject, URLSessionDataDelegate, @unchecked Send
             failedAt = .now()
         }
     }
+}
 
-    /// The failure a URLSession error stands for (`BackgroundSessionError` reads a task's error with it).
-    static func failure(for error: Error) -> TransferFailure {
-        URLErrorClassification.failure(for: error)
+extension HTTPHead {
+    /// The status and headers of a URLSession task's response, when it is an HTTP one.
+    init?(_ response: URLResponse?) {
+        guard let http = response as? HTTPURLResponse else { return nil }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        self.init(status: http.statusCode, headers: headers)
     }
 }
 

@@ -22,17 +22,15 @@ struct IndexFetch: Sendable {
         guard size > 0, size <= limits.maximumBytes else {
             return .failure(.indexUnusable("the catalog gives it \(size) bytes, the limit is \(limits.maximumBytes)"))
         }
-        let data: Data
-        switch await fetch() {
-        case .failure(let reason): return .failure(reason)
-        case .success(let fetched): data = fetched
-        }
+        return await fetch().flatMap(verify)
+    }
+
+    /// The fetched bytes as the index the catalog describes, or why they are not.
+    private func verify(_ data: Data) -> Result<BundleIndex, FullDownloadReason> {
         guard data.count == size else {
             return .failure(.indexUnusable("it is \(data.count) bytes, the catalog says \(size)"))
         }
-        let digest = SHA256()
-        data.withUnsafeBytes { digest.update($0) }
-        let actual = digest.finalizeHex()
+        let actual = SHA256.hex(of: data)
         guard actual == sha256.lowercased() else {
             return .failure(.indexUnusable("its SHA-256 is \(actual), the catalog says \(sha256)"))
         }
@@ -54,32 +52,24 @@ struct IndexFetch: Sendable {
 
     /// The index's bytes (at most `size`), through a link renewed once when refused.
     private func fetch() async -> Result<Data, FullDownloadReason> {
-        let url = link.url
-        var requestURL: URL
-        do {
-            requestURL = try await link.signed()
+        do throws(LibraryError) {
+            var requestURL = try await link.signed()
+            while true {
+                let sink = DataSink(limit: size)
+                let request = HTTPRequest(url: requestURL, acceptsCompression: true, limits: transferLimits, policy: policy)
+                do {
+                    try await request.perform(into: sink, on: transport)
+                    return .success(sink.data)
+                } catch {
+                    // `renewed()` is nil for a free issue, and after its one renewal: the refusal stands.
+                    guard AccessLink.refuses(error), let fresh = try await link.renewed() else {
+                        return .failure(.indexUnusable("\(link.url.absoluteString): \(error)"))
+                    }
+                    requestURL = fresh
+                }
+            }
         } catch {
             return .failure(.indexUnusable(error.description))
-        }
-        while true {
-            let sink = DataSink(limit: size)
-            let request = HTTPRequest(url: requestURL, acceptsCompression: true, limits: transferLimits, policy: policy)
-            do {
-                try await request.perform(into: sink, on: transport)
-                return .success(sink.data)
-            } catch {
-                if AccessLink.refuses(error), link.isPaid {
-                    do {
-                        if let fresh = try await link.renewed() {
-                            requestURL = fresh
-                            continue
-                        }
-                    } catch {
-                        return .failure(.indexUnusable(error.description))
-                    }
-                }
-                return .failure(.indexUnusable("\(url.absoluteString): \(error)"))
-            }
         }
     }
 }

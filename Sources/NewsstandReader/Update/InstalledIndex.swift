@@ -32,8 +32,6 @@ enum InstalledIndex {
     /// update a whole download (`noInstalledIndex`), never a wrong one. Syncing the file and the folder
     /// here cost more than the rest of a one-page update (70 ms of 110 on this machine).
     static func write(_ index: BundleIndex, into folder: OpenFolder) throws(FileSystemError) {
-        let file = try AtomicFile.create(named: fileName, in: folder)
-        try file.file.write(index.encoded())
-        try file.commit(.bestEffort)
+        try AtomicFile.write(index.encoded(), named: fileName, in: folder, .bestEffort)
     }
 }

@@ -59,9 +59,7 @@ struct RangeFetcher: Sendable {
             while true {
                 attempt += 1
                 outcome.requests += 1
-                let answer: RangeAnswer
-                let failure: TransferFailure?
-                (answer, failure) = await fetch(batch, from: url, at: offsets[next], received: received)
+                let (answer, failure) = await fetch(batch, from: url, at: offsets[next], received: received)
                 guard let failure else { break }
                 switch answer {
                 case .ignoresRanges: throw .ignoresRanges
@@ -74,7 +72,8 @@ struct RangeFetcher: Sendable {
                     throw .refused(reason)
                 case .usable:
                     if failure == .cancelled || Task.isCancelled { throw .transfer(.cancelled) }
-                    if AccessLink.refuses(failure), link.isPaid {
+                    if AccessLink.refuses(failure) {
+                        // nil for a free issue, and after the link's one renewal: the refusal stands.
                         let fresh: URL?
                         do {
                             fresh = try await link.renewed()

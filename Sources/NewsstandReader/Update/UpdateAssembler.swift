@@ -33,10 +33,8 @@ struct UpdateAssembler: Sendable {
         let temporary = layout.temporaryContent(of: name).lastPathComponent
         do throws(Failure) {
             try assemble(into: temporary, in: issues)
-            do throws(FileSystemError) {
+            try Self.onFiles { () throws(FileSystemError) in
                 try ContentSwap.stage(temporary, as: name, sha256: index.bundleSHA256, in: issues, layout: layout)
-            } catch {
-                throw .file(error)
             }
         } catch {
             try? issues.removeTree(temporary)
@@ -45,39 +43,32 @@ struct UpdateAssembler: Sendable {
         return .success(())
     }
 
-    private func assemble(into temporary: String, in issues: OpenFolder) throws(Failure) {
-        let folder: OpenFolder
-        do throws(FileSystemError) {
-            folder = try issues.makeFolder(temporary)
-        } catch {
-            throw .file(error)
-        }
-        // An update that only drops entries or repacks the same files fetches nothing: no spool.
-        if !plan.fetched.isEmpty { try extractFetched(into: folder) }
-        for entry in plan.kept {
-            do throws(FileSystemError) {
-                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
-                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
-                }
-            } catch {
-                throw .file(error)
-            }
-        }
-        do throws(FileSystemError) {
-            try InstalledIndex.write(index, into: folder)
+    /// Runs file operations; their failure is `.file`.
+    private static func onFiles<T>(_ body: () throws(FileSystemError) -> T) throws(Failure) -> T {
+        do {
+            return try body()
         } catch {
             throw .file(error)
         }
     }
 
+    private func assemble(into temporary: String, in issues: OpenFolder) throws(Failure) {
+        let folder = try Self.onFiles { () throws(FileSystemError) in try issues.makeFolder(temporary) }
+        // An update that only drops entries or repacks the same files fetches nothing: no spool.
+        if !plan.fetched.isEmpty { try extractFetched(into: folder) }
+        try Self.onFiles { () throws(FileSystemError) in
+            for entry in plan.kept {
+                guard try issues.duplicate(at: "\(name)/\(entry.name)", to: "\(temporary)/\(entry.name)") else {
+                    throw FileSystemError.missing(path: issues.path(at: "\(name)/\(entry.name)"))
+                }
+            }
+            try InstalledIndex.write(index, into: folder)
+        }
+    }
+
     /// Writes every fetched entry from the spool into the new folder.
     private func extractFetched(into folder: OpenFolder) throws(Failure) {
-        let spoolFile: OpenFile
-        do throws(FileSystemError) {
-            spoolFile = try OpenFile.open(spool)
-        } catch {
-            throw .file(error)
-        }
+        let spoolFile = try Self.onFiles { () throws(FileSystemError) in try OpenFile.open(spool) }
         // Where each range starts in the spool: the ranges were fetched in order, back to back.
         var starts: [Int64] = []
         var offset: Int64 = 0
@@ -105,14 +96,11 @@ struct UpdateAssembler: Sendable {
     private func extract(_ entry: BundleIndex.Entry, from spool: OpenFile, at offset: Int64, into folder: OpenFolder)
         throws(Failure)
     {
-        let target: WritableFile
-        do throws(FileSystemError) {
+        let target = try Self.onFiles { () throws(FileSystemError) in
             guard let (parent, file) = try folder.parent(of: entry.name, create: true) else {
                 throw FileSystemError.missing(path: folder.path(at: entry.name))
             }
-            target = try parent.createFile(file)
-        } catch {
-            throw .file(error)
+            return try parent.createFile(file)
         }
         defer { try? target.close() }
         let digest = SHA256()

@@ -161,15 +161,9 @@ final class BundleStreamSink: ResponseSink, @unchecked Sendable {  // safe: one 
             if let length = head.contentLength, length < size {
                 throw stream.reject(.mismatch("the server sends \(length) bytes, the index's bundle has \(size)"))
             }
-            if offset > 0 || stream.position > 0 {
-                do {
-                    try stream.restart()
-                } catch {
-                    throw .file(error)
-                }
-            }
             do {
-                try stream.staging.remember(validator: Self.validator(of: head))
+                if offset > 0 || stream.position > 0 { try stream.restart() }
+                try stream.staging.remember(validator: PartFile.validator(of: head))
             } catch {
                 throw .file(error)
             }
@@ -204,10 +198,4 @@ final class BundleStreamSink: ResponseSink, @unchecked Sendable {  // safe: one 
     }
 
     func close() {}
-
-    /// A strong `ETag`, else `Last-Modified`, as the `.part` path keeps it (`PartFile`).
-    private static func validator(of head: HTTPHead) -> String? {
-        if let etag = head.value("ETag"), !etag.hasPrefix("W/") { return etag }
-        return head.value("Last-Modified")
-    }
 }

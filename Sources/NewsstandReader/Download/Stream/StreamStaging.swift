@@ -119,8 +119,7 @@ final class StreamStaging: ZipRecordStreamOutput, @unchecked Sendable {  // safe
 
     /// Throws away every checked entry (a 200 answered a resume: the bytes start from zero).
     func restart() throws(FileSystemError) {
-        try? current?.close()
-        current = nil
+        close()
         try? folder.removeRegularFile(Self.entryName)
         try folder.removeTree(Self.contentName)
         content = try folder.makeFolder(Self.contentName)
@@ -130,9 +129,7 @@ final class StreamStaging: ZipRecordStreamOutput, @unchecked Sendable {  // safe
     /// again anyway), so it is not synced.
     private func save() throws(FileSystemError) {
         guard let data = try? JSONEncoder().encode(record) else { return }
-        let file = try AtomicFile.create(named: Self.recordName, in: folder)
-        try file.file.write(data)
-        try file.commit(.bestEffort)
+        try AtomicFile.write(data, named: Self.recordName, in: folder, .bestEffort)
     }
 
     /// Writes the index into the complete content, moves it into `issues` as `temporary`, and
