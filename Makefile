@@ -170,7 +170,7 @@ format:
 	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(LINT_PATHS)
 
 lint:
-	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(LINT_PATHS)
+	$(SWIFT) format lint --parallel --strict --recursive --configuration .swift-format $(LINT_PATHS)
 
 bench: deps bench-deps release
 	bench/validate
