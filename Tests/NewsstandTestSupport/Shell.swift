@@ -28,10 +28,13 @@ public enum Shell {
             stderr: String(decoding: outcome.errorOutput, as: UTF8.self))
     }
 
-    /// Runs a Python 3 script with arguments (`sys.argv[1:]`).
+    /// Runs a Python 3 script with arguments (`sys.argv[1:]`), in a process of its own forked
+    /// from the test process's Python runner (`PythonRunner`), or started for it when there is
+    /// no runner.
     @discardableResult
     public static func python(_ script: String, _ arguments: [String] = []) throws -> Result {
-        try run("python3", ["-c", script] + arguments)
+        if let result = try PythonRunner.run(script, arguments) { return result }
+        return try run("python3", ["-c", script] + arguments)
     }
 
     /// The full path of a program. `python3` is the interpreter itself (`pythonInterpreter`).
