@@ -27,10 +27,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ARCH      := $(shell uname -m)
 VERSION    = $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/NewsstandBuild/ToolVersion.swift)
 DIST_NAME  = newsstand-$(VERSION)-linux-$(ARCH)
-# Where the release build goes (`make test` builds its tarball in a folder of its own, beside
-# the debug build: SwiftPM locks a build folder for one build at a time).
-RELEASE_SCRATCH ?= .build
-RELEASE_BIN = $(RELEASE_SCRATCH)/release/newsstand
+RELEASE_BIN = .build/release/newsstand
 
 .PHONY: deps build-deps bench-deps build release test test-fast sample publish-sample stop-sample install dist generated reference examples docs format lint bench mutants clean fuzz check-sanitizers
 
@@ -62,7 +59,7 @@ build: build-deps
 
 # Optimised, with the Swift runtime linked in: starts faster and runs where Swift is not installed.
 release: build-deps
-	$(SWIFT) build -c release --static-swift-stdlib --product newsstand --scratch-path $(RELEASE_SCRATCH)
+	$(SWIFT) build -c release --static-swift-stdlib --product newsstand
 
 # The suite runs in a time zone far from UTC, so that anything that leaks local time into an
 # output (zip entry times are written in UTC by the archive code) fails a test; no test sets TZ.
@@ -74,15 +71,10 @@ release: build-deps
 # 257 pass in the same wall time.
 # The suite also unpacks the release tarball (make dist) and runs it without Swift.
 TEST_WIDTH ?= 4
-# The release tarball (make dist, in .build-dist) builds while the debug build of the products
-# and the tests runs: the debug build keeps one core busy for much of its time (165 CPU-s in
-# 148 s here), so the two together take about the time of the longer.
-test: deps lint
-	@$(MAKE) --no-print-directory dist RELEASE_SCRATCH=.build-dist > .build-dist.log 2>&1 & dist=$$!; \
-	$(SWIFT) build --build-tests; built=$$?; \
-	wait $$dist; made=$$?; \
-	if [ $$made != 0 ]; then cat .build-dist.log; echo "make dist failed (log above)"; exit 1; fi; \
-	tail -n 3 .build-dist.log; exit $$built
+# One build of the products and the tests together: the test targets compile beside the last
+# of the products instead of after them.
+test: deps dist lint
+	$(SWIFT) build --build-tests
 	NEWSSTAND_DIST=$(CURDIR)/dist/$(DIST_NAME).tar.gz TZ=Pacific/Auckland $(SWIFT) test --skip-build --parallel \
 	  --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
