@@ -14,7 +14,10 @@ enum RealPNG {
         for y in 0..<height {
             raw.append(0)  // no filter
             for x in 0..<width {
-                raw += [UInt8((x * 5 + seed) & 255), UInt8((y * 3) & 255), UInt8(((x / 8 + y / 8) % 2) * 200)]
+                let red = UInt8((x * 5 + seed) & 255)
+                let green = UInt8((y * 3) & 255)
+                let blue = UInt8(((x / 8 + y / 8) % 2) * 200)
+                raw += [red, green, blue]
             }
         }
         var header: [UInt8] = []
@@ -22,7 +25,12 @@ enum RealPNG {
         header += [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, adaptive filtering, no interlace
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
         if metadata > 0 {
-            out += chunk("tEXt", Array("Comment".utf8) + [0] + (0..<metadata).map { UInt8(($0 * 7 + 13) % 94 + 32) })
+            var text: [UInt8] = []
+            for index in 0..<metadata {
+                let printable: Int = (index * 7 + 13) % 94 + 32
+                text.append(UInt8(printable))
+            }
+            out += chunk("tEXt", Array("Comment".utf8) + [0] + text)
         }
         out += chunk("IDAT", try deflate(raw, level: 1)) + chunk("IEND", [])
         return Data(out)
