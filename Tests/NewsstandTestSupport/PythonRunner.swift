@@ -10,9 +10,15 @@ import Foundation
 /// hashlib, urllib), and starting Python and importing them cost more than most checks. Each
 /// script still runs in a process of its own, as `python3 -c script arguments…` would.
 enum PythonRunner {
+    /// The secret a request must carry: the server runs what it is sent, and any local process
+    /// can reach a loopback port. It goes to the server in its environment, which other users'
+    /// processes cannot read (its command line they can).
+    private static let token = UUID().uuidString
+
     /// The server, started at the first check; nil when it cannot start (`Shell.python` then
     /// starts Python itself).
-    private static let server: PythonServer? = try? PythonServer(script: PythonServer.script("python_runner.py"))
+    private static let server: PythonServer? = try? PythonServer(
+        script: PythonServer.script("python_runner.py"), environment: ["NEWSSTAND_RUNNER_TOKEN": token])
 
     private struct Answer: Decodable {
         var status: Int32
@@ -24,7 +30,8 @@ enum PythonRunner {
     static func run(_ script: String, _ arguments: [String]) throws -> Shell.Result? {
         guard let server, let socket = Nginx.connectedSocket(port: server.port) else { return nil }
         defer { close(socket) }
-        let request = try JSONSerialization.data(withJSONObject: ["script": script, "argv": arguments])
+        let request = try JSONSerialization.data(
+            withJSONObject: ["token": token, "script": script, "argv": arguments] as [String: Any])
         guard write(request, to: socket) else { throw TestFailure("the Python runner took no script (errno \(errno))") }
         shutdown(socket, Int32(SHUT_WR))
         let reply = read(socket)

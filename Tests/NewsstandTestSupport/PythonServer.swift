@@ -11,10 +11,11 @@ public final class PythonServer: Sendable {
     /// The process id of the server (the guard's child).
     public let processIdentifier: Int32
 
-    /// Starts `python3 -u script arguments…`: `script` is a `.py` file's path (`Self.script(…)`
-    /// finds one beside the tests) and reads the port it prints.
-    public init(script: URL, arguments: [String] = []) throws {
-        child = try TestChild.start("python3", ["-u", script.path] + arguments, supervised: true)
+    /// Starts `python3 -u script arguments…` (with `environment` added to the test process's):
+    /// `script` is a `.py` file's path (`Self.script(…)` finds one beside the tests) and reads
+    /// the port it prints.
+    public init(script: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        child = try TestChild.start("python3", ["-u", script.path] + arguments, environment: environment, supervised: true)
         let deadline = Date().addingTimeInterval(30)
         var firstLine: Substring?
         while firstLine == nil {

@@ -1,7 +1,9 @@
 """Runs the tests' short Python checks without starting Python for each (`Shell.python`).
 
 Prints its port on its first line, then serves until killed. A request is one connection: a
-JSON object {"script": text, "argv": [arguments]} sent whole, then the write side shut. The
+JSON object {"token": the NEWSSTAND_RUNNER_TOKEN this server was started with, "script": text,
+"argv": [arguments]} sent whole, then the write side shut (a request without the token is
+closed unanswered: any local process can reach a loopback port). The
 script runs in a process of its own, forked from this one with the modules the checks use
 already imported, as `python3 -c script argv...` would run it: `sys.argv` set, stdin empty,
 stdout and stderr to files, its exit status what `sys.exit`, an uncaught exception (status 1)
@@ -12,6 +14,7 @@ Usage: python_runner.py
 """
 import base64
 import hashlib  # noqa: F401  (imported once here, for the checks)
+import hmac
 import json
 import os
 import plistlib  # noqa: F401
@@ -58,9 +61,17 @@ def run(script, argv, out, err):
     os._exit(status)
 
 
+TOKEN = os.environ.pop("NEWSSTAND_RUNNER_TOKEN", "")
+
+
 class Handler(socketserver.StreamRequestHandler):
     def handle(self):
-        request = json.loads(self.rfile.read())
+        try:
+            request = json.loads(self.rfile.read(16 << 20))
+        except ValueError:
+            return
+        if not TOKEN or not isinstance(request, dict) or not hmac.compare_digest(str(request.get("token", "")), TOKEN):
+            return
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             child = os.fork()
             if child == 0:
