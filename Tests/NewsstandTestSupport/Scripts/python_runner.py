@@ -19,7 +19,6 @@ import json
 import os
 import plistlib  # noqa: F401
 import random  # noqa: F401
-import socket
 import socketserver
 import struct  # noqa: F401
 import sys
