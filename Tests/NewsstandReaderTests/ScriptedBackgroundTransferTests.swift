@@ -46,6 +46,55 @@ struct ScriptedBackgroundTransferTests {
         }
     }
 
+    /// A transfer the engine lost is started again (generation 2); the first generation's file
+    /// then arrives after all, while the app closes: the transfer takes it as its own, and the
+    /// state keeps it so (its row names the earlier generation's file). The next open reads that
+    /// row back and installs the file. The row was refused on reading, which left the issue
+    /// "downloading" with no transfer: nothing ever installed it (seen once in the background
+    /// endurance run).
+    @Test func aLateFileOfAnEarlierGenerationSavedWhileClosingIsInstalledByTheNextOpen() async throws {
+        try await ScriptedBed.with { bed in
+            let names = (1...6).map { "l-\($0)" }
+            try bed.publish(
+                names.enumerated().map {
+                    ScriptedBed.IssueSpec($1, day: $0 + 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: $0 + 1))
+                })
+            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("late"))
+            let first = try bed.library()
+            try await first.refresh(from: bed.catalogURL)
+            await first.useBackgroundEngine(.custom(engine))
+            for name in names { try await first.startBackgroundDownload(name) }
+            // The engine loses every job (a reinstalled app's session): each starts again.
+            engine.forgetAll()
+            await first.reconcileTransfers()
+            let restarted = engine.jobs
+            try #require(restarted.count == names.count && restarted.allSatisfy { $0.id.generation == 2 })
+            // The first generation's files arrive after all, as close() begins: some are
+            // installed before it, some saved as received, the rest cut off.
+            for name in names {
+                engine.finishStale(TransferID(name: name, generation: 1), body: try bed.served("\(name)/\(name).zip"))
+            }
+            await first.close()
+
+            let second = try bed.library()
+            #expect(await second.stateProblems == [], "every row reads back")
+            await second.useBackgroundEngine(.custom(engine))
+            await second.reconcileTransfers()
+            await second.waitForInstalls()
+            // A late file whose event close() cut off is not in the state: the restarted job brings it.
+            for job in engine.jobs { engine.finish(job.id, in: bed) }
+            await second.reconcileTransfers()
+            await second.waitForInstalls()
+            for name in names { #expect(await second.issue(named: name)?.status == .available, "\(name)") }
+            #expect(await second.backgroundTransfers.isEmpty)
+            #expect(try await bed.violations(of: second, allowsDownloading: false) == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: bed.libraryFolder.appendingPathComponent("Downloads").path)
+                    == [])
+            await second.close()
+        }
+    }
+
     @Test func adoptInstallsAFileThatMatchesTheCatalogAndRefusesOneThatDoesNot() async throws {
         try await ScriptedBed.with { bed in
             try bed.publish([.init("c-1", day: 1), .init("c-2", day: 2, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: 2))])

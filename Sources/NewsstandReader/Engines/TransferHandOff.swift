@@ -59,9 +59,11 @@ struct TransferHandOff: Sendable {
     }
 
     /// The received file of `id`, when it is in `Downloads/`.
-    func alreadyTaken(_ id: TransferID) -> String? {
-        let name = Self.receivedName(of: id)
-        return (try? OpenFolder.open(downloads).kind(of: name)) == .regularFile ? name : nil
+    func alreadyTaken(_ id: TransferID) -> String? { present(Self.receivedName(of: id)) }
+
+    /// `name`, when a file of that name is in `Downloads/`.
+    func present(_ name: String) -> String? {
+        (try? OpenFolder.open(downloads).kind(of: name)) == .regularFile ? name : nil
     }
 
     /// A copy for a file on another file system (the system's temporary folder may be one).

@@ -277,7 +277,8 @@ extension IssueLibrary {
             guard installTask(of: row.name) == nil, let now = state.transfers[row.name], now.runsInBackground,
                 now.generation == row.generation, now.stage == row.stage
             else { continue }
-            let file = handOff.alreadyTaken(row.id)
+            // The row's own file may be an earlier generation's (`IssueLifecycle.receive`).
+            let file = handOff.alreadyTaken(row.id) ?? now.receivedFile.flatMap(handOff.present)
             guard file != nil || reports != nil else { continue }
             var report: EngineReport = .unknown
             if let found = reports?[row.id] { report = take(found, of: row, handOff: handOff) }

@@ -171,6 +171,8 @@ public actor IssueLibrary {
         var received = Set<String>()
         for (name, transfer) in state.transfers where transfer.isActive && state.issues[name] != nil {
             received.insert(TransferHandOff.receivedName(of: transfer.id))
+            // An earlier generation's file the transfer took as its own (`IssueLifecycle.receive`).
+            if let file = transfer.receivedFile { received.insert(file) }
         }
         let parts = Set(state.issues.keys.map { LibraryLayout.partFileName(of: $0, scale: state.scale) }).union(received)
         let downloads = try? OpenFolder.open(layout.downloads)

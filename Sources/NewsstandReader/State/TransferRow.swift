@@ -45,9 +45,7 @@ enum TransferRow {
             }
             return value
         }
-        guard let generation = try count(1, "generation").map(Int.init), generation > 0 else {
-            throw fail("generation is not ≥ 1")
-        }
+        guard let generation = try count(1, "generation").map(Int.init) else { throw fail("generation is missing") }
         var record = TransferRecord(
             name: name, generation: generation, stage: try required(2, "stage", TransferRecord.Stage.init(rawValue:)),
             engine: try required(3, "engine", TransferEngineKind.init(rawValue:)),
@@ -55,17 +53,21 @@ enum TransferRow {
             url: try required(5, "url") { URL(string: $0).flatMap { $0.scheme == nil ? nil : $0 } },
             expectedSize: try count(6, "expected_size").map(Int.init), expectedSHA256: try text(7, "expected_sha256"),
             scale: try required(8, "scale", LibraryScale.init(rawValue:)))
+        // Generation 0 is a row made ready for a transfer not yet asked (`prepareTransfer`).
+        guard generation > 0 || record.stage == .ended else { throw fail("generation 0 is not an ended transfer's") }
+        record.restarts = Int(try count(10, "restarts") ?? 0)
         if let file = try text(9, "received_file") {
-            // Only the hand-off's name for this very generation: anything else is not ours to touch.
-            guard file == TransferHandOff.receivedName(of: record.id) else {
-                throw fail("received_file '\(file)' is not this transfer's")
-            }
+            // Only the hand-off's name for this transfer's generation, or for an earlier one of
+            // the same request whose file arrived after a restart (`IssueLifecycle.receive`):
+            // anything else is not ours to touch.
+            guard let id = TransferHandOff.transfer(ofReceived: file), id.name == name, id.generation <= generation,
+                generation - id.generation <= record.restarts, file == TransferHandOff.receivedName(of: id)
+            else { throw fail("received_file '\(file)' is not this transfer's") }
             record.receivedFile = file
         }
         guard (record.stage == .received) == (record.receivedFile != nil) else {
             throw fail("stage \(record.stage.rawValue) does not go with received_file")
         }
-        record.restarts = Int(try count(10, "restarts") ?? 0)
         record.bytesReceived = try count(11, "bytes_received") ?? 0
         record.bytesExpected = try count(12, "bytes_expected")
         if let encoded = try text(13, "resume_data", limit: maxResumeDataBytes * 4 / 3 + 4) {
