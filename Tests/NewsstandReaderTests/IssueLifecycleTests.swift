@@ -379,37 +379,49 @@ struct IssueLifecycleTests {
         return state
     }()
 
-    /// The transfers table in memory, with its statements prepared once (45,000 round trips).
-    struct TransfersTable {
+    /// The issues and transfers tables in memory, with their statements prepared once (45,000
+    /// round trips).
+    struct StateTables {
         let database: SQLiteDatabase
         let upsert: SQLiteStatement
         let select: SQLiteStatement
+        let upsertIssue: SQLiteStatement
+        let selectIssue: SQLiteStatement
 
         init() throws {
             database = try SQLiteDatabase(path: ":memory:", access: .readWrite(create: true))
-            try database.execute(StateSchema.createTransfers)
+            try database.execute(StateSchema.create)
             upsert = try database.prepare(StateSchema.upsertTransfer)
             select = try database.prepare(StateSchema.selectTransfers)
+            upsertIssue = try database.prepare(StateSchema.upsertIssue)
+            selectIssue = try database.prepare(StateSchema.selectIssues)
         }
     }
 
-    /// `state`, stored in the record and row (`LibraryState.store`) and read back
+    /// `state`, stored in the record and row (`LibraryState.store`), written to their tables and
+    /// read back with their checks (`IssueRow`, `TransferRow`) and as a lifecycle
     /// (`LibraryState.lifecycle(of:installing:)`), is the same lifecycle: what the machine says
     /// is what the state file keeps, but the transient `isRemoving` and the transfer's bytes.
-    static func checkStoredAndReadBack(_ state: IssueLifecycle, _ event: LifecycleEvent, through table: TransfersTable) {
+    static func checkStoredAndReadBack(_ state: IssueLifecycle, _ event: LifecycleEvent, through table: StateTables) {
         var rows = storedRows
         rows.store(state, event: event)
         // Through the transfers table and its checks, as the next process reads it.
-        if let row = rows.transfers["a"] {
-            do {
+        do {
+            if let record = rows.issues["a"] {
+                try table.upsertIssue.run(IssueRow.values(of: record))
+                try table.selectIssue.bind([])
+                _ = try table.selectIssue.step()
+                rows.issues["a"] = try IssueRow.record(from: table.selectIssue)
+            }
+            if let row = rows.transfers["a"] {
                 try table.upsert.run(TransferRow.values(of: row))
                 try table.select.bind([])
                 _ = try table.select.step()
                 rows.transfers["a"] = try TransferRow.record(from: table.select)
-            } catch {
-                Issue.record("the transfer row of \(state) does not read back: \(error) (after \(event))")
-                return
             }
+        } catch {
+            Issue.record("the rows of \(state) do not read back: \(error) (after \(event))")
+            return
         }
         var installing = false
         if case .installing = state.transfer?.stage { installing = true }
@@ -425,7 +437,7 @@ struct IssueLifecycleTests {
     }
 
     @Test func everyStateReachableInEightStepsKeepsTheRules() throws {
-        let table = try TransfersTable()
+        let table = try StateTables()
         var installedStart = IssueLifecycle(name: "a")
         installedStart.installed = Self.content
         var frontier = [IssueLifecycle(name: "a"), installedStart]
