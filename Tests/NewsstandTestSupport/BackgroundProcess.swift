@@ -11,9 +11,9 @@ public final class BackgroundProcess: Sendable {
     }
 
     /// What it printed on standard output so far.
-    public var output: String { String(decoding: child.output, as: UTF8.self) }
+    public var output: String { Shell.text(child.output) }
     /// What it printed on standard error so far.
-    public var errors: String { String(decoding: child.errorOutput, as: UTF8.self) }
+    public var errors: String { Shell.text(child.errorOutput) }
 
     /// Waits for it to exit; returns its exit status, or the signal that ended it.
     @discardableResult

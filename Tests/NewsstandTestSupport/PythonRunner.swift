@@ -39,8 +39,7 @@ enum PythonRunner {
             let stdout = Data(base64Encoded: answer.stdout), let stderr = Data(base64Encoded: answer.stderr)
         else { throw TestFailure("the Python runner gave no answer: \(String(decoding: reply.prefix(500), as: UTF8.self))") }
         return Shell.Result(
-            status: answer.status, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: answer.status, stdout: Shell.text(stdout), stderr: Shell.text(stderr))
     }
 
     private static func write(_ data: Data, to socket: Int32) -> Bool {

@@ -19,11 +19,11 @@ public final class PythonServer: Sendable {
         let deadline = Date().addingTimeInterval(30)
         var firstLine: Substring?
         while firstLine == nil {
-            let output = String(decoding: child.output, as: UTF8.self)
+            let output = Shell.text(child.output)
             if let end = output.firstIndex(of: "\n") {
                 firstLine = output[..<end]
             } else if child.hasExited || Date() > deadline {
-                let reason = String(decoding: child.errorOutput, as: UTF8.self)
+                let reason = Shell.text(child.errorOutput)
                 child.stop(grace: 0)
                 throw TestFailure("the python server \(script.lastPathComponent) did not start: \(reason)")
             } else {
@@ -48,7 +48,7 @@ public final class PythonServer: Sendable {
 
     /// Stops the server and returns the lines it printed after the port.
     public func stopAndReadOutput() -> [String] {
-        let output = String(decoding: child.stop(grace: 0).output, as: UTF8.self)
+        let output = Shell.text(child.stop(grace: 0).output)
         return output.split(separator: "\n").dropFirst().map(String.init)
     }
 

@@ -24,8 +24,17 @@ public enum Shell {
     ) throws -> Result {
         let outcome = try TestChild.start(executable, arguments, environment: environment, in: directory).wait()
         return Result(
-            status: TestChild.status(of: outcome), stdout: String(decoding: outcome.output, as: UTF8.self),
-            stderr: String(decoding: outcome.errorOutput, as: UTF8.self))
+            status: TestChild.status(of: outcome), stdout: text(outcome.output), stderr: text(outcome.errorOutput))
+    }
+
+    /// A program's output as text: UTF-8 as it is; anything else (a bundle's bytes from
+    /// `bsdtar -xOf`) with each byte that is not ASCII as "?". Repairing invalid UTF-8 with
+    /// `String(decoding:as:)` throws and catches an error inside the standard library for each bad
+    /// sequence, and Swift Testing records a backtrace for every error thrown in a test: a
+    /// megabyte of binary output took 2 s of CPU.
+    public static func text(_ bytes: Data) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return String(decoding: bytes.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 
     /// Runs a Python 3 script with arguments (`sys.argv[1:]`), in a process of its own forked
@@ -53,7 +62,7 @@ public enum Shell {
             let found = try? TestChild.start(shim, ["-c", "import sys; print(sys.executable)"]).wait(),
             TestChild.status(of: found) == 0
         else { return nil }
-        let path = String(decoding: found.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = text(found.output).trimmingCharacters(in: .whitespacesAndNewlines)
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }()
 
