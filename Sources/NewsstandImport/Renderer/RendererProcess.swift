@@ -76,7 +76,14 @@ struct RendererProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         for move in moves { posix_spawn_file_actions_adddup2(&actions, move.from, move.to) }
-        nchild_close_from(&actions, (moves.map(\.to).max() ?? 2) + 1)
+        // Every other descriptor is closed: those above the highest given by `closefrom`, those
+        // between 3 and it one by one (a descriptor there that is not open is no error).
+        let highest = moves.map(\.to).max() ?? 2
+        let given = Set(moves.map(\.to))
+        for number in Int32(3)..<max(3, highest) where !given.contains(number) {
+            posix_spawn_file_actions_addclose(&actions, number)
+        }
+        nchild_close_from(&actions, highest + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
