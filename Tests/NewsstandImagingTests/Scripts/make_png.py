@@ -43,20 +43,33 @@ def main():
     n = samples_per_pixel(ct)
     palette_size = spec.get("paletteSize", 16)
     raw = bytearray()
+    # The samples of every pixel in order, with the generator's numbers drawn in the same order
+    # as a pixel-by-pixel loop would (randint(a, b) is a + _randbelow(b - a + 1)): the same
+    # bytes, several times faster.
+    below = rng._randbelow
+    low, width = -top // 12, top // 12 - (-top // 12) + 1
+    scale = max(1, (w + h) * 6)
+    ramp = n in (2, 4) and spec.get("alpha") == "ramp"
+    alphas = [(x * top) // max(1, w - 1) for x in range(w)]
     for y in range(h):
         values = []
-        for x in range(w):
-            for s in range(n):
-                if ct == 3:
-                    v = ((x // 7) + (y // 5) * 3) % palette_size if pattern == "flat" else rng.randrange(palette_size)
-                elif pattern == "flat":
-                    v = top if ((x // 8) + (y // 8) + s) % 3 == 0 else top // 3
-                else:
-                    base = ((x * (s + 1) * 3 + y * (3 - s % 3) * 2) * top) // max(1, (w + h) * 6)
-                    v = max(0, min(top, base + rng.randint(-top // 12, top // 12)))
-                if n in (2, 4) and s == n - 1 and spec.get("alpha") == "ramp":
-                    v = (x * top) // max(1, w - 1)
-                values.append(v)
+        if ct == 3:
+            if pattern == "flat":
+                values = [((x // 7) + (y // 5) * 3) % palette_size for x in range(w)]
+            else:
+                values = [below(palette_size) for _ in range(w)]
+        elif pattern == "flat":
+            for x in range(w):
+                values += [top if ((x // 8) + (y // 8) + s) % 3 == 0 else top // 3 for s in range(n)]
+        else:
+            terms = [y * (3 - s % 3) * 2 for s in range(n)]
+            for x in range(w):
+                for s in range(n):
+                    v = ((x * (s + 1) * 3 + terms[s]) * top) // scale + low + below(width)
+                    values.append(0 if v < 0 else top if v > top else v)
+        if ramp:
+            for x in range(w):
+                values[x * n + n - 1] = alphas[x]
         raw += b"\x00" + pack_row(values, bd)
     data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bd, ct, 0, 0, 0))
     if "iccProfile" in spec:
