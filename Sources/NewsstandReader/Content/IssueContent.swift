@@ -44,17 +44,13 @@ public struct IssueContent: Sendable {
     }
 
     private static func decode(_ className: String, _ properties: PageProperties, _ registry: PageRegistry) -> PageContent {
-        guard let type = registry.type(for: className) else {
-            return PageContent(
-                className: className, properties: properties,
-                kind: .generic(GenericPage(className: className, properties: properties)))
+        let kind: PageContent.Kind
+        if let type = registry.type(for: className) {
+            do { kind = .decoded(try type.init(properties: properties)) } catch { kind = .failed(error) }
+        } else {
+            kind = .generic(GenericPage(className: className, properties: properties))
         }
-        do {
-            return PageContent(
-                className: className, properties: properties, kind: .decoded(try type.init(properties: properties)))
-        } catch {
-            return PageContent(className: className, properties: properties, kind: .failed(error))
-        }
+        return PageContent(className: className, properties: properties, kind: kind)
     }
 
     private static func plist(_ url: URL) throws(ContentError) -> PlistValue {
