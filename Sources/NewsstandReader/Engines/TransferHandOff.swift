@@ -30,6 +30,14 @@ struct TransferHandOff: Sendable {
         case status(Int)
         /// The file could not be moved into the library.
         case file(FileSystemError)
+
+        /// The library's error for `name`'s file from `url`.
+        func libraryError(name: String, url: String) -> LibraryError {
+            switch self {
+            case .status(let status): .downloadHTTPStatus(name: name, url: url, status: status)
+            case .file(let error): .fileSystem(path: error.path, reason: error.reason)
+            }
+        }
     }
 
     /// Takes `file`, the whole body of `id`'s response with `status` (nil: the engine cannot
