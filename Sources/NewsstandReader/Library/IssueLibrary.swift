@@ -159,9 +159,7 @@ public actor IssueLibrary {
         // was (the record names its bundle as installed), or its issue went back to none.
         for (name, row) in state.transfers where row.isActive && row.engine == .inProcess {
             guard let record = state.issues[name] else { continue }
-            let installed =
-                record.status == .available && row.expectedSHA256 != nil && record.installedSHA256 == row.expectedSHA256
-            guard installed || record.status == .none else { continue }
+            guard record.hasInstalled(row) || record.status == .none else { continue }
             var ended = row
             ended.stage = .ended
             state.transfers[name] = ended
