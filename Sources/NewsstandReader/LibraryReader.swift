@@ -78,21 +78,14 @@ public final class LibraryReader: Sendable {
             throw .notAvailable(issue: name)
         }
         guard let record, record.status == .available else { throw .notAvailable(issue: name) }
-        let folder = layout.content(of: record.name)
-        var installedScale = record.installedScale
-        if installedScale == nil {
+        var scale = record.installedScale
+        if scale == nil {
             // Content installed before the installed scale was recorded: the library's scale.
-            installedScale = try? await reading { database, _ in
+            scale = try? await reading { database, _ in
                 try Self.setting(LibraryState.Setting.scale, in: database).flatMap(LibraryScale.init(rawValue:))
             }
         }
-        let scale = installedScale ?? .normal
-        let read = await BlockingWork.run {
-            Result { () throws(ContentError) -> IssueContent in
-                try IssueContent(contentsOf: folder, scale: scale, registry: registry)
-            }
-        }
-        return try read.get()
+        return try await IssueContent.read(layout.content(of: record.name), scale: scale ?? .normal, registry: registry)
     }
 
     /// `body` on the state in one read transaction (`read`), on a thread of its own.
@@ -145,12 +138,8 @@ public final class LibraryReader: Sendable {
             defer { database.close() }
             try StateFiles.checkSchema(of: database, migrating: false)
             return try database.reading { try body(database) }
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as SQLiteFailure {
-            throw .stateUnusable(.unreadable(path: path, reason: error))
         } catch {
-            throw .stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 0, message: "\(error)")))
+            throw .readingState(at: path, error)
         }
     }
 }

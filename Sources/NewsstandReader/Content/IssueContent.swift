@@ -43,6 +43,14 @@ public struct IssueContent: Sendable {
         date = metadata?["Date"]?.date
     }
 
+    /// Reads the content in `folder` on a thread of its own: never on the caller's actor or the
+    /// cooperative pool (the registry's page types decode there too).
+    static func read(_ folder: URL, scale: LibraryScale, registry: PageRegistry) async throws(ContentError) -> IssueContent {
+        try await BlockingWork.run {
+            Result { () throws(ContentError) in try IssueContent(contentsOf: folder, scale: scale, registry: registry) }
+        }.get()
+    }
+
     private static func decode(_ className: String, _ properties: PageProperties, _ registry: PageRegistry) -> PageContent {
         let kind: PageContent.Kind
         if let type = registry.type(for: className) {
