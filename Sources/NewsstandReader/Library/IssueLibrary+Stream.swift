@@ -151,7 +151,7 @@ extension IssueLibrary {
             switch stream.verify() {
             case .failure(let problem):
                 // Every entry checked, yet the whole is not the catalog's bundle: nothing of it is kept.
-                if let downloads = try? OpenFolder.open(layout.downloads) { StreamStaging.discard(in: downloads, part: part) }
+                StreamStaging.discard(beside: layout.downloads.appendingPathComponent(part))
                 return .fallBack(Self.fullReason(problem))
             case .success(let sha256):
                 stream.staging.close()
@@ -186,10 +186,8 @@ extension IssueLibrary {
 
     /// Removes the streaming staging of the `.part` file named `part` (what it holds is of no use any more).
     func discardStream(_ part: String) async {
-        let layout = layout
-        await BlockingWork.run {
-            if let downloads = try? OpenFolder.open(layout.downloads) { StreamStaging.discard(in: downloads, part: part) }
-        }
+        let part = layout.downloads.appendingPathComponent(part)
+        await BlockingWork.run { StreamStaging.discard(beside: part) }
     }
 
     private static func fullReason(_ problem: BundleStream.Problem) -> FullDownloadReason {
