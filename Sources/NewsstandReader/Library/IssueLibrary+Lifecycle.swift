@@ -152,11 +152,9 @@ extension IssueLibrary {
         let key = engineCallCount
         engineCalls[key] = Task {
             await call()
-            self.endEngineCall(key)
+            self.engineCalls[key] = nil
         }
     }
-
-    private func endEngineCall(_ key: Int) { engineCalls[key] = nil }
 
     /// Waits until every call handed to the engine so far has returned.
     func settleEngineCalls() async {
