@@ -31,9 +31,8 @@ public final class LibraryReader: Sendable {
         try await reading { database, layout in
             let loaded = try StateRows.readTables(database)
             let state = loaded.state
-            let names = IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
             return LibrarySnapshot(
-                issues: names.compactMap { state.issues[$0]?.issue(in: layout) },
+                issues: state.newestFirst().compactMap { state.issues[$0]?.issue(in: layout) },
                 readingPositions: Dictionary(uniqueKeysWithValues: state.readingPositions.map { ($0.key, $0.value) }),
                 currentlyReading: state.currentlyReading.flatMap { state.issues[$0] == nil ? nil : $0 },
                 problems: loaded.problems)

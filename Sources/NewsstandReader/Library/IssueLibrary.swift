@@ -191,11 +191,8 @@ public actor IssueLibrary {
         newestFirst().compactMap { state.issues[$0].map(shelfIssue) }
     }
 
-    /// Every issue's name, newest first. Sorts (date, name) pairs, not records: a record is
-    /// two dozen references, and moving 10,000 of them about in a sort was most of `list`.
-    func newestFirst() -> [String] {
-        IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
-    }
+    /// Every issue's name, newest first (`LibraryState.newestFirst`).
+    func newestFirst() -> [String] { state.newestFirst() }
 
     /// The issue with this name, if the library has it.
     public func issue(named name: String) -> Issue? {
