@@ -104,8 +104,8 @@ extension BackgroundSessionEngine {
     }
 
     /// Makes and resumes the task of `job` in `lane`: from its resume data (where the platform
-    /// can), else continuing the part file when it is usable, else for the whole file. A part that is already whole is
-    /// handed over without a request.
+    /// can), else continuing a usable part file (one already whole is handed over without a
+    /// request), else for the whole file.
     func create(_ job: TransferJob, in lane: BackgroundSessionLane, of sessions: [BackgroundSessionLane: URLSession]) {
         guard let session = sessions[lane] else {
             state.withLock { _ = $0.starting.remove(job.id) }

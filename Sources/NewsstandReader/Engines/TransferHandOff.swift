@@ -41,10 +41,9 @@ struct TransferHandOff: Sendable {
     }
 
     /// Takes `file`, the whole body of `id`'s response with `status` (nil: the engine cannot
-    /// say, and completes only on success): moved, or copied across file systems, into
-    /// `Downloads/`, flushed with its folder. Returns the received file's name; also when the
-    /// move fails because another engine attached to the same transfers (another process's, or
-    /// this one's poll a moment before) took the file first: it is in `Downloads/` under the name.
+    /// say, and completes only on success), into `Downloads/`. Returns the received file's name;
+    /// also when another engine attached to the same transfers (another process's, or this
+    /// one's poll a moment before) took the file first.
     func take(_ file: URL, of id: TransferID, status: Int?) -> Result<String, Refusal> {
         if let status, status != 200 { return .failure(.status(status)) }
         let name = Self.receivedName(of: id)

@@ -108,10 +108,9 @@ extension IssueLibrary {
         await settleEngineCalls()
     }
 
-    /// Makes `record`'s transfer row ready for a new transfer on `engine` (the machine's
-    /// `.requested` then gives it its next generation), unless one runs on that engine (it is
-    /// joined). A pending in-process transfer (no task runs it: `running` was checked) handed to
-    /// the background engine ends here, its part file kept for the new one.
+    /// Makes `record`'s transfer row ready for a new transfer on `engine` (`.requested` then
+    /// gives it its next generation), unless one runs on that engine (it is joined). A pending
+    /// in-process transfer handed to the background engine ends here, its part file kept.
     func prepareTransfer(of record: IssueRecord, engine: TransferEngineKind, intent: TransferIntent) {
         let name = record.name
         if let row = state.transfers[name], row.isActive, row.engine == engine { return }

@@ -228,9 +228,8 @@ extension IssueLibrary {
         return true
     }
 
-    /// Tells `name`'s lifecycle that the content its record now names is installed (as
-    /// `commitStaged` left it; `before`, the lifecycle before that commit, says whether it was
-    /// an update).
+    /// Tells `name`'s lifecycle that the content its record now names is installed (`before`,
+    /// the lifecycle before `commitStaged`, says whether it was an update).
     func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?, byRanges: Bool = false) async {
         guard let record = state.issues[name], let sha256 = record.installedSHA256, let url = record.installedContentURL else {
             return
