@@ -87,7 +87,7 @@ public actor IssueLibrary {
         } catch {
             throw .cannotOpen(path: folder.path, reason: error.reason)
         }
-        LibraryStorage(layout: layout, configuration: configuration).prepare()
+        layout.prepareStorage(configuration)
         let lock = WriterLock(folder: opened, timeout: configuration.lockTimeout)
         let openFlags = configuration.fileProtection.sqliteOpenFlags
         // Opening's repair holds the writer lock, and runs only while nobody works on an issue's
