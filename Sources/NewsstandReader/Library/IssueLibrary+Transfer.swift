@@ -203,9 +203,9 @@ extension IssueLibrary {
 
     /// Records staged content (`commitStaged`) and tells the lifecycle: the end of an unpacked
     /// `.part` file's install and of a streamed download's.
-    func commitInstall(_ name: String, sha256: String, source: BundleSource, generation: Int, streamed: Bool = false) async
-        -> Result<Issue, LibraryError>
-    {
+    private func commitInstall(
+        _ name: String, sha256: String, source: BundleSource, generation: Int, streamed: Bool = false
+    ) async -> Result<Issue, LibraryError> {
         // What was installed before the swap: `commitStaged` records the new content itself.
         let before = lifecycle(of: name)
         let current: IssueRecord
