@@ -98,7 +98,6 @@ public struct LibraryConfiguration: Sendable {
     /// entries by default; the catalog's `ContentIndexSize` caps it further.
     public var indexLimits = BundleIndexLimits()
 
-    /// The default configuration.
     /// Where the library's analytics events go (`AnalyticsEvent`: a notification received or
     /// opened, an issue downloaded, opened, updated or removed); nil: nowhere. The library sends
     /// nothing anywhere itself and records no personal data.

@@ -17,8 +17,6 @@ struct LibraryLayout: Sendable {
     }
 
     var stateFile: URL { folder.appendingPathComponent(StateStore.fileName) }
-    /// The file `WriterLock` locks.
-    var lockFile: URL { folder.appendingPathComponent(WriterLock.fileName) }
     var downloads: URL { folder.appendingPathComponent("Downloads", isDirectory: true) }
     var issues: URL { folder.appendingPathComponent("Issues", isDirectory: true) }
     var covers: URL { folder.appendingPathComponent("Covers", isDirectory: true) }

@@ -28,21 +28,15 @@ public final class LibraryReader: Sendable {
     /// The whole shelf as committed now: the issues newest first, the reading positions and the
     /// issue being read.
     public func snapshot() async throws(LibraryError) -> LibrarySnapshot {
-        let layout = layout
-        return try await BlockingWork.run {
-            Result { () throws(LibraryError) in
-                try Self.read(layout) { database in
-                    let loaded = try StateRows.readTables(database)
-                    let state = loaded.state
-                    let names = IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
-                    return LibrarySnapshot(
-                        issues: names.compactMap { state.issues[$0]?.issue(in: layout) },
-                        readingPositions: Dictionary(uniqueKeysWithValues: state.readingPositions.map { ($0.key, $0.value) }),
-                        currentlyReading: state.currentlyReading.flatMap { state.issues[$0] == nil ? nil : $0 },
-                        problems: loaded.problems)
-                }
-            }
-        }.get()
+        try await reading { database, layout in
+            let loaded = try StateRows.readTables(database)
+            let state = loaded.state
+            return LibrarySnapshot(
+                issues: state.newestFirst().compactMap { state.issues[$0]?.issue(in: layout) },
+                readingPositions: Dictionary(uniqueKeysWithValues: state.readingPositions.map { ($0.key, $0.value) }),
+                currentlyReading: state.currentlyReading.flatMap { state.issues[$0] == nil ? nil : $0 },
+                problems: loaded.problems)
+        }
     }
 
     /// Every issue, newest first.
@@ -52,41 +46,25 @@ public final class LibraryReader: Sendable {
 
     /// The issue with this name, if the library has it (a row it would never write reads as none).
     public func issue(named name: String) async throws(LibraryError) -> Issue? {
-        let layout = layout
-        return try await BlockingWork.run {
-            Result { () throws(LibraryError) in try Self.read(layout) { try Self.record(named: name, in: $0)?.issue(in: layout) }
-            }
-        }.get()
+        try await reading { try Self.record(named: name, in: $0)?.issue(in: $1) }
     }
 
     /// Where the reader left an issue, if anywhere.
     public func readingPosition(of name: String) async throws(LibraryError) -> ReadingPosition? {
-        let layout = layout
-        return try await BlockingWork.run {
-            Result { () throws(LibraryError) in
-                try Self.read(layout) { database in
-                    let rows = try database.prepare(StateSchema.selectPosition)
-                    try rows.bind([.text(name)])
-                    guard try rows.step() else { return nil }
-                    return try? StateRows.position(from: rows).1
-                }
-            }
-        }.get()
+        try await reading { database, _ in
+            let rows = try database.prepare(StateSchema.selectPosition)
+            try rows.bind([.text(name)])
+            guard try rows.step() else { return nil }
+            return try? StateRows.position(from: rows).1
+        }
     }
 
     /// The issue the app has open, if any.
     public func currentlyReadingIssue() async throws(LibraryError) -> Issue? {
-        let layout = layout
-        return try await BlockingWork.run {
-            Result { () throws(LibraryError) in
-                try Self.read(layout) { database in
-                    var problems: [StateError] = []
-                    let settings = try StateRows.readSettings(database, problems: &problems)
-                    guard let name = settings[LibraryState.Setting.currentlyReading] else { return nil }
-                    return try Self.record(named: name, in: database)?.issue(in: layout)
-                }
-            }
-        }.get()
+        try await reading { database, layout in
+            guard let name = try Self.setting(LibraryState.Setting.currentlyReading, in: database) else { return nil }
+            return try Self.record(named: name, in: database)?.issue(in: layout)
+        }
     }
 
     /// The content of an available issue, for the scale it was installed at; read and decoded on
@@ -94,38 +72,35 @@ public final class LibraryReader: Sendable {
     public func content(of name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueContent {
         let record: IssueRecord?
         do {
-            let layout = layout
-            record = try await BlockingWork.run {
-                Result { () throws(LibraryError) in try Self.read(layout) { try Self.record(named: name, in: $0) } }
-            }.get()
+            record = try await reading { database, _ in try Self.record(named: name, in: database) }
         } catch {
             throw .notAvailable(issue: name)
         }
         guard let record, record.status == .available else { throw .notAvailable(issue: name) }
-        let folder = layout.content(of: record.name)
-        var installedScale = record.installedScale
-        if installedScale == nil { installedScale = try? await snapshotScale() }
-        let scale = installedScale ?? .normal
-        let read = await BlockingWork.run {
-            Result { () throws(ContentError) -> IssueContent in
-                try IssueContent(contentsOf: folder, scale: scale, registry: registry)
+        var scale = record.installedScale
+        if scale == nil {
+            // Content installed before the installed scale was recorded: the library's scale.
+            scale = try? await reading { database, _ in
+                try Self.setting(LibraryState.Setting.scale, in: database).flatMap(LibraryScale.init(rawValue:))
             }
         }
-        return try read.get()
+        return try await IssueContent.read(layout.content(of: record.name), scale: scale ?? .normal, registry: registry)
     }
 
-    /// The library's scale (for content installed before the installed scale was recorded).
-    private func snapshotScale() async throws(LibraryError) -> LibraryScale {
+    /// `body` on the state in one read transaction (`read`), on a thread of its own.
+    private func reading<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteDatabase, LibraryLayout) throws -> T
+    ) async throws(LibraryError) -> T {
         let layout = layout
         return try await BlockingWork.run {
-            Result { () throws(LibraryError) in
-                try Self.read(layout) { database in
-                    var problems: [StateError] = []
-                    let settings = try StateRows.readSettings(database, problems: &problems)
-                    return settings[LibraryState.Setting.scale].flatMap(LibraryScale.init(rawValue:)) ?? .normal
-                }
-            }
+            Result { () throws(LibraryError) in try Self.read(layout) { try body($0, layout) } }
         }.get()
+    }
+
+    /// A setting's value (a row the library would never write reads as none).
+    private static func setting(_ key: String, in database: SQLiteDatabase) throws -> String? {
+        var problems: [StateError] = []
+        return try StateRows.readSettings(database, problems: &problems)[key]
     }
 
     /// The issue's row, when it is one the library would write.
@@ -162,12 +137,8 @@ public final class LibraryReader: Sendable {
             defer { database.close() }
             try StateFiles.checkSchema(of: database, migrating: false)
             return try database.reading { try body(database) }
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as SQLiteFailure {
-            throw .stateUnusable(.unreadable(path: path, reason: error))
         } catch {
-            throw .stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 0, message: "\(error)")))
+            throw .readingState(at: path, error)
         }
     }
 }

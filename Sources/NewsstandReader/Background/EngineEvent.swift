@@ -48,10 +48,8 @@ struct LibraryTransferSink: TransferEventSink {
         switch handOff.take(file, of: id, status: status) {
         case .success(let name):
             events.yield(.received(id, file: name))
-        case .failure(.status(let status)):
-            events.yield(.refused(id, .downloadHTTPStatus(name: id.name, url: file.path, status: status)))
-        case .failure(.file(let error)):
-            events.yield(.refused(id, .fileSystem(path: error.path, reason: error.reason)))
+        case .failure(let refusal):
+            events.yield(.refused(id, refusal.libraryError(name: id.name, url: file.path)))
         }
     }
 

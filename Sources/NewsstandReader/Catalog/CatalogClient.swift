@@ -14,9 +14,7 @@ struct CatalogClient: Sendable {
 
     /// Fetches and parses the catalog (as it arrives, on the transfer's own thread).
     func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(LibraryError) -> Response {
-        var request = HTTPRequest(
-            url: url, acceptsCompression: true, limits: configuration.requestLimits,
-            policy: configuration.networkPolicy)
+        var request = Self.request(url, configuration)
         if let etag { request.headers["If-None-Match"] = etag }
         if let lastModified { request.headers["If-Modified-Since"] = lastModified }
         let sink = CatalogSink(limit: configuration.maxCatalogBytes)
@@ -39,9 +37,7 @@ struct CatalogClient: Sendable {
     func fetchCover(_ url: URL, into folder: OpenFolder, named name: String) async throws(TransferFailure)
         -> (file: AtomicFile, sha256: String)
     {
-        let request = HTTPRequest(
-            url: url, acceptsCompression: true, limits: configuration.requestLimits,
-            policy: configuration.networkPolicy)
+        let request = Self.request(url, configuration)
         let sink = CoverSink(folder: folder, name: name, limit: configuration.maxCoverBytes, hasher: configuration.hasher)
         do {
             try await request.perform(into: sink, on: configuration.transport)
@@ -54,6 +50,11 @@ struct CatalogClient: Sendable {
             throw .badResponse("no cover in the answer")
         }
         return (file, sha256)
+    }
+
+    /// A GET of a catalog or a cover: compression allowed, the configuration's request limits.
+    private static func request(_ url: URL, _ configuration: LibraryConfiguration) -> HTTPRequest {
+        HTTPRequest(url: url, acceptsCompression: true, limits: configuration.requestLimits, policy: configuration.networkPolicy)
     }
 
     private static func error(_ failure: TransferFailure, url: String, malformation: CatalogError?) -> LibraryError {

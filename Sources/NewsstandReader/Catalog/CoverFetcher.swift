@@ -50,22 +50,18 @@ struct CoverFetcher: Sendable {
         }
     }
 
+    /// One cover in one of the library's cover slots: the normal one when the `@2x` one is missing.
     func fetch(_ job: Job) async -> Outcome {
         guard await slots.acquire() else {
             return .failed(.coverUnavailable(name: job.name, url: job.url.absoluteString, reason: "cancelled"))
         }
-        let outcome = await fetchInSlot(job)
-        await slots.release()
-        return outcome
-    }
-
-    private func fetchInSlot(_ job: Job) async -> Outcome {
         var result = await fetch(job, from: job.url, sha256: job.sha256)
         if case .failure(let failure) = result, let transfer = failure.transfer, NormalScaleFallback.isMissing(transfer),
             let fallback = job.fallbackURL
         {
             result = await fetch(job, from: fallback, sha256: job.fallbackSHA256, isFallback: true)
         }
+        await slots.release()
         switch result {
         case .success(let fetched): return .fetched(fetched)
         case .failure(let failure): return .failed(failure.problem)

@@ -43,18 +43,22 @@ public struct IssueContent: Sendable {
         date = metadata?["Date"]?.date
     }
 
+    /// Reads the content in `folder` on a thread of its own: never on the caller's actor or the
+    /// cooperative pool (the registry's page types decode there too).
+    static func read(_ folder: URL, scale: LibraryScale, registry: PageRegistry) async throws(ContentError) -> IssueContent {
+        try await BlockingWork.run {
+            Result { () throws(ContentError) in try IssueContent(contentsOf: folder, scale: scale, registry: registry) }
+        }.get()
+    }
+
     private static func decode(_ className: String, _ properties: PageProperties, _ registry: PageRegistry) -> PageContent {
-        guard let type = registry.type(for: className) else {
-            return PageContent(
-                className: className, properties: properties,
-                kind: .generic(GenericPage(className: className, properties: properties)))
+        let kind: PageContent.Kind
+        if let type = registry.type(for: className) {
+            do { kind = .decoded(try type.init(properties: properties)) } catch { kind = .failed(error) }
+        } else {
+            kind = .generic(GenericPage(className: className, properties: properties))
         }
-        do {
-            return PageContent(
-                className: className, properties: properties, kind: .decoded(try type.init(properties: properties)))
-        } catch {
-            return PageContent(className: className, properties: properties, kind: .failed(error))
-        }
+        return PageContent(className: className, properties: properties, kind: kind)
     }
 
     private static func plist(_ url: URL) throws(ContentError) -> PlistValue {

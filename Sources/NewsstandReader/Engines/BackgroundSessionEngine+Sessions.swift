@@ -104,8 +104,8 @@ extension BackgroundSessionEngine {
     }
 
     /// Makes and resumes the task of `job` in `lane`: from its resume data (where the platform
-    /// can), else continuing the part file when it is usable, else for the whole file. A part that is already whole is
-    /// handed over without a request.
+    /// can), else continuing a usable part file (one already whole is handed over without a
+    /// request), else for the whole file.
     func create(_ job: TransferJob, in lane: BackgroundSessionLane, of sessions: [BackgroundSessionLane: URLSession]) {
         guard let session = sessions[lane] else {
             state.withLock { _ = $0.starting.remove(job.id) }
@@ -157,5 +157,32 @@ extension BackgroundSessionEngine {
                 continuation.resume()
             }
         }
+    }
+}
+
+/// The request of a background download task, and what a task's request says back after a
+/// relaunch, when the job that made it is gone.
+enum BackgroundSessionRequest {
+    /// The GET for `job`, continuing the part file from `point` when it is `partial`.
+    static func make(for job: TransferJob, from point: PartResumePoint) -> URLRequest {
+        var request = URLRequest(url: job.url, cachePolicy: .reloadIgnoringLocalCacheData)
+        // A bundle as stored: `Range` offsets must be offsets in the file.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        if case .partial(let offset, let validator) = point {
+            request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
+            request.setValue(validator, forHTTPHeaderField: "If-Range")
+        }
+        BackgroundSessionPlatform.applyNetworkPolicy(of: job, to: &request)
+        return request
+    }
+
+    /// The part bytes `request` continues (its `Range: bytes=<offset>-`), 0 for a request of
+    /// the whole file. The system keeps a task's request across relaunches, so this is known
+    /// for every task, also one the process did not start.
+    static func offset(of request: URLRequest?) -> Int64 {
+        guard let range = request?.value(forHTTPHeaderField: "Range"), range.hasPrefix("bytes="), range.hasSuffix("-"),
+            let offset = Int64(range.dropFirst(6).dropLast()), offset > 0
+        else { return 0 }
+        return offset
     }
 }

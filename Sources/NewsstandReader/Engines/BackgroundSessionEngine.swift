@@ -154,10 +154,9 @@ final class BackgroundSessionEngine: TransferEngine {
         return true
     }
 
-    /// Lets go of the sessions (a session keeps its delegate until then): with
-    /// `cancellingTransfers` their tasks are cancelled for good, else they finish (on Apple
-    /// platforms, in the system). An app never needs it (a library's engine lives as long as the
-    /// process: `BackgroundSessionRegistry`); tests and programs that open engines in turn do. A
+    /// Lets go of the sessions (a session keeps its delegate until then), cancelling their
+    /// tasks for good or letting them finish. An app never needs it (a library's engine lives as
+    /// long as the process: `BackgroundSessionRegistry`); tests that open engines in turn do. A
     /// later `attach` opens the sessions again.
     func invalidate(cancellingTransfers: Bool) {
         BackgroundSessionRegistry.shared.remove(self)

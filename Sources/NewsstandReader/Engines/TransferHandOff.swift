@@ -30,13 +30,20 @@ struct TransferHandOff: Sendable {
         case status(Int)
         /// The file could not be moved into the library.
         case file(FileSystemError)
+
+        /// The library's error for `name`'s file from `url`.
+        func libraryError(name: String, url: String) -> LibraryError {
+            switch self {
+            case .status(let status): .downloadHTTPStatus(name: name, url: url, status: status)
+            case .file(let error): .fileSystem(path: error.path, reason: error.reason)
+            }
+        }
     }
 
     /// Takes `file`, the whole body of `id`'s response with `status` (nil: the engine cannot
-    /// say, and completes only on success): moved, or copied across file systems, into
-    /// `Downloads/`, flushed with its folder. Returns the received file's name; also when the
-    /// move fails because another engine attached to the same transfers (another process's, or
-    /// this one's poll a moment before) took the file first: it is in `Downloads/` under the name.
+    /// say, and completes only on success), into `Downloads/`. Returns the received file's name;
+    /// also when another engine attached to the same transfers (another process's, or this
+    /// one's poll a moment before) took the file first.
     func take(_ file: URL, of id: TransferID, status: Int?) -> Result<String, Refusal> {
         if let status, status != 200 { return .failure(.status(status)) }
         let name = Self.receivedName(of: id)

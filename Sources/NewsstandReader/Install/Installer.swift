@@ -41,33 +41,24 @@ struct Installer: Sendable {
             return .failure(.cancelled(name: name))
         }
         let issues: OpenFolder
-        let temporary: URL
         do {
             issues = try OpenFolder.open(layout.issues)
         } catch {
             return .failure(.fileSystem(path: error.path, reason: error.reason))
         }
-        do {
+        // Whatever fails from here removes the folder that holds the issue so far.
+        var temporary = unpacked
+        do throws(FileSystemError) {
             temporary = try issueRoot(of: unpacked, in: issues)
-        } catch {
-            try? issues.removeTree(unpacked.lastPathComponent)
-            return .failure(.fileSystem(path: error.path, reason: error.reason))
-        }
-        // Whatever unpacker the app configured, a bundle may not bring the library's own records
-        // (a forged index would make a later update trust files it does not describe).
-        if let planted = plantedRecord(in: temporary, of: issues) {
-            try? issues.removeTree(temporary.lastPathComponent)
-            return .failure(.unpackFailed(name: name, reason: .reservedName(archive: part.path, entry: planted)))
-        }
-        if let index, index.bundleSHA256 == sha256, temporary == unpacked {
-            do {
-                try InstalledIndex.write(index, into: try issues.folder(temporary.lastPathComponent))
-            } catch {
+            // Whatever unpacker the app configured, a bundle may not bring the library's own records
+            // (a forged index would make a later update trust files it does not describe).
+            if let planted = plantedRecord(in: temporary, of: issues) {
                 try? issues.removeTree(temporary.lastPathComponent)
-                return .failure(.fileSystem(path: error.path, reason: error.reason))
+                return .failure(.unpackFailed(name: name, reason: .reservedName(archive: part.path, entry: planted)))
             }
-        }
-        do {
+            if let index, index.bundleSHA256 == sha256, temporary == unpacked {
+                try InstalledIndex.write(index, into: try issues.folder(temporary.lastPathComponent))
+            }
             try ContentSwap.stage(temporary.lastPathComponent, as: name, sha256: sha256, in: issues, layout: layout)
         } catch {
             try? issues.removeTree(temporary.lastPathComponent)

@@ -43,12 +43,13 @@ extension IssueLibrary {
         return await reconcile(watching: watched, since: since)
     }
 
-    /// The issues with a background transfer under way.
-    private func activeTransferNames() -> Set<String> {
-        var names = Set<String>()
-        for (name, row) in state.transfers where row.runsInBackground && state.issues[name] != nil { names.insert(name) }
-        return names
+    /// The rows of the background transfers under way (of issues the library has).
+    private var backgroundRows: [TransferRecord] {
+        state.transfers.values.filter { $0.runsInBackground && state.issues[$0.name] != nil }
     }
+
+    /// The issues with a background transfer under way.
+    private func activeTransferNames() -> Set<String> { Set(backgroundRows.map(\.name)) }
 
     /// For `application(_:handleEventsForBackgroundURLSession:completionHandler:)`, called
     /// synchronously at launch, before any library is open or anything awaited: when
@@ -107,10 +108,9 @@ extension IssueLibrary {
         await settleEngineCalls()
     }
 
-    /// Makes `record`'s transfer row ready for a new transfer on `engine` (the machine's
-    /// `.requested` then gives it its next generation), unless one runs on that engine (it is
-    /// joined). A pending in-process transfer (no task runs it: `running` was checked) handed to
-    /// the background engine ends here, its part file kept for the new one.
+    /// Makes `record`'s transfer row ready for a new transfer on `engine` (`.requested` then
+    /// gives it its next generation), unless one runs on that engine (it is joined). A pending
+    /// in-process transfer handed to the background engine ends here, its part file kept.
     func prepareTransfer(of record: IssueRecord, engine: TransferEngineKind, intent: TransferIntent) {
         let name = record.name
         if let row = state.transfers[name], row.isActive, row.engine == engine { return }
@@ -250,21 +250,14 @@ extension IssueLibrary {
         if let listed = reports, !engine.reportsFinishedTransfers {
             // A transfer the engine does not list may have finished with its event on the way:
             // a relaunch's events come after the session opens, and this asks before them.
-            var missing: [TransferRecord] = []
-            for (name, row) in state.transfers
-            where row.runsInBackground && state.issues[name] != nil && listed[row.id] == nil
-                && handOff.alreadyTaken(row.id) == nil
-            {
-                missing.append(row)
-            }
+            let missing = backgroundRows.filter { listed[$0.id] == nil && handOff.alreadyTaken($0.id) == nil }
             if !missing.isEmpty {
                 await waitForEvents(changing: missing, handOff: handOff)
                 reports = await ask(engine)
             }
         }
         let issues = try? OpenFolder.open(layout.issues)
-        var active: [TransferRecord] = []
-        for (name, row) in state.transfers where row.runsInBackground && state.issues[name] != nil { active.append(row) }
+        let active = backgroundRows
         for row in active {
             // One the engine's events started meanwhile is theirs to finish.
             guard installTask(of: row.name) == nil else { continue }
@@ -285,9 +278,7 @@ extension IssueLibrary {
             // An install committed by a process that ended before the transfer did: its swap is
             // settled to the version the state names (this library holds the claim), and the
             // transfer ends as installed.
-            let record = state.issues[row.name]
-            let committed =
-                record?.status == .available && row.expectedSHA256 != nil && record?.installedSHA256 == row.expectedSHA256
+            let committed = state.issues[row.name]?.hasInstalled(row) == true
             if committed, let failure = await settle(row.name, recorded: row.expectedSHA256) {
                 log(.error, "\(row.name): the committed install could not be settled: \(failure)")
             }
@@ -387,10 +378,10 @@ extension IssueLibrary {
         case .finished(let file, let status):
             switch handOff.take(file, of: row.id, status: status) {
             case .success(let name): return .finished(file: name)
-            case .failure(.status(let status)):
-                return .failed(.downloadHTTPStatus(name: row.name, url: row.url.absoluteString, status: status), resumable: false)
-            case .failure(.file(let error)):
-                return .failed(.fileSystem(path: error.path, reason: error.reason), resumable: true)
+            case .failure(let refusal):
+                // A file that could not be moved may come again; an error page would not.
+                let resumable = if case .file = refusal { true } else { false }
+                return .failed(refusal.libraryError(name: row.name, url: row.url.absoluteString), resumable: resumable)
             }
         }
     }

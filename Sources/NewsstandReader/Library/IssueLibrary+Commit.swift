@@ -60,12 +60,11 @@ extension IssueLibrary {
         let result = await commits.run(
             { () -> Result<LoadedState?, LibraryError> in
                 Result { () throws(LibraryError) in try store.reloadIfChanged() }
-            }, then: { result in await self.applyReload(result) })
+            },
+            then: { result in
+                if case .success(let stored?) = result { await self.takeIn(stored, dropped: []) }
+            })
         if case .failure(let error) = result { throw error }
-    }
-
-    private func applyReload(_ result: Result<LoadedState?, LibraryError>) {
-        if case .success(let stored?) = result { takeIn(stored, dropped: []) }
     }
 
     /// Puts another writer's rows under this library's unsaved changes. A claimless change

@@ -33,9 +33,8 @@ extension IssueLibrary {
         followBackgroundProgress(of: name)
     }
 
-    /// Keeps a background transfer's `Progress` (`progress(of:)`) in step with its row: made
-    /// when the transfer is under way, moved with its bytes, finished when it ends (cancelling
-    /// it cancels the transfer). An in-process download's is its task's (`startTask`).
+    /// Keeps a background transfer's `Progress` (`progress(of:)`) in step with its row
+    /// (cancelling it cancels the transfer). An in-process download's is its task's (`startTask`).
     private func followBackgroundProgress(of name: String) {
         guard running[name] == nil else { return }
         guard let row = state.transfers[name], row.runsInBackground else {
@@ -152,11 +151,9 @@ extension IssueLibrary {
         let key = engineCallCount
         engineCalls[key] = Task {
             await call()
-            self.endEngineCall(key)
+            self.engineCalls[key] = nil
         }
     }
-
-    private func endEngineCall(_ key: Int) { engineCalls[key] = nil }
 
     /// Waits until every call handed to the engine so far has returned.
     func settleEngineCalls() async {

@@ -8,15 +8,7 @@ extension IssueLibrary {
     /// cooperative pool (page types of the registry decode there too).
     public func content(of name: String, registry: PageRegistry = .standard) async throws(ContentError) -> IssueContent {
         guard let record = state.issues[name], record.status == .available else { throw .notAvailable(issue: name) }
-        let folder = layout.content(of: record.name)
-        // The content's own scale: a retina library may have installed a normal bundle.
-        let scale = record.installedScale ?? scale
-        let read = await BlockingWork.run {
-            Result { () throws(ContentError) -> IssueContent in
-                try IssueContent(contentsOf: folder, scale: scale, registry: registry)
-            }
-        }
-        return try read.get()
+        return try await IssueContent.read(layout.content(of: name), scale: record.installedScale ?? scale, registry: registry)
     }
 
     /// A cursor over an available issue at the position the reader left it (or its start): the

@@ -196,8 +196,8 @@ extension IssueLibrary {
         }
     }
 
-    /// Fetches the covers of the newest `coversFetchedOnRefresh` issues that are missing, or
-    /// whose URL or checksum changed; the others wait for `cover(of:)`.
+    /// Fetches the newest `coversFetchedOnRefresh` issues' covers that are not current
+    /// (`coverJob`); the others wait for `cover(of:)`.
     private func refreshCovers(_ result: inout RefreshResult) async {
         let newest = newestFirst().prefix(max(0, configuration.coversFetchedOnRefresh))
         let jobs = newest.compactMap { state.issues[$0] }.compactMap(coverJob)

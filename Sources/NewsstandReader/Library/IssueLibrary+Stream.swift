@@ -55,14 +55,12 @@ extension IssueLibrary {
         log(.debug, "\(name): streaming \(source.url.absoluteString) from byte \(stream.position)")
         let outcome = await runStream(record, source: source, part: part.lastPathComponent, stream: stream, progress: progress)
         stream.close()
-        switch outcome {
-        case .staged, .failed: return outcome
-        case .fallBack(let why):
+        if case .fallBack(let why) = outcome {
             // The checked entries stay for a later run while the index stands (the staging is
             // keyed on its SHA-256); the entry that disagreed was never moved into them.
             log(.notice, "\(name): streaming stopped: \(why)")
-            return outcome
         }
+        return outcome
     }
 
     /// Why a stream could not be set up.
@@ -143,12 +141,7 @@ extension IssueLibrary {
                 if case .httpStatus(let status) = error, !error.isTransient {
                     return .fallBack(.badRangeResponse("the bundle answered HTTP \(status)"))
                 }
-                if error.isTransient, attempt < configuration.maxAttempts {
-                    let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
-                    log(.notice, "\(name): \(error), retrying in \(delay) s")
-                    await configuration.clock.sleep(delay)
-                    continue
-                }
+                if await retries(name, after: error, attempt: attempt) { continue }
                 if error.discardsPartialFile { await discardStream(part) }
                 return .failed(Self.libraryError(error, name: name, url: url))
             }
@@ -158,7 +151,7 @@ extension IssueLibrary {
             switch stream.verify() {
             case .failure(let problem):
                 // Every entry checked, yet the whole is not the catalog's bundle: nothing of it is kept.
-                if let downloads = try? OpenFolder.open(layout.downloads) { StreamStaging.discard(in: downloads, part: part) }
+                StreamStaging.discard(beside: layout.downloads.appendingPathComponent(part))
                 return .fallBack(Self.fullReason(problem))
             case .success(let sha256):
                 stream.staging.close()
@@ -193,26 +186,8 @@ extension IssueLibrary {
 
     /// Removes the streaming staging of the `.part` file named `part` (what it holds is of no use any more).
     func discardStream(_ part: String) async {
-        let layout = layout
-        await BlockingWork.run {
-            if let downloads = try? OpenFolder.open(layout.downloads) { StreamStaging.discard(in: downloads, part: part) }
-        }
-    }
-
-    /// Records a staged streamed install (`commitStaged`) and tells the lifecycle: what the
-    /// `.part` path's install does after its unpack.
-    func commitStreamed(_ name: String, sha256: String, source: BundleSource, generation: Int) async -> Result<
-        Issue, LibraryError
-    > {
-        let before = lifecycle(of: name)
-        let current: IssueRecord
-        switch await commitStaged(name, sha256: sha256, source: source) {
-        case .failure(let error): return .failure(error)
-        case .success(let record): current = record
-        }
-        await handleInstalled(name, generation: generation, from: before)
-        log("\(name) is available (streamed)")
-        return .success(state.issues[name]?.issue(in: layout) ?? current.issue(in: layout))
+        let part = layout.downloads.appendingPathComponent(part)
+        await BlockingWork.run { StreamStaging.discard(beside: part) }
     }
 
     private static func fullReason(_ problem: BundleStream.Problem) -> FullDownloadReason {

@@ -13,18 +13,21 @@ extension IssueLibrary {
         // Under a slow consumer the oldest values are dropped, never the newest.
         let (reports, reporter) = AsyncStream.makeStream(of: DownloadProgress.self, bufferingPolicy: .bufferingNewest(64))
         let forwarding = Task { for await progress in reports { await self.recordProgress(name, generation, progress) } }
+        // Every report is delivered before the download ends, whichever way.
+        func finishReports() async {
+            reporter.finish()
+            await forwarding.value
+        }
         var fullReason = FullDownloadReason.notInstalled
         if canUpdateByRanges(record) {
             switch await updateByRanges(name, progress: { reporter.yield($0) }) {
             case .done(let issue, let result):
-                reporter.finish()
-                await forwarding.value
+                await finishReports()
                 emit(.updated(name: name, result))
                 await handleInstalled(name, generation: generation, from: nil, byRanges: true)
                 return .success(DownloadOutcome(issue: issue, update: result))
             case .failed(let error):
-                reporter.finish()
-                await forwarding.value
+                await finishReports()
                 return .failure(error)
             case .fallBack(let reason):
                 log(.notice, "\(name): downloading the whole bundle: \(reason)")
@@ -35,17 +38,11 @@ extension IssueLibrary {
         // cannot install takes the `.part` path below.
         switch await streamDownload(record, reason: fullReason, progress: { reporter.yield($0) }) {
         case .staged(let sha256, let source):
-            reporter.finish()
-            await forwarding.value
-            let installed = await commitStreamed(name, sha256: sha256, source: source, generation: generation)
-            guard case .success(let issue) = installed, record.hasUpdate else {
-                return installed.map { DownloadOutcome(issue: $0) }
-            }
-            emit(.updated(name: name, .full(fullReason)))
-            return .success(DownloadOutcome(issue: issue, update: .full(fullReason)))
+            await finishReports()
+            let installed = await commitInstall(name, sha256: sha256, source: source, generation: generation, streamed: true)
+            return wholeDownload(installed, of: record, reason: fullReason)
         case .failed(let error):
-            reporter.finish()
-            await forwarding.value
+            await finishReports()
             return .failure(error)
         case .fallBack(let reason):
             log(.notice, "\(name): downloading the whole bundle to a .part file: \(reason)")
@@ -53,24 +50,27 @@ extension IssueLibrary {
         case nil: break
         }
         let transferred = await transfer(record, into: part) { reporter.yield($0) }
-        // Every report is delivered before the download ends either way.
-        reporter.finish()
-        await forwarding.value
+        await finishReports()
         switch transferred {
         case .failure(let error): return .failure(error)
         case .success(let source):
             // An index that lied about an entry is not kept: a later update would trust its hashes.
             var distrusted = false
             if case .indexMismatch = fullReason { distrusted = true }
-            switch await install(name, from: part, source: source, keepIndex: !distrusted, generation: generation) {
-            case .failure(let error):
-                return .failure(error)
-            case .success(let issue) where record.hasUpdate:
-                emit(.updated(name: name, .full(fullReason)))
-                return .success(DownloadOutcome(issue: issue, update: .full(fullReason)))
-            case .success(let issue):
-                return .success(DownloadOutcome(issue: issue))
-            }
+            let installed = await install(name, from: part, source: source, keepIndex: !distrusted, generation: generation)
+            return wholeDownload(installed, of: record, reason: fullReason)
+        }
+    }
+
+    /// A whole bundle's install as the download's outcome: for an installed issue, an update
+    /// (told to observers) that was whole for `reason`.
+    private func wholeDownload(
+        _ installed: Result<Issue, LibraryError>, of record: IssueRecord, reason: FullDownloadReason
+    ) -> Result<DownloadOutcome, LibraryError> {
+        installed.map { issue in
+            guard record.hasUpdate else { return DownloadOutcome(issue: issue) }
+            emit(.updated(name: record.name, .full(reason)))
+            return DownloadOutcome(issue: issue, update: .full(reason))
         }
     }
 
@@ -134,12 +134,7 @@ extension IssueLibrary {
                     attempt = 0
                     continue
                 }
-                if error.isTransient, attempt < configuration.maxAttempts {
-                    let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
-                    log(.notice, "\(name): \(error), retrying in \(delay) s")
-                    await configuration.clock.sleep(delay)
-                    continue
-                }
+                if await retries(name, after: error, attempt: attempt) { continue }
                 if error.discardsPartialFile { PartMetadata.discard(part: part) }
                 return .failure(Self.libraryError(error, name: name, url: url))
             }
@@ -200,25 +195,41 @@ extension IssueLibrary {
             installer.install(expectedSize: source.size, expectedSHA256: source.sha256)
         }
         PartMetadata.discard(part: part)
-        let current: IssueRecord
         switch installation {
         case .failure(let error): return .failure(error)
-        case .success(let sha256):
-            // What was installed before the swap: `commitStaged` records the new content itself.
-            let before = lifecycle(of: name)
-            switch await commitStaged(name, sha256: sha256, source: source) {
-            case .failure(let error): return .failure(error)
-            case .success(let record): current = record
-            }
-            await handleInstalled(name, generation: generation, from: before)
+        case .success(let sha256): return await commitInstall(name, sha256: sha256, source: source, generation: generation)
         }
-        log("\(name) is available")
+    }
+
+    /// Records staged content (`commitStaged`) and tells the lifecycle: the end of an unpacked
+    /// `.part` file's install and of a streamed download's.
+    private func commitInstall(
+        _ name: String, sha256: String, source: BundleSource, generation: Int, streamed: Bool = false
+    ) async -> Result<Issue, LibraryError> {
+        // What was installed before the swap: `commitStaged` records the new content itself.
+        let before = lifecycle(of: name)
+        let current: IssueRecord
+        switch await commitStaged(name, sha256: sha256, source: source) {
+        case .failure(let error): return .failure(error)
+        case .success(let record): current = record
+        }
+        await handleInstalled(name, generation: generation, from: before)
+        log("\(name) is available\(streamed ? " (streamed)" : "")")
         return .success(state.issues[name]?.issue(in: layout) ?? current.issue(in: layout))
     }
 
-    /// Tells `name`'s lifecycle that the content its record now names is installed (as
-    /// `commitStaged` left it; `before`, the lifecycle before that commit, says whether it was
-    /// an update).
+    /// Whether a failed attempt gets another: a transient `error` before the last attempt,
+    /// after the backoff (waited here).
+    func retries(_ name: String, after error: TransferFailure, attempt: Int) async -> Bool {
+        guard error.isTransient, attempt < configuration.maxAttempts else { return false }
+        let delay = configuration.retryDelay * pow(2, Double(attempt - 1))
+        log(.notice, "\(name): \(error), retrying in \(delay) s")
+        await configuration.clock.sleep(delay)
+        return true
+    }
+
+    /// Tells `name`'s lifecycle that the content its record now names is installed (`before`,
+    /// the lifecycle before `commitStaged`, says whether it was an update).
     func handleInstalled(_ name: String, generation: Int, from before: IssueLifecycle?, byRanges: Bool = false) async {
         guard let record = state.issues[name], let sha256 = record.installedSHA256, let url = record.installedContentURL else {
             return
@@ -248,5 +259,18 @@ extension IssueLibrary {
         await handle(.progressed(generation: generation, progress), of: name)
         progressTree.report(progress, of: name)
         for handler in running[name]?.progressHandlers ?? [] { handler(progress) }
+    }
+
+    /// The link to fetch `url` of `record`'s issue through: signed by the configuration's
+    /// `AccessProvider` when the catalog sells the issue, the URL itself when it is free.
+    func accessLink(_ record: IssueRecord, url: URL, resource: AccessRequest.Resource) -> AccessLink {
+        AccessLink(
+            issue: record.name, productID: record.productID, url: url, resource: resource, isPaid: record.access == .paid,
+            provider: configuration.accessProvider)
+    }
+
+    /// The error for a paid issue whose renewed link the server refused too.
+    static func refusedAfterRenewal(_ name: String, _ failure: TransferFailure) -> LibraryError {
+        .notEntitled(name: name, reason: "the server refused the renewed link (\(failure))")
     }
 }

@@ -87,7 +87,7 @@ public actor IssueLibrary {
         } catch {
             throw .cannotOpen(path: folder.path, reason: error.reason)
         }
-        LibraryStorage(layout: layout, configuration: configuration).prepare()
+        layout.prepareStorage(configuration)
         let lock = WriterLock(folder: opened, timeout: configuration.lockTimeout)
         let openFlags = configuration.fileProtection.sqliteOpenFlags
         // Opening's repair holds the writer lock, and runs only while nobody works on an issue's
@@ -159,9 +159,7 @@ public actor IssueLibrary {
         // was (the record names its bundle as installed), or its issue went back to none.
         for (name, row) in state.transfers where row.isActive && row.engine == .inProcess {
             guard let record = state.issues[name] else { continue }
-            let installed =
-                record.status == .available && row.expectedSHA256 != nil && record.installedSHA256 == row.expectedSHA256
-            guard installed || record.status == .none else { continue }
+            guard record.hasInstalled(row) || record.status == .none else { continue }
             var ended = row
             ended.stage = .ended
             state.transfers[name] = ended
@@ -193,11 +191,8 @@ public actor IssueLibrary {
         newestFirst().compactMap { state.issues[$0].map(shelfIssue) }
     }
 
-    /// Every issue's name, newest first. Sorts (date, name) pairs, not records: a record is
-    /// two dozen references, and moving 10,000 of them about in a sort was most of `list`.
-    func newestFirst() -> [String] {
-        IssueOrder.sorted(state.issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
-    }
+    /// Every issue's name, newest first (`LibraryState.newestFirst`).
+    func newestFirst() -> [String] { state.newestFirst() }
 
     /// The issue with this name, if the library has it.
     public func issue(named name: String) -> Issue? {

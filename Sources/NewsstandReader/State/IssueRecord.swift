@@ -65,6 +65,11 @@ struct IssueRecord: Codable, Equatable, Sendable {
         return installedContentURL != (usedFallback ? fallback?.contentURL : remoteContentURL)
     }
 
+    /// Whether the bundle `row` transfers is the one installed: its install was committed.
+    func hasInstalled(_ row: TransferRecord) -> Bool {
+        status == .available && row.expectedSHA256 != nil && installedSHA256 == row.expectedSHA256
+    }
+
     func issue(in layout: LibraryLayout) -> Issue {
         Issue(
             name: name, title: title, date: date, summary: summary, productID: productID, access: access ?? .free,

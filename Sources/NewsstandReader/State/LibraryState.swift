@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 
 /// Everything the library persists. The actor keeps it in memory and `StateStore` writes what
 /// changed since the last commit (`ChangeTracked` knows which rows), so a change costs the same
@@ -73,6 +74,12 @@ struct LibraryState: Sendable {
         guard let write = claimless[name], write.recordChange == issues.changed[name], write.rowChange == transfers.changed[name]
         else { return nil }
         return write
+    }
+
+    /// Every issue's name, newest first. Sorts (date, name) pairs, not records: a record is
+    /// two dozen references, and moving 10,000 of them about in a sort was most of `list`.
+    func newestFirst() -> [String] {
+        IssueOrder.sorted(issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
     }
 
     /// Whether anything changed since the last commit (or load).

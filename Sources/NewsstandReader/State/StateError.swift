@@ -50,3 +50,15 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension LibraryError {
+    /// What reading the state at `path` threw, as the library's error: a `LibraryError` as it
+    /// is, anything else the file being unreadable.
+    static func readingState(at path: String, _ error: any Error) -> LibraryError {
+        switch error {
+        case let error as LibraryError: error
+        case let error as SQLiteFailure: .stateUnusable(.unreadable(path: path, reason: error))
+        default: .stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 0, message: "\(error)")))
+        }
+    }
+}

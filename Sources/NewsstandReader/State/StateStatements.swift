@@ -23,33 +23,21 @@ struct StateStatements {
 
     /// Writes (or deletes) every row of `batch`.
     func write(_ batch: StateBatch) throws(SQLiteFailure) {
-        for row in batch.issues {
-            if let record = row.value {
-                try upsertIssue.run(IssueRow.values(of: record))
-            } else {
-                try deleteIssue.run([.text(row.name)])
-            }
+        try Self.write(batch.issues, upsertIssue, deleteIssue) { IssueRow.values(of: $1) }
+        try Self.write(batch.positions, upsertPosition, deletePosition) {
+            [.text($0), .integer(Int64($1.article)), .integer(Int64($1.page))]
         }
-        for row in batch.positions {
-            if let position = row.value {
-                try upsertPosition.run([.text(row.name), .integer(Int64(position.article)), .integer(Int64(position.page))])
-            } else {
-                try deletePosition.run([.text(row.name)])
-            }
-        }
-        for row in batch.settings {
-            if let value = row.value {
-                try upsertSetting.run([.text(row.name), .text(value)])
-            } else {
-                try deleteSetting.run([.text(row.name)])
-            }
-        }
-        for row in batch.transfers {
-            if let transfer = row.value {
-                try upsertTransfer.run(TransferRow.values(of: transfer))
-            } else {
-                try deleteTransfer.run([.text(row.name)])
-            }
+        try Self.write(batch.settings, upsertSetting, deleteSetting) { [.text($0), .text($1)] }
+        try Self.write(batch.transfers, upsertTransfer, deleteTransfer) { TransferRow.values(of: $1) }
+    }
+
+    /// Upserts each row that has a value (as `values` of its name and value), deletes the others.
+    private static func write<Value>(
+        _ rows: [StateBatch.Row<Value>], _ upsert: SQLiteStatement, _ delete: SQLiteStatement,
+        _ values: (String, Value) -> [SQLiteValue?]
+    ) throws(SQLiteFailure) {
+        for row in rows {
+            if let value = row.value { try upsert.run(values(row.name, value)) } else { try delete.run([.text(row.name)]) }
         }
     }
 }

@@ -66,7 +66,6 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
         in folder: OpenFolder, scale: LibraryScale, lock: WriterLock, openFlags: Int32
     ) throws(LibraryError) -> (StateStore, LoadedState) {
         let path = try StateFiles.prepare(in: folder, scale: scale, openFlags: openFlags)
-        func unreadable(_ failure: SQLiteFailure) -> LibraryError { .stateUnusable(.unreadable(path: path, reason: failure)) }
         do {
             let database = try SQLiteDatabase(path: path, access: .readWrite(create: false), extraFlags: openFlags)
             try StateFiles.checkSchema(of: database, migrating: true)
@@ -80,12 +79,8 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
                 (try database.dataVersion(), try StateRows.readTables(database))
             }
             return (try StateStore(database: database, lock: lock, seenVersion: version), loaded)
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as SQLiteFailure {
-            throw unreadable(error)
         } catch {
-            throw unreadable(SQLiteFailure(code: 0, message: "\(error)"))
+            throw .readingState(at: path, error)
         }
     }
 
@@ -150,12 +145,8 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
             }
             seenVersion = version
             return stored
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as SQLiteFailure {
-            throw .stateUnusable(.unreadable(path: path, reason: error))
         } catch {
-            throw .stateUnusable(.unreadable(path: path, reason: SQLiteFailure(code: 0, message: "\(error)")))
+            throw .readingState(at: path, error)
         }
     }
 

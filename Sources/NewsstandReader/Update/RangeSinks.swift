@@ -16,6 +16,15 @@ func contentRange(_ range: Range<Int64>, total: Int64) -> String {
     "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)"
 }
 
+/// Passes a 206; a 200 means the server ignores `Range` (`answer`), any other status fails.
+func checkPartial(_ head: HTTPHead, answer: inout RangeAnswer) throws(TransferFailure) {
+    if head.status == 200 {
+        answer = .ignoresRanges
+        throw .rejected
+    }
+    guard head.status == 206 else { throw .httpStatus(head.status) }
+}
+
 /// Takes a 206 for one range of the new bundle and appends its bytes to the spool file. The
 /// answer must be exactly the range asked of a file of exactly the index's size; a body longer
 /// than the range is cut at once, a shorter one fails the request.
@@ -35,11 +44,7 @@ final class SingleRangeSink: ResponseSink, @unchecked Sendable {  // one transfe
     }
 
     func open(_ head: HTTPHead) throws(TransferFailure) {
-        if head.status == 200 {
-            answer = .ignoresRanges
-            throw .rejected
-        }
-        guard head.status == 206 else { throw .httpStatus(head.status) }
+        try checkPartial(head, answer: &answer)
         let expected = contentRange(range, total: total)
         guard let value = head.value("Content-Range")?.trimmingCharacters(in: .whitespaces), value == expected else {
             let reason = "asked \(expected), the 206 says \(head.value("Content-Range").map { "'\($0)'" } ?? "nothing")"
@@ -108,11 +113,7 @@ final class MultipartRangeSink: ResponseSink, @unchecked Sendable {  // one tran
     }
 
     func open(_ head: HTTPHead) throws(TransferFailure) {
-        if head.status == 200 {
-            answer = .ignoresRanges
-            throw .rejected
-        }
-        guard head.status == 206 else { throw .httpStatus(head.status) }
+        try checkPartial(head, answer: &answer)
         guard let type = head.value("Content-Type"), let boundary = Self.boundary(in: type) else {
             throw refuse("asked \(ranges.count) ranges, the 206 is not multipart/byteranges with a boundary")
         }
