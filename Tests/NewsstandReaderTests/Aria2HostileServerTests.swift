@@ -36,7 +36,7 @@ struct Aria2HostileServerTests {
     @Test func anUnattendedDaemonStopsWritingPastTheCatalogsSize() async throws {
         try await Aria2Bed.with { bed in
             let huge = bed.nginx.root.appendingPathComponent("e-1.zip")
-            FileManager.default.createFile(atPath: huge.path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
             let handle = try FileHandle(forWritingTo: huge)
             try handle.truncate(atOffset: 10 << 30)  // sparse: no disk used
             try handle.close()
