@@ -106,8 +106,9 @@ public final class PDFDocument: @unchecked Sendable {
             return try vipsImage { cvips_pdfload(source, $0, Int32(page), scale) }
         } catch {
             // libvips counts pages from 0 ("unable to load page 1" is the second page): say
-            // which page in the numbering every message uses.
-            if error.reason.contains("unable to load page") {
+            // which page in the numbering every message uses. With no text (another thread's
+            // failure took the shared buffer), what failed is still this page's load.
+            if error.reason.contains("unable to load page") || error.reason == VipsRuntime.noReason {
                 throw .damagedPDF(path: input.name, reason: "poppler cannot read page \(page + 1)")
             }
             throw classify(.unreadable(path: input.name, reason: error.reason), name: input.name)

@@ -30,15 +30,18 @@ enum VipsRuntime {
         return String(cString: cvips_version_string())
     }
 
+    /// What `takeError()` says when libvips' buffer holds nothing.
+    static let noReason = "libvips gave no reason"
+
     /// The text libvips collected for the last failure, taken and cleared at once. The buffer is
-    /// global: when two operations fail at the same moment one message may carry both texts,
-    /// never neither.
+    /// global: when two operations fail at the same moment, the first to take it gets both texts
+    /// and the other `noReason`; a caller that knows what failed says so then.
     static func takeError() -> String {
-        guard let text = cvips_take_error() else { return "libvips gave no reason" }
+        guard let text = cvips_take_error() else { return noReason }
         defer { cvips_free(text) }
         let message = String(cString: text)
             .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .joined(separator: "; ")
-        return message.isEmpty ? "libvips gave no reason" : message
+        return message.isEmpty ? noReason : message
     }
 }
