@@ -152,13 +152,14 @@ install: generated
 # dist/newsstand-<version>-linux-<arch>.tar.gz: what make install lays out, in one folder of that
 # name, reproducible (sorted names, fixed owner and times, gzip without a name or time), and
 # dist/SHA256SUMS. Runs without Swift: the runtime is linked in (see README, "Release tarball").
+# gzip's default level: -9 took 13.8 s against 3.9 s for a tarball 0.5% smaller (31.8 / 32.0 MB).
 dist: build-deps
 	rm -rf .build/dist-root
 	$(MAKE) install DESTDIR=$(CURDIR)/.build/dist-root PREFIX=/$(DIST_NAME)
 	mkdir -p dist
 	rm -f dist/$(DIST_NAME).tar.gz
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime='2020-01-01 00:00:00Z' \
-	  -C .build/dist-root -cf - $(DIST_NAME) | gzip -n -9 > dist/$(DIST_NAME).tar.gz
+	  -C .build/dist-root -cf - $(DIST_NAME) | gzip -n > dist/$(DIST_NAME).tar.gz
 	rm -rf .build/dist-root
 	cd dist && sha256sum $(DIST_NAME).tar.gz > SHA256SUMS
 	@cat dist/SHA256SUMS
