@@ -9,6 +9,20 @@ import Testing
 /// file, and random orders of an engine's events with the app going at random moments.
 @Suite("Background transfers on a scripted engine", .timeLimit(.minutes(3)))
 struct ScriptedBackgroundTransferTests {
+    /// `names` published, a library refreshed, each issue handed to a scripted engine.
+    static func handedOver(_ names: [String], in bed: ScriptedBed) async throws -> (IssueLibrary, ScriptedEngine) {
+        try bed.publish(
+            names.enumerated().map {
+                ScriptedBed.IssueSpec($1, day: $0 + 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: $0 + 1))
+            })
+        let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("scripted"))
+        let library = try bed.library()
+        try await library.refresh(from: bed.catalogURL)
+        await library.useBackgroundEngine(.custom(engine))
+        for name in names { try await library.startBackgroundDownload(name) }
+        return (library, engine)
+    }
+
     /// Files that arrive while the library closes (their events reach the actor during
     /// `close()`) start no install there: after `close()` nothing runs and nothing is half done
     /// (no staged or temporary folder: an install begun then staged a version the closed store
@@ -16,15 +30,7 @@ struct ScriptedBackgroundTransferTests {
     @Test func filesArrivingWhileTheLibraryClosesAreInstalledByTheNextOpen() async throws {
         try await ScriptedBed.with { bed in
             let names = (1...8).map { "z-\($0)" }
-            try bed.publish(
-                names.enumerated().map {
-                    ScriptedBed.IssueSpec($1, day: $0 + 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: $0 + 1))
-                })
-            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("closing"))
-            let first = try bed.library()
-            try await first.refresh(from: bed.catalogURL)
-            await first.useBackgroundEngine(.custom(engine))
-            for name in names { try await first.startBackgroundDownload(name) }
+            let (first, engine) = try await Self.handedOver(names, in: bed)
             let jobs = engine.jobs
             try #require(jobs.count == names.count)
             // The events are on their way to the actor (some taken, the rest queued) as close() begins.
@@ -55,15 +61,7 @@ struct ScriptedBackgroundTransferTests {
     @Test func aLateFileOfAnEarlierGenerationSavedWhileClosingIsInstalledByTheNextOpen() async throws {
         try await ScriptedBed.with { bed in
             let names = (1...6).map { "l-\($0)" }
-            try bed.publish(
-                names.enumerated().map {
-                    ScriptedBed.IssueSpec($1, day: $0 + 1, normal: ScriptedBed.IssueSpec.pages(scale: "", seed: $0 + 1))
-                })
-            let engine = ScriptedEngine(scratch: try Shell.temporaryFolder("late"))
-            let first = try bed.library()
-            try await first.refresh(from: bed.catalogURL)
-            await first.useBackgroundEngine(.custom(engine))
-            for name in names { try await first.startBackgroundDownload(name) }
+            let (first, engine) = try await Self.handedOver(names, in: bed)
             // The engine loses every job (a reinstalled app's session): each starts again.
             engine.forgetAll()
             await first.reconcileTransfers()
