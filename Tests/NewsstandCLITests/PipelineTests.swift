@@ -4,10 +4,9 @@ import Testing
 
 /// `newsstand init --ci`: the pipelines pass the real linters, and every command they hold runs,
 /// in order, against the sample magazine and a WebDAV nginx, with newsstand installed from the
-/// release tarball as the pipeline installs it.
-/// Serialized: each case runs a whole pipeline (builds, an nginx, a Python runner); one at a
-/// time keeps two cores free for the rest of the suite.
-@Suite(.serialized, .tags(.needsServer)) struct PipelineTests {
+/// release tarball as the pipeline installs it. Each case has its own folders, nginx and
+/// runner, so the cases run side by side like any others (`make test` caps how many at once).
+@Suite(.tags(.needsServer)) struct PipelineTests {
     static let kinds = [("github", ".github/workflows/newsstand.yml"), ("gitlab", ".gitlab-ci.yml")]
     static let someDigest = String(repeating: "ab", count: 32)
 
