@@ -20,6 +20,10 @@ public struct RcloneDestination: PublishDestination {
     /// Object stores have no atomic rename (rclone copies then deletes): catalogs moved into
     /// place are read back to verify.
     public var supportsAtomicMove: Bool { false }
+    /// What `writesInPlace` found, per remote; shared by this destination's copies (a publish
+    /// asks once). Another destination asks again: its environment may define the remote
+    /// otherwise.
+    private let placement = Locked<[String: Bool]>([:])
 
     /// A destination at `remote` (`<remote>:<path>`).
     public init(
@@ -99,12 +103,15 @@ public struct RcloneDestination: PublishDestination {
             }
             if let mismatch = source.mismatch(sent: size, sha256: hasher.finalizeHex(), step: "upload") { throw mismatch }
         }
-        // Under a hidden name first, renamed when whole: rclone writes some remotes (a folder,
-        // SFTP) in place, and one stopped part-way would leave a cut file under the real name.
-        // The name comes from the built file's (which is its final name), not from `path`, which
-        // may be a staging name of this run: so the next publish writes the same hidden name, and
-        // an upload a stop cut short is replaced rather than left beside it.
-        let partial = Self.partialName(for: path, of: source.path)
+        // Where rclone writes in place (a folder, SFTP), under a hidden name first, renamed when
+        // whole: one stopped part-way would leave a cut file under the real name. The name comes
+        // from the built file's (which is its final name), not from `path`, which may be a
+        // staging name of this run: so the next publish writes the same hidden name, and an
+        // upload a stop cut short is replaced rather than left beside it. An object store's
+        // object appears only once whole, so there the upload goes straight to `path`: a rename
+        // would be a server-side copy of every byte and a delete, for nothing.
+        let inPlace = await writesInPlace()
+        let partial = inPlace ? Self.partialName(for: path, of: source.path) : path
         // The headers of the file's final name (`source.path`: `path` may be a staging name).
         var arguments = ["copyto", "--ignore-times"] + Self.headerFlags(cacheRules.headers(for: source.path))
         if let modified {
@@ -124,6 +131,7 @@ public struct RcloneDestination: PublishDestination {
             _ = try await run(
                 ["touch", "--no-create", "--timestamp", stamp, target(partial)], step: "upload", path: path, allowFailure: true)
         }
+        guard inPlace else { return }
         do throws(PublishError) {
             _ = try await run(
                 ["moveto"] + Self.aclFlags(for: path) + [target(partial), target(path)], step: "upload", path: path)
@@ -131,6 +139,33 @@ public struct RcloneDestination: PublishDestination {
             if !error.isStop { try? await delete(partial) }
             throw error
         }
+    }
+
+    /// Whether rclone writes this remote's files in place, so that an upload cut short leaves a
+    /// cut file under its name (a folder, SFTP, WebDAV): true unless rclone lists the remote as
+    /// bucket based (S3, GCS, Azure Blob, B2, Swift), whose objects appear only once whole.
+    /// Asked once per destination and remote (`rclone backend features`); true when rclone
+    /// cannot say.
+    func writesInPlace() async -> Bool {
+        if let known = placement.withLock({ $0[remote] }) { return known }
+        let answer = try? await run(["backend", "features", remote], step: "upload", path: "", allowFailure: true)
+        let inPlace: Bool
+        if let answer, answer.status == 0, let listed = try? JSONDecoder().decode(ListedFeatures.self, from: answer.output) {
+            inPlace = !listed.Features.BucketBased
+        } else {
+            inPlace = true
+        }
+        placement.withLock { $0[remote] = inPlace }
+        return inPlace
+    }
+
+    /// The part of `rclone backend features` read: `{"Features": {"BucketBased": true, …}, …}`.
+    private struct ListedFeatures: Decodable {
+        // rclone's field names, spelled as its JSON has them.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        struct Flags: Decodable { var BucketBased: Bool }
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        var Features: Flags
     }
 
     /// The hidden name an upload of the built file `built` to `path` is written under: in

@@ -60,6 +60,10 @@ import Testing
             .filter { !$0.isEmpty && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
         #expect(writes.last == "issues.plist", "\(writes)")
         #expect(writes.filter { $0 == "issues.plist" }.count == 1)
+        // An object appears only once whole: each upload goes straight to its name, never through
+        // a hidden `.upload` object and a server-side move (a copy of every byte, and a delete).
+        let hidden = try await site.moto.requests().map(\.path).filter { $0.hasSuffix(".upload") }
+        #expect(hidden.isEmpty, "\(hidden)")
 
         // Verification as publish --verify runs it: the headers served are the table's.
         let verifier = PublishVerifier(destination: try site.destination())
