@@ -68,12 +68,12 @@ release: build-deps
 # the tests that block (running bsdtar, python, a build) hold the cooperative pool's threads, as
 # many as the cores (two on CI): the others then wait with their 60 s time limit running. Under
 # a load of 17 on 2 cores, unbounded: 54 issues, trivial unzip tests "over 60 s"; 4 at once: all
-# 257 pass in the same wall time. Since then every blocking call runs off the pool
-# (`BlockingWork`), and a test that waits (a server at a set rate, a child process, a stall
-# deadline) holds its place while the cores idle: at 4 at once the cores were idle for a fifth
-# of the run (perf, 2026-12-05), 302 s; at 6, 264-275 s; at 8, 260 s. 6 keeps a margin.
+# 257 pass in the same wall time. At 4 the cores are idle for a fifth of the run (perf,
+# 2026-12-05: a test that waits on a server or a child holds its place): 302 s, against
+# 251-275 s at 6. But at 6 one clean-clone run of three failed a load-sensitive URLSession test
+# (HostileServerTests, a log line missing), so 4 stays until those tests hold under more load.
 # The suite also unpacks the release tarball (make dist) and runs it without Swift.
-TEST_WIDTH ?= 6
+TEST_WIDTH ?= 4
 # One build of the products and the tests together: the test targets compile beside the last
 # of the products instead of after them.
 test: deps dist lint
