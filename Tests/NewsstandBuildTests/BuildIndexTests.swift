@@ -76,6 +76,25 @@ import Testing
         #expect(third.report.catalogEntries == 2)
     }
 
+    /// The index goes to disk through a buffer: whatever its size, against the pieces, the file
+    /// holds exactly the encoded bytes (pieces larger than the buffer, pieces that fill it).
+    @Test(arguments: [1, 7, 64, 256 << 10])
+    func theWrittenIndexIsTheEncodedOneWhateverTheBuffer(bufferSize: Int) throws {
+        let fixture = try MagazineFixture(issues: ["f-1", "f-2", "f-3"])
+        let output = try Shell.temporaryFolder()
+        _ = try build(fixture, into: output)
+        let (index, _) = BuildIndex.load(output: output, clock: Self.later)
+        let opening = MagazineValidator(folder: fixture.root, builtInSchema: MagazineFixture.builtInSchema).open()
+        RecordedValidation.validate(
+            issues: opening.issueNames, in: opening.magazine, records: try? OpenFolder.open(output), index: index, width: 2
+        ) { _, _, _ in }
+        let encoded = index.encoded()
+        #expect(encoded.count > 256, "an index with entries: \(encoded.count) bytes")
+        let elsewhere = try Shell.temporaryFolder()
+        try index.write(in: try OpenFolder.open(elsewhere), bufferSize: bufferSize)
+        #expect(try [UInt8](Data(contentsOf: indexURL(elsewhere))) == encoded)
+    }
+
     @Test func anEditedIssueIsStillRebuiltAndItsOldEntryNotBelieved() throws {
         let (fixture, output) = try builtWithIndex()
         try editImage(fixture, "f-1")

@@ -28,6 +28,19 @@ public final class WritableFile: @unchecked Sendable {  // used by one owner at 
         }
     }
 
+    /// Writes every byte of `bytes`.
+    public func write(_ bytes: [UInt8]) throws(FileSystemError) {
+        let failure: FileSystemError? = bytes.withUnsafeBytes { bytes in
+            do throws(FileSystemError) {
+                try write(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Writes every byte of `data`.
     public func write(_ data: Data) throws(FileSystemError) {
         let failure: FileSystemError? = data.withUnsafeBytes { bytes in
