@@ -29,21 +29,14 @@ public final class WritableFile: @unchecked Sendable {  // used by one owner at 
     }
 
     /// Writes every byte of `bytes`.
-    public func write(_ bytes: [UInt8]) throws(FileSystemError) {
-        let failure: FileSystemError? = bytes.withUnsafeBytes { bytes in
-            do throws(FileSystemError) {
-                try write(bytes)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
-    }
+    public func write(_ bytes: [UInt8]) throws(FileSystemError) { try write(contiguous: bytes) }
 
     /// Writes every byte of `data`.
-    public func write(_ data: Data) throws(FileSystemError) {
-        let failure: FileSystemError? = data.withUnsafeBytes { bytes in
+    public func write(_ data: Data) throws(FileSystemError) { try write(contiguous: data) }
+
+    /// `withUnsafeBytes` rethrows untyped errors: the error is carried out as a value.
+    private func write(contiguous bytes: some ContiguousBytes) throws(FileSystemError) {
+        let failure: FileSystemError? = bytes.withUnsafeBytes { bytes in
             do throws(FileSystemError) {
                 try write(bytes)
                 return nil
