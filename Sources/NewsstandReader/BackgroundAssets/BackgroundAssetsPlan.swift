@@ -122,7 +122,7 @@ public struct BackgroundAssetsPlan: Sendable, Equatable {
     ) -> Result<Asset, Skip> {
         if installed.contains(entry.name) { return .failure(.installed) }
         let retina = scale.isRetina
-        guard let url = URL(string: entry.contentURL(retina: retina), relativeTo: catalogURL)?.absoluteURL,
+        guard let url = CatalogURL.resolve(entry.contentURL(retina: retina), against: catalogURL),
             url.scheme?.lowercased() == "https", url.host?.isEmpty == false
         else { return .failure(.notHTTPS) }
         guard let size = entry.contentSize(retina: retina), size > 0 else { return .failure(.sizeUnknown) }

@@ -72,11 +72,11 @@ extension IssueLibrary {
                 result.problems.append(.badEntry(name: entry.name, reason: "listed twice; the first entry is used"))
                 continue
             }
-            guard let cover = URL(string: entry.coverURL(retina: retina), relativeTo: catalogURL)?.absoluteURL else {
+            guard let cover = CatalogURL.resolve(entry.coverURL(retina: retina), against: catalogURL) else {
                 result.problems.append(.badURL(name: entry.name, url: entry.coverURL(retina: retina)))
                 continue
             }
-            guard let content = URL(string: entry.contentURL(retina: retina), relativeTo: catalogURL)?.absoluteURL else {
+            guard let content = CatalogURL.resolve(entry.contentURL(retina: retina), against: catalogURL) else {
                 result.problems.append(.badURL(name: entry.name, url: entry.contentURL(retina: retina)))
                 continue
             }
@@ -101,7 +101,7 @@ extension IssueLibrary {
             if let index = entry.contentIndexURL(retina: retina), let size = entry.contentIndexSize(retina: retina),
                 let sha256 = entry.contentIndexSHA256(retina: retina)
             {
-                record.contentIndexURL = URL(string: index, relativeTo: catalogURL)?.absoluteURL
+                record.contentIndexURL = CatalogURL.resolve(index, against: catalogURL)
                 record.contentIndexSize = size
                 record.contentIndexSHA256 = sha256.lowercased()
             } else {
@@ -177,8 +177,8 @@ extension IssueLibrary {
     /// The normal-scale files of an entry without retina keys (its URLs already proved valid
     /// for the `@2x` form, which only renames the last path component).
     private static func fallback(for entry: CatalogEntry, relativeTo catalogURL: URL) -> NormalScaleFallback? {
-        guard let cover = URL(string: entry.cover, relativeTo: catalogURL)?.absoluteURL,
-            let content = URL(string: entry.content, relativeTo: catalogURL)?.absoluteURL
+        guard let cover = CatalogURL.resolve(entry.cover, against: catalogURL),
+            let content = CatalogURL.resolve(entry.content, against: catalogURL)
         else { return nil }
         return NormalScaleFallback(
             coverURL: cover, contentURL: content, contentSize: entry.contentSize,
