@@ -1,4 +1,6 @@
-#if canImport(BackgroundAssets) && !os(tvOS)
+// Not on tvOS, nor on visionOS, whose SDK has Background Assets but `BAURLDownload`'s initializer
+// only from visionOS 2.4 (not a platform the package declares).
+#if canImport(BackgroundAssets) && !os(tvOS) && !os(visionOS)
     import BackgroundAssets
     import Foundation
 
