@@ -27,6 +27,7 @@ struct CatalogURLTests {
         ("//cdn.example.com/x.zip", "https://cdn.example.com/x.zip"),
         ("http://[::1]:8080/x.zip", "http://[::1]:8080/x.zip"),
         ("/root/x.zip", "https://example.com/root/x.zip"),
+        ("x.zip#a#b", "https://example.com/magazine/x.zip#a%23b"),
     ])
     func textIsResolvedAsTheNewerFoundationResolvesIt(text: String, expected: String) throws {
         #expect(CatalogURL.resolve(text, against: Self.base)?.absoluteString == expected)

@@ -10,8 +10,8 @@ import Foundation
 /// leave it out, as a bad URL, on another. So the text is made valid first, the way the newer
 /// Foundation does it, and only then parsed:
 /// - in the path, query and fragment, every byte that RFC 3986 does not allow there (and `[`
-///   and `]`, which it allows only in a host) is percent-encoded, as is a `%` that does not
-///   start an escape (`%` and two hex digits); escapes already there are kept;
+///   and `]`, which it allows only in a host, and a second `#`) is percent-encoded, as is a `%`
+///   that does not start an escape (`%` and two hex digits); escapes already there are kept;
 /// - a host or user part that would need the same is refused (nil): the newer Foundation would
 ///   encode a name outside ASCII with IDNA, the older refuses it, and no device should fetch
 ///   from a host the text does not name as written.
@@ -30,9 +30,19 @@ enum CatalogURL {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
+        var inFragment = false
         while index < bytes.count {
             let byte = bytes[index]
             let inAuthority = authority.map { $0.contains(index) } ?? false
+            // A fragment may not hold a second `#`.
+            if byte == UInt8(ascii: "#"), !inAuthority {
+                if inFragment {
+                    appendEscape(byte, to: &out)
+                    index += 1
+                    continue
+                }
+                inFragment = true
+            }
             if byte == UInt8(ascii: "%") {
                 if index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
                     out.append(contentsOf: bytes[index...index + 2])
