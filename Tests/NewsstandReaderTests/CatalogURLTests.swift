@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandCore
-import NewsstandReader
 import NewsstandTestSupport
 import Testing
 
