@@ -78,6 +78,8 @@ struct ClaimlessWriteTests {
             let id = TransferID(name: "a", generation: 1)
             await first.take(.progressed(id, DownloadProgress(bytesReceived: 1, bytesExpected: 100)))
             try await first.save()
+            let revision = try bed.sqliteRows("SELECT revision FROM ownership WHERE name = 'a'")
+            #expect(revision.count == 1 && revision != [""], "the hand-over gave \"a\" a revision: \(revision)")
 
             let second = try bed.library()
             try await second.setReadingPosition(ReadingPosition(article: 1, page: 2), of: "b")
@@ -91,12 +93,16 @@ struct ClaimlessWriteTests {
             #expect(await reread.state.transfers["a"]?.stage == .transferring)
             #expect(await reread.readingPosition(of: "b") == ReadingPosition(article: 1, page: 2))
             await reread.close()
+            #expect(
+                try bed.sqliteRows("SELECT revision FROM ownership WHERE name = 'a'") == revision,
+                "claimless changes revise nothing")
 
             // `second` ends the transfer under the claim: `first`'s next claimless change is
             // dropped.
             await second.synchronize()
             await second.handle(.cancelled, of: "a")
             try await second.save()
+            #expect(try bed.sqliteRows("SELECT revision FROM ownership WHERE name = 'a'") != revision, "an owner's write revises")
             await first.take(.progressed(id, DownloadProgress(bytesReceived: 60, bytesExpected: 100)))
             try await first.save()
             #expect(await first.state.transfers["a"]?.isActive == false)

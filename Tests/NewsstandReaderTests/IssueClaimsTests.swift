@@ -41,14 +41,14 @@ struct IssueClaimsTests {
         /// Writes a claim row as another process would have left it.
         func plant(_ name: String, pid: Int32, renewed: Double) throws {
             let database = try SQLiteDatabase(path: database, access: .readWrite(create: false))
-            try ClaimRow(name: name, token: "planted", pid: pid, renewed: renewed).write(in: database)
+            try OwnerRow(name: name, token: "planted", pid: pid, renewed: renewed).write(in: database)
             database.close()
         }
 
-        func rows() throws -> [ClaimRow] {
+        func rows() throws -> [OwnerRow] {
             let database = try SQLiteDatabase(path: database, access: .readWrite(create: false))
             defer { database.close() }
-            return try ClaimRow.all(in: database)
+            return try OwnerRow.all(in: database)
         }
     }
 
@@ -151,11 +151,11 @@ struct IssueClaimsTests {
             let download = Task { try await library.download("a") { _ in started.continuation.yield() } }
             for await _ in started.stream { break }
             let now = Date().timeIntervalSince1970
-            try bed.sqlite("UPDATE claims SET token = 'taken-over', pid = \(getppid()), renewed = \(now) WHERE name = 'a'")
+            try bed.sqlite("UPDATE ownership SET token = 'taken-over', pid = \(getppid()), renewed = \(now) WHERE name = 'a'")
             bed.releaseSlow()
             await #expect(throws: LibraryError.issueBusy(name: "a")) { try await download.value }
             #expect(await library.issue(named: "a")?.status != .available)
-            #expect(try bed.sqliteRows("SELECT token FROM claims") == ["taken-over"])
+            #expect(try bed.sqliteRows("SELECT token FROM ownership WHERE token IS NOT NULL") == ["taken-over"])
             await library.close()
         }
     }

@@ -69,8 +69,9 @@ struct LibraryLockTests {
             // A claim is given back on a thread of its own (the actor never waits for the
             // connection): its row goes a moment after the download returned, and stays gone.
             #expect(
-                await eventually { (try? bed.sqliteRows("SELECT count(*) FROM claims")) == ["0"] },
-                "claims are held while nothing runs: \((try? bed.sqliteRows("SELECT * FROM claims")) ?? [])")
+                await eventually { (try? bed.sqliteRows("SELECT count(*) FROM ownership WHERE token IS NOT NULL")) == ["0"] },
+                "claims are held while nothing runs: \((try? bed.sqliteRows("SELECT * FROM ownership WHERE token IS NOT NULL")) ?? [])"
+            )
             // The kernel's table of locks holds none on library.lock (SQLite's own are POSIX locks,
             // and the ones WAL keeps while a connection is open are shared: see StateStore).
             var info = stat()

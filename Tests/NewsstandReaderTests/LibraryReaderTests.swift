@@ -92,11 +92,11 @@ struct LibraryReaderTests {
             #expect(try await reader.issue(named: "a") == nil)
 
             try bed.sqlite("PRAGMA user_version = 1")
-            await #expect(throws: LibraryError.stateUnusable(.olderSchema(path: path, found: 1, needed: 5))) {
+            await #expect(throws: LibraryError.stateUnusable(.olderSchema(path: path, found: 1, needed: 6))) {
                 try await reader.issues()
             }
             try bed.sqlite("PRAGMA user_version = 9")
-            await #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 9, supported: 5))) {
+            await #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 9, supported: 6))) {
                 try await reader.issues()
             }
         }

@@ -114,7 +114,7 @@ struct StateStoreTests {
             #expect(await library.issues.allSatisfy { $0.updateBytes == nil && $0.status == .none })
             try await library.refresh()
             await library.close()
-            #expect(try bed.sqliteRows("PRAGMA user_version") == ["5"])
+            #expect(try bed.sqliteRows("PRAGMA user_version") == ["6"])
             let tables = try bed.sqliteRows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transfers'")
             #expect(tables == ["transfers"], "version 3's table came with the migration")
             let columns = try bed.sqliteRows(
@@ -133,8 +133,35 @@ struct StateStoreTests {
             #expect(await library.issues.map(\.name) == ["b", "a"])
             #expect(await library.issues.allSatisfy { $0.access == .free })
             await library.close()
-            #expect(try bed.sqliteRows("PRAGMA user_version") == ["5"])
+            #expect(try bed.sqliteRows("PRAGMA user_version") == ["6"])
             #expect(try bed.sqliteRows("SELECT DISTINCT access FROM issues") == ["free"])
+        }
+    }
+
+    /// Version 5 kept claims in a table of their own: opening drops it (its holders were the old
+    /// version's processes) for the ownership table, and keeps every other row.
+    @Test func aVersion5DatabaseIsMigratedToTheOwnershipTable() async throws {
+        try await ScriptedBed.with { bed in
+            try await Self.closedLibrary(bed)
+            try bed.sqlite(
+                """
+                DROP TABLE ownership;
+                CREATE TABLE claims (
+                    name TEXT PRIMARY KEY NOT NULL, token TEXT NOT NULL, pid INTEGER NOT NULL, renewed REAL NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO claims VALUES ('a', 'old', \(getpid()), \(Date().timeIntervalSince1970));
+                PRAGMA user_version = 5;
+                """)
+            let library = try bed.library()
+            #expect(await library.issues.map(\.name) == ["b", "a"])
+            try await library.download("a")
+            #expect(await library.issue(named: "a")?.status == .available, "the old claim holds nothing")
+            await library.close()
+            #expect(try bed.sqliteRows("PRAGMA user_version") == ["6"])
+            #expect(
+                try bed.sqliteRows("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('claims', 'ownership')") == [
+                    "ownership"
+                ])
         }
     }
 
@@ -142,8 +169,8 @@ struct StateStoreTests {
         try await ScriptedBed.with { bed in
             try await Self.closedLibrary(bed)
             let path = bed.databasePath
-            try bed.sqlite("PRAGMA user_version = 6")
-            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 6, supported: 5))) { try bed.library() }
+            try bed.sqlite("PRAGMA user_version = 7")
+            #expect(throws: LibraryError.stateUnusable(.newerSchema(path: path, found: 7, supported: 6))) { try bed.library() }
             try FileManager.default.removeItem(atPath: path)
             try bed.sqlite("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
             #expect(throws: LibraryError.stateUnusable(.notALibrary(path: path))) { try bed.library() }

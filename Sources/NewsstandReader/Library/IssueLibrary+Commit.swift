@@ -28,7 +28,7 @@ extension IssueLibrary {
         case .failure(let error):
             log(.error, "commit of \(batch.issues.count) issue rows failed: \(error)")
         case .success(let outcome):
-            state.markCommitted(batch)
+            state.markCommitted(batch, revised: outcome.revised)
             if let stored = outcome.stored {
                 takeIn(stored, dropped: outcome.dropped)
             } else {
@@ -68,8 +68,8 @@ extension IssueLibrary {
     }
 
     /// Puts another writer's rows under this library's unsaved changes. A claimless change
-    /// (`ClaimlessWrite`) that a commit left out (`dropped`) or that the rows no longer hold the
-    /// basis of gives way to them, and its issue's status is told again.
+    /// (`ClaimlessWrite`) that a commit left out (`dropped`) or whose issue has another revision
+    /// in them gives way to them, and its issue's status is told again.
     private func takeIn(_ stored: LoadedState, dropped: Set<String>) {
         let given = dropped.union(state.merge(stored.state))
         for name in given.sorted() {

@@ -105,7 +105,7 @@ public actor IssueLibrary {
             let batch = state.pendingChanges
             do {
                 let outcome = try store.commitHoldingLock(batch)
-                state.markCommitted(batch)
+                state.markCommitted(batch, revised: outcome.revised)
                 if let stored = outcome.stored {
                     state.merge(stored.state)
                     problems = stored.problems

@@ -2,11 +2,13 @@ import Foundation
 import NewsstandCore
 
 /// One owner at a time works on an issue's files: its `.part` file and metadata, its unpack, its
-/// update's swap, its removal. The claim of an issue is a row of the `claims` table in
-/// `library.sqlite`, taken in a transaction of its own (a compare-and-set: the row is written
-/// only when nobody who may still be working holds it) and given back by deleting it. Nothing is
-/// locked while the work runs: an app suspended in the middle of a download holds no file lock
-/// (0xdead10cc), only a row.
+/// update's swap, its removal. The claim of an issue is the owner of its row of the `ownership`
+/// table in `library.sqlite`, taken in a transaction of its own (a compare-and-set: the owner is
+/// written only when nobody who may still be working is it) and given back by clearing it. The
+/// same row holds the revision of the issue's rows, which an owner's commit changes and an
+/// engine event's change is conditional on (`ClaimlessWrite`): one row per issue orders every
+/// writer. Nothing is locked while the work runs: an app suspended in the middle of a download
+/// holds no file lock (0xdead10cc), only a row.
 ///
 /// A row is its holder's while the holder may still be working:
 /// - in this process, while the `IssueClaim` that took it is held (a register of this process's
@@ -38,7 +40,7 @@ final class IssueClaims: Sendable {
     private let store: StateStore
     private let lock: WriterLock
     private let holding = Locked(Holding())
-    /// Deletions of given-back rows under way (`release`), waited for before closing.
+    /// Clearings of given-back owners under way (`release`), waited for before closing.
     private let releases = DispatchGroup()
     /// This instance's part of every token: tokens are unique across processes and instances.
     private let owner = UUID().uuidString
@@ -89,8 +91,8 @@ final class IssueClaims: Sendable {
             try write { database throws(SQLiteFailure) -> Bool in
                 var taken = false
                 try database.transaction { () throws(SQLiteFailure) in
-                    if let holder = try ClaimRow.read(name, in: database), isLive(holder, at: time) { return }
-                    try ClaimRow(name: name, token: token, pid: getpid(), renewed: time).write(in: database)
+                    if let holder = try OwnerRow.read(name, in: database), isLive(holder, at: time) { return }
+                    try OwnerRow(name: name, token: token, pid: getpid(), renewed: time).write(in: database)
                     taken = true
                 }
                 return taken
@@ -136,30 +138,31 @@ final class IssueClaims: Sendable {
     func holds(_ name: String) -> Bool {
         guard let token = holding.withLock({ holding in holding.names[name].flatMap { holding.lost.contains($0) ? nil : $0 } })
         else { return false }
-        let row = try? write { database throws(SQLiteFailure) in try ClaimRow.read(name, in: database) }
+        let row = try? write { database throws(SQLiteFailure) in try OwnerRow.read(name, in: database) }
         return row?.token == token
     }
 
-    /// Whether anyone who may still be working holds a claim; removes the rows of claims nobody
-    /// holds any more (left by a process that died). The caller holds the writer lock, which
+    /// Whether anyone who may still be working holds a claim; clears the owners nobody is any
+    /// more (a process that died), and deletes the rows of issues that are gone. The caller holds the writer lock, which
     /// keeps new claims out meanwhile (opening's repair).
     func anyHeldHoldingLock() throws(LibraryError) -> Bool {
         let time = clock.now()
         return try write { database throws(SQLiteFailure) -> Bool in
             var held = false
             try database.transaction { () throws(SQLiteFailure) in
-                for row in try ClaimRow.all(in: database) {
-                    if isLive(row, at: time) { held = true } else { try ClaimRow.delete(token: row.token, in: database) }
+                for row in try OwnerRow.all(in: database) {
+                    if isLive(row, at: time) { held = true } else { try OwnerRow.clear(token: row.token, in: database) }
                 }
+                try OwnerRow.pruneOrphans(in: database)
             }
             return held
         }
     }
 
-    /// Gives the claim with `token` back: this process sees it free at once, others once its row
-    /// is deleted, on a thread of its own (the caller, often the library's actor, never waits for
+    /// Gives the claim with `token` back: this process sees it free at once, others once its owner
+    /// is cleared, on a thread of its own (the caller, often the library's actor, never waits for
     /// the connection or another process's write; the token is this taking's alone, so a late
-    /// delete never touches a later claim; a row whose deletion failed is dead to every process
+    /// clearing never touches a later claim; an owner whose clearing failed is dead to every process
     /// once its lease ran out).
     fileprivate func release(name: String, token: String) {
         Self.heldInProcess.withLock { _ = $0.remove(token) }
@@ -174,7 +177,7 @@ final class IssueClaims: Sendable {
         BlockingWork.start { [self] in
             defer { releases.leave() }
             do throws(LibraryError) {
-                try write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
+                try write { database throws(SQLiteFailure) in try OwnerRow.clear(token: token, in: database) }
             } catch {
                 // Once closed, closing gave it back.
                 if case .libraryClosed = error { return }
@@ -193,11 +196,11 @@ final class IssueClaims: Sendable {
         }
         for token in held.values {
             Self.heldInProcess.withLock { _ = $0.remove(token) }
-            try? write { database throws(SQLiteFailure) in try ClaimRow.delete(token: token, in: database) }
+            try? write { database throws(SQLiteFailure) in try OwnerRow.clear(token: token, in: database) }
         }
     }
 
-    /// Waits until every claim given back is deleted from the state. Blocking.
+    /// Waits until every claim given back is cleared in the state. Blocking.
     func waitForReleases() {
         releases.wait()
     }
@@ -205,7 +208,7 @@ final class IssueClaims: Sendable {
     /// Whether `row`'s holder may still be working at `time`. A row renewed more than a lease in
     /// the future is no one's: written by a clock far ahead, or by hand, it would otherwise hold
     /// the issue for as long as its pid runs.
-    private func isLive(_ row: ClaimRow, at time: Double) -> Bool {
+    private func isLive(_ row: OwnerRow, at time: Double) -> Bool {
         if row.pid == getpid() { return Self.heldInProcess.current.contains(row.token) }
         return ProcessLiveness.isRunning(row.pid) && abs(time - row.renewed) < lease
     }
@@ -245,7 +248,7 @@ final class IssueClaims: Sendable {
         let kept = try? write { database throws(SQLiteFailure) -> Set<String> in
             var kept = Set<String>()
             try database.transaction { () throws(SQLiteFailure) in
-                for token in tokens where try ClaimRow.renew(token: token, at: time, in: database) { kept.insert(token) }
+                for token in tokens where try OwnerRow.renew(token: token, at: time, in: database) { kept.insert(token) }
             }
             return kept
         }

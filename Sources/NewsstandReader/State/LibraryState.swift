@@ -48,20 +48,21 @@ struct LibraryState: Sendable {
         set { settings[Setting.currentlyReading] = newValue }
     }
 
+    /// Each issue's revision, as the database held it when last read or written (`ClaimlessWrite`):
+    /// not a change of this library's, never saved from here.
+    var revisions: [String: Int64] = [:]
     /// The issues whose pending changes were made without their claim (`ClaimlessWrite`).
     private(set) var claimless: [String: ClaimlessWrite] = [:]
 
     /// Makes `change` to `name`'s record and transfer row as a write made without the issue's
-    /// claim (an engine's event): committed only while the database holds the rows it was made
-    /// from (`ClaimlessWrite`). Joins, unconditionally, a pending change made under the claim.
+    /// claim (an engine's event): committed only while the issue's revision is the one it was
+    /// made from (`ClaimlessWrite`). Joins, unconditionally, a pending change made under the claim.
     mutating func changeWithoutClaim(_ name: String, _ change: (inout LibraryState) -> Void) {
-        let pending = issues.changed[name] != nil || transfers.changed[name] != nil
-        let basis: ClaimlessWrite.Basis? =
-            if let earlier = pendingClaimless(name) { earlier.basis } else if pending { nil } else {
-                ClaimlessWrite.Basis(of: name, in: self)
-            }
+        let earlier = pendingClaimless(name)
+        let joinsOwners = earlier == nil && (issues.changed[name] != nil || transfers.changed[name] != nil)
+        let basis = earlier.map(\.basis) ?? revisions[name]
         change(&self)
-        guard let basis, issues.changed[name] != nil || transfers.changed[name] != nil else {
+        guard !joinsOwners, issues.changed[name] != nil || transfers.changed[name] != nil else {
             claimless[name] = nil
             return
         }
@@ -89,44 +90,28 @@ struct LibraryState: Sendable {
 
     /// Every unsaved change, for one commit: the rows and the change each is at.
     var pendingChanges: StateBatch {
-        var conditions: [String: ClaimlessWrite.Batched] = [:]
-        for name in claimless.keys {
-            guard let write = pendingClaimless(name) else { continue }
-            conditions[name] = ClaimlessWrite.Batched(write: write, written: ClaimlessWrite.Basis(of: name, in: self))
-        }
-        return StateBatch(
+        StateBatch(
             issues: issues.pending, positions: readingPositions.pending, settings: settings.pending, transfers: transfers.pending,
-            claimless: conditions)
+            claimless: claimless.filter { pendingClaimless($0.key) != nil })
     }
 
     /// Forgets the changes `batch` committed, except those made again since it was taken (a
-    /// claimless one made again is then based on what the batch wrote). A claimless change the
-    /// commit dropped is forgotten too: the merge of the commit's rows brings the other writer's.
-    mutating func markCommitted(_ batch: StateBatch) {
-        var madeAgain: [String: ClaimlessWrite.Basis] = [:]
-        for (name, batched) in batch.claimless {
-            if let now = pendingClaimless(name),
-                now.recordChange != batched.write.recordChange || now.rowChange != batched.write.rowChange
-            {
-                madeAgain[name] = batched.written
-            }
-            claimless[name] = nil
-        }
-        // Changes made under the claim since made the rest unconditional.
-        claimless = claimless.filter { pendingClaimless($0.key) != nil }
+    /// claimless one made again keeps its basis: a claimless commit changes no revision), and
+    /// takes the revisions the commit gave. A claimless change the commit dropped is forgotten
+    /// too: the merge of the commit's rows brings the other writer's.
+    mutating func markCommitted(_ batch: StateBatch, revised: [String: Int64]) {
         issues.markCommitted(batch.issues)
         readingPositions.markCommitted(batch.positions)
         settings.markCommitted(batch.settings)
         transfers.markCommitted(batch.transfers)
-        for (name, basis) in madeAgain {
-            claimless[name] = ClaimlessWrite(basis: basis, recordChange: issues.changed[name], rowChange: transfers.changed[name])
-        }
+        claimless = claimless.filter { pendingClaimless($0.key) != nil }
+        revisions.merge(revised) { $1 }
     }
 
     /// Takes the rows of `stored` (what the database holds after another writer's commits) and
     /// puts this library's unsaved changes back on top: per row, ours win where we changed it.
-    /// A claimless change (`ClaimlessWrite`) whose rows `stored` no longer holds is dropped:
-    /// the other writer's rows are taken. Returns the names dropped.
+    /// A claimless change (`ClaimlessWrite`) whose issue has another revision in `stored` is
+    /// dropped: the other writer's rows are taken. Returns the names dropped.
     @discardableResult
     mutating func merge(_ stored: LibraryState) -> [String] {
         var dropped: [String] = []
@@ -135,7 +120,7 @@ struct LibraryState: Sendable {
                 claimless[name] = nil
                 continue
             }
-            guard write.basis != ClaimlessWrite.Basis(of: name, in: stored) else { continue }
+            guard write.basis != stored.revisions[name] else { continue }
             issues.forgetChange(of: name)
             transfers.forgetChange(of: name)
             claimless[name] = nil
@@ -145,11 +130,13 @@ struct LibraryState: Sendable {
         readingPositions.replaceKeepingChanges(with: stored.readingPositions)
         settings.replaceKeepingChanges(with: stored.settings)
         transfers.replaceKeepingChanges(with: stored.transfers)
+        revisions = stored.revisions
         return dropped
     }
 
-    /// Takes in the rows `batch` wrote, as the database now holds them.
-    mutating func takeWritten(_ batch: StateBatch) {
+    /// Takes in the rows `batch` wrote, and the revisions it gave, as the database now holds them.
+    mutating func takeWritten(_ batch: StateBatch, revised: [String: Int64]) {
+        revisions.merge(revised) { $1 }
         issues.takeWritten(batch.issues)
         readingPositions.takeWritten(batch.positions)
         settings.takeWritten(batch.settings)

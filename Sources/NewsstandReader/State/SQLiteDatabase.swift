@@ -201,6 +201,9 @@ final class SQLiteStatement {
         }
     }
 
+    /// Resets it after reading, so that it holds no read of the database.
+    func reset() { sqlite3_reset(statement) }
+
     /// Binds and runs a statement that returns no rows.
     func run(_ values: [SQLiteValue?]) throws(SQLiteFailure) {
         try bind(values)

@@ -13,15 +13,15 @@ struct StateBatch: Sendable {
     var settings: [Row<String>]
     var transfers: [Row<TransferRecord>] = []
     /// The issues whose rows here were changed without their claim: written only while the
-    /// database holds what they were changed from (`ClaimlessWrite`).
-    var claimless: [String: ClaimlessWrite.Batched] = [:]
+    /// issue's revision is the one they were changed from (`ClaimlessWrite`).
+    var claimless: [String: ClaimlessWrite] = [:]
 
     /// Whether there is nothing to write.
     var isEmpty: Bool { issues.isEmpty && positions.isEmpty && settings.isEmpty && transfers.isEmpty }
 
-    /// The claimless changes the database's rows in `stored` no longer hold the basis of.
+    /// The claimless changes whose issue has another revision in `stored` than they were made from.
     func conflicts(with stored: LibraryState) -> Set<String> {
-        Set(claimless.filter { $0.value.write.basis != ClaimlessWrite.Basis(of: $0.key, in: stored) }.keys)
+        Set(claimless.filter { $0.value.basis != stored.revisions[$0.key] }.keys)
     }
 
     /// This batch without the issue and transfer rows of `names`.

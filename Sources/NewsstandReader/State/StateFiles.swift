@@ -70,13 +70,15 @@ enum StateFiles {
             guard migrating else {
                 throw LibraryError.stateUnusable(.olderSchema(path: path, found: version, needed: StateSchema.version))
             }
-            // Each step adds empty columns or tables only: every row reads as before. One
-            // transaction, so a crash leaves the old version or the new one.
+            // Each step adds empty columns or tables (the last also drops version 5's claims, which
+            // no process of this version holds): every row reads as before. One transaction, so a
+            // crash leaves the old version or the new one.
             try database.transaction { () throws(SQLiteFailure) in
                 if version == 1 { try database.execute(StateSchema.migrateFrom1) }
                 if version <= 2 { try database.execute(StateSchema.migrateFrom2) }
                 if version <= 3 { try database.execute(StateSchema.migrateFrom3) }
-                try database.execute(StateSchema.migrateFrom4)
+                if version <= 4 { try database.execute(StateSchema.migrateFrom4) }
+                try database.execute(StateSchema.migrateFrom5)
             }
         }
         guard try database.integer("PRAGMA user_version") == StateSchema.version else {

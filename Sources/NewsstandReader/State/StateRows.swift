@@ -31,7 +31,23 @@ enum StateRows {
         state.issues = try readIssues(database, problems: &problems)
         state.readingPositions = try readPositions(database, problems: &problems)
         state.transfers = try readTransfers(database, problems: &problems)
+        state.revisions = try readRevisions(database)
         return LoadedState(state: state, problems: problems)
+    }
+
+    /// The issues' revisions (`ClaimlessWrite`). A row that does not read back is left out: it is
+    /// no basis of a change (an engine event's change of that issue then gives way once).
+    static func readRevisions(_ database: SQLiteDatabase) throws -> [String: Int64] {
+        var revisions: [String: Int64] = [:]
+        let rows = try database.prepare(StateSchema.selectRevisions)
+        while try rows.step() {
+            guard revisions.count < StateStore.maxIssues else {
+                throw LibraryError.stateUnusable(.tooManyIssues(path: database.path, limit: StateStore.maxIssues))
+            }
+            guard let name = rows.text(0, limit: 255), let revision = rows.int64(1) else { continue }
+            revisions[name] = revision
+        }
+        return revisions
     }
 
     static func readSettings(_ database: SQLiteDatabase, problems: inout [StateError]) throws -> [String: String] {

@@ -1,13 +1,13 @@
-/// The tables of `library.sqlite`, version 5 (1 had no index columns, `migrateFrom1`; 2 had no
-/// transfers table, `migrateFrom2`; 3 had no access column, `migrateFrom3`; 4 had no claims
-/// table, `migrateFrom4`). `PRAGMA application_id` marks the file as a
+/// The tables of `library.sqlite`, version 6 (1 had no index columns, `migrateFrom1`; 2 had no
+/// transfers table, `migrateFrom2`; 3 had no access column, `migrateFrom3`; 4 and 5 had no
+/// ownership table, `migrateFrom4` and `migrateFrom5`). `PRAGMA application_id` marks the file as a
 /// library's; `PRAGMA user_version` is the schema version (a later version that changes the
 /// tables adds a migration step from each earlier one and raises it).
 enum StateSchema {
     /// "NSRD": Newsstand reader.
     static let applicationID: Int64 = 0x4E53_5244
     /// The version this library writes and reads.
-    static let version: Int64 = 5
+    static let version: Int64 = 6
 
     /// The transfers table (version 3): one row per issue handed to an engine (`TransferRecord`).
     static let createTransfers = """
@@ -27,6 +27,19 @@ enum StateSchema {
             bytes_expected INTEGER,
             resume_data TEXT,
             last_error TEXT
+        ) WITHOUT ROWID;
+        """
+
+    /// The ownership table (version 6): one row per issue that had a transfer or an owner
+    /// (`IssueOwnership`), holding who owns the issue's files now (nobody: NULL) and the revision
+    /// of its rows (NULL until an owner's write gives it one).
+    static let createOwnership = """
+        CREATE TABLE IF NOT EXISTS ownership (
+            name TEXT PRIMARY KEY NOT NULL,
+            revision INTEGER,
+            token TEXT,
+            pid INTEGER,
+            renewed REAL
         ) WITHOUT ROWID;
         """
 
@@ -68,7 +81,7 @@ enum StateSchema {
             access TEXT NOT NULL DEFAULT 'free'
         ) WITHOUT ROWID;
         \(createTransfers)
-        \(ClaimRow.create)
+        \(createOwnership)
         CREATE TABLE reading_positions (
             name TEXT PRIMARY KEY NOT NULL, article INTEGER NOT NULL, page INTEGER NOT NULL
         ) WITHOUT ROWID;
@@ -108,11 +121,18 @@ enum StateSchema {
         PRAGMA user_version = 4;
         """
 
-    /// From version 4 (before issue 33): the claims table (`IssueClaims`), empty: the claims of
-    /// that version were `flock`s on files in `Claims/`.
-    static let migrateFrom4 = """
-        \(ClaimRow.create)
-        PRAGMA user_version = 5;
+    /// From version 4 (before issue 33, whose claims were `flock`s on files in `Claims/`): nothing
+    /// to add, version 5's claims table is replaced by the next step.
+    static let migrateFrom4 = "PRAGMA user_version = 5;"
+
+    /// From version 5: the ownership table, empty, instead of the claims table (a claim is
+    /// worth nothing across an upgrade: its holder was the old version's process).
+    /// A transfer under way gets its row, so that an owner's next write revises it.
+    static let migrateFrom5 = """
+        DROP TABLE IF EXISTS claims;
+        \(createOwnership)
+        INSERT OR IGNORE INTO ownership (name) SELECT name FROM transfers;
+        PRAGMA user_version = 6;
         """
 
     static let transferColumns = """
@@ -137,4 +157,10 @@ enum StateSchema {
     static let upsertSetting = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)"
     static let deleteSetting = "DELETE FROM settings WHERE key = ?1"
     static let selectSettings = "SELECT key, value FROM settings"
+    static let selectTransfer = "SELECT \(transferColumns) FROM transfers WHERE name = ?1"
+    static let selectOwnership = "SELECT 1 FROM ownership WHERE name = ?1"
+    /// Gives an issue a new revision (`Revisions`), making its ownership row if needed.
+    static let revise =
+        "INSERT INTO ownership (name, revision) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision"
+    static let selectRevisions = "SELECT name, revision FROM ownership WHERE revision IS NOT NULL"
 }

@@ -9,6 +9,7 @@ struct StateStatements {
     private let deleteSetting: SQLiteStatement
     private let upsertTransfer: SQLiteStatement
     private let deleteTransfer: SQLiteStatement
+    private let revisions: Revisions
 
     init(_ database: SQLiteDatabase) throws(SQLiteFailure) {
         upsertIssue = try database.prepare(StateSchema.upsertIssue)
@@ -19,16 +20,21 @@ struct StateStatements {
         deleteSetting = try database.prepare(StateSchema.deleteSetting)
         upsertTransfer = try database.prepare(StateSchema.upsertTransfer)
         deleteTransfer = try database.prepare(StateSchema.deleteTransfer)
+        revisions = try Revisions(database)
     }
 
-    /// Writes (or deletes) every row of `batch`.
-    func write(_ batch: StateBatch) throws(SQLiteFailure) {
+    /// Writes (or deletes) every row of `batch`, and gives each issue whose life an owner's write
+    /// in it changes a new revision (`Revisions`), which it returns.
+    @discardableResult
+    func write(_ batch: StateBatch) throws(SQLiteFailure) -> [String: Int64] {
+        let revising = try revisions.lifeChanges(in: batch)
         try Self.write(batch.issues, upsertIssue, deleteIssue) { IssueRow.values(of: $1) }
         try Self.write(batch.positions, upsertPosition, deletePosition) {
             [.text($0), .integer(Int64($1.article)), .integer(Int64($1.page))]
         }
         try Self.write(batch.settings, upsertSetting, deleteSetting) { [.text($0), .text($1)] }
         try Self.write(batch.transfers, upsertTransfer, deleteTransfer) { TransferRow.values(of: $1) }
+        return try revisions.revise(revising)
     }
 
     /// Upserts each row that has a value (as `values` of its name and value), deletes the others.

@@ -85,11 +85,13 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
     }
 
     /// What a commit did: the tables as they are after it when another writer committed since
-    /// this store's last transaction (nil when not), and the issues whose claimless changes it
-    /// did not write because that writer changed their rows (`ClaimlessWrite`).
+    /// this store's last transaction (nil when not), the issues whose claimless changes it
+    /// did not write because that writer gave them a new revision (`ClaimlessWrite`), and the
+    /// revisions it gave.
     struct CommitOutcome: Sendable {
         var stored: LoadedState?
         var dropped: Set<String> = []
+        var revised: [String: Int64] = [:]
     }
 
     /// Writes `batch` in one transaction under the writer lock. Blocking: the `CommitQueue` runs it.
@@ -99,7 +101,7 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
 
     /// `commit` for a caller that holds the writer lock (opening's repair). When another writer
     /// committed since this store's last transaction, the tables are read first: a claimless
-    /// change whose rows they no longer hold is left out, and the tables as the commit leaves
+    /// change whose issue they give another revision is left out, and the tables as the commit leaves
     /// them are what the library merges.
     func commitHoldingLock(_ batch: StateBatch) throws(LibraryError) -> CommitOutcome {
         access.lock()
@@ -110,7 +112,10 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
             try database.transaction { () throws(SQLiteFailure) in
                 version = try database.dataVersion()
                 guard let statements else { throw SQLiteFailure(code: 0, message: "the database was closed") }
-                guard version != seenVersion else { return try statements.write(batch) }
+                guard version != seenVersion else {
+                    outcome.revised = try statements.write(batch)
+                    return
+                }
                 var tables: LoadedState
                 do {
                     tables = try StateRows.readTables(database)
@@ -121,8 +126,8 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
                 }
                 outcome.dropped = batch.conflicts(with: tables.state)
                 let written = batch.dropping(outcome.dropped)
-                try statements.write(written)
-                tables.state.takeWritten(written)
+                outcome.revised = try statements.write(written)
+                tables.state.takeWritten(written, revised: outcome.revised)
                 tables.problems.removeAll { written.rewrites($0) }
                 outcome.stored = tables
             }

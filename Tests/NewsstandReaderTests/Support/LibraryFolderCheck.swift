@@ -47,13 +47,13 @@ enum LibraryFolderCheck {
         return problems
     }
 
-    /// Waits until every claim `library` gave back is deleted from its state.
+    /// Waits until every claim `library` gave back is cleared in its state.
     static func waitForReleases(of library: IssueLibrary) async {
         let claims = await library.claims
         await BlockingWork.run { claims.waitForReleases() }
     }
 
-    /// Of the claims table's rows as `name|pid` lines, those whose process runs: a claim exists
+    /// Of the ownership table's owners as `name|pid` lines, those whose process runs: a claim exists
     /// only while its work runs, so an idle library has none (its owner died, or gave it back).
     static func liveClaims(_ rows: [String]) -> [String] {
         rows.filter { line in line.split(separator: "|").last.flatMap { Int32($0) }.map { kill($0, 0) == 0 } ?? true }

@@ -68,7 +68,8 @@ enum LibraryInvariants {
         if !allowsDownloading {
             // A claim is given back on a thread of its own, a moment after the work that held it.
             await LibraryFolderCheck.waitForReleases(of: library)
-            let rows = try Shell.run("sqlite3", [database, "SELECT name, pid FROM claims"]).stdout.split(separator: "\n")
+            let rows = try Shell.run("sqlite3", [database, "SELECT name, pid FROM ownership WHERE token IS NOT NULL"]).stdout
+                .split(separator: "\n")
             let live = LibraryFolderCheck.liveClaims(rows.map(String.init))
             if !live.isEmpty { problems.append("claims held while nothing runs: \(live)") }
         }

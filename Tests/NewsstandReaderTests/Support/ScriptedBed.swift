@@ -247,7 +247,8 @@ final class ScriptedBed: @unchecked Sendable {
         if !allowsDownloading {
             // A claim is given back on a thread of its own, a moment after the work that held it.
             await LibraryFolderCheck.waitForReleases(of: library)
-            let live = LibraryFolderCheck.liveClaims(try sqliteRows("SELECT name, pid FROM claims", columns: 2))
+            let live = LibraryFolderCheck.liveClaims(
+                try sqliteRows("SELECT name, pid FROM ownership WHERE token IS NOT NULL", columns: 2))
             if !live.isEmpty { problems.append("claims held while nothing runs: \(live)") }
         }
         // SQLite's own check of the database.

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The revision of an issue's rows, in its row of the `ownership` table: what an engine event's
+/// change is conditional on (`ClaimlessWrite`). A commit gives an issue a new one (random, so that
+/// a deleted and re-made row never repeats one) when an owner's write in it changes the issue's
+/// life: its record or transfer row other than in the bytes so far, resume data and last error.
+/// Only issues that have an ownership row (they had a transfer or an owner: only then can an
+/// engine's event be based on them) or whose transfer row the write changes are looked at, so a
+/// refresh of 100,000 records costs one lookup each. A claimless change revises nothing: two
+/// processes' progress events both go in.
+struct Revisions {
+    private let hasRow: SQLiteStatement
+    private let selectIssue: SQLiteStatement
+    private let selectTransfer: SQLiteStatement
+    private let revise: SQLiteStatement
+
+    init(_ database: SQLiteDatabase) throws(SQLiteFailure) {
+        hasRow = try database.prepare(StateSchema.selectOwnership)
+        selectIssue = try database.prepare(StateSchema.selectIssue)
+        selectTransfer = try database.prepare(StateSchema.selectTransfer)
+        revise = try database.prepare(StateSchema.revise)
+    }
+
+    /// The issues whose life the owner's writes of `batch` change, by the rows the database holds
+    /// before it is written (a row that does not read back counts as changed).
+    func lifeChanges(in batch: StateBatch) throws(SQLiteFailure) -> Set<String> {
+        var records: [String: IssueRecord?] = [:]
+        for row in batch.issues where batch.claimless[row.name] == nil { records[row.name] = .some(row.value) }
+        var transfers: [String: TransferRecord?] = [:]
+        for row in batch.transfers where batch.claimless[row.name] == nil { transfers[row.name] = .some(row.value) }
+        var changed = Set<String>()
+        for name in Set(records.keys).union(transfers.keys) {
+            if transfers[name] == nil {
+                guard try exists(name) else { continue }
+            }
+            if let record = records[name], try stored(name, selectIssue, IssueRow.record, Self.life) != .some(Self.life(record)) {
+                changed.insert(name)
+            } else if let row = transfers[name],
+                try stored(name, selectTransfer, TransferRow.record, Self.life) != .some(Self.life(row))
+            {
+                changed.insert(name)
+            }
+        }
+        return changed
+    }
+
+    /// Gives each of `names` a new revision; returns them.
+    func revise(_ names: Set<String>) throws(SQLiteFailure) -> [String: Int64] {
+        var revised: [String: Int64] = [:]
+        for name in names {
+            let revision = Int64.random(in: 1...Int64.max)
+            try revise.run([.text(name), .integer(revision)])
+            revised[name] = revision
+        }
+        return revised
+    }
+
+    private func exists(_ name: String) throws(SQLiteFailure) -> Bool {
+        try hasRow.bind([.text(name)])
+        defer { hasRow.reset() }
+        return try hasRow.step()
+    }
+
+    /// `name`'s row as `select` reads it, as far as its `life` goes: `.some(nil)` when there is
+    /// none, nil when it does not read back.
+    private func stored<Value>(
+        _ name: String, _ select: SQLiteStatement, _ read: (SQLiteStatement) throws(IssueRow.Refusal) -> Value,
+        _ life: (Value?) -> Value?
+    ) throws(SQLiteFailure) -> Value?? {
+        try select.bind([.text(name)])
+        defer { select.reset() }
+        guard try select.step() else { return .some(nil) }
+        return (try? read(select)).map(life)
+    }
+
+    /// A record as far as its life goes: without the bytes so far, and its date to the
+    /// millisecond (a `Double` read back can differ from the one written in the last place).
+    private static func life(_ record: IssueRecord?) -> IssueRecord? {
+        guard var record else { return nil }
+        if case .downloading = record.status {
+            record.status = .downloading(DownloadProgress(bytesReceived: 0, bytesExpected: nil))
+        }
+        record.date = Date(timeIntervalSince1970: (record.date.timeIntervalSince1970 * 1000).rounded() / 1000)
+        return record
+    }
+
+    /// A transfer row as far as its life goes: without the bytes so far, resume data and last error.
+    private static func life(_ row: TransferRecord?) -> TransferRecord? {
+        guard var row else { return nil }
+        row.bytesReceived = 0
+        row.bytesExpected = nil
+        row.resumeData = nil
+        row.lastError = nil
+        return row
+    }
+}
