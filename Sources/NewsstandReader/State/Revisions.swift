@@ -22,21 +22,25 @@ struct Revisions {
     }
 
     /// The issues whose life the owner's writes of `batch` change, by the rows the database holds
-    /// before it is written (a row that does not read back counts as changed).
+    /// before it is written (a row that does not read back counts as changed). Copies no record:
+    /// a refresh's batch may hold 100,000.
     func lifeChanges(in batch: StateBatch) throws(SQLiteFailure) -> Set<String> {
-        var records: [String: IssueRecord?] = [:]
-        for row in batch.issues where batch.claimless[row.name] == nil { records[row.name] = .some(row.value) }
-        var transfers: [String: TransferRecord?] = [:]
-        for row in batch.transfers where batch.claimless[row.name] == nil { transfers[row.name] = .some(row.value) }
+        var transfers: [String: Int] = [:]
+        for (position, row) in batch.transfers.enumerated() where batch.claimless[row.name] == nil {
+            transfers[row.name] = position
+        }
         var changed = Set<String>()
-        for name in Set(records.keys).union(transfers.keys) {
-            if transfers[name] == nil {
-                guard try exists(name) else { continue }
+        for row in batch.issues where batch.claimless[row.name] == nil {
+            if transfers[row.name] == nil {
+                guard try exists(row.name) else { continue }
             }
-            if let record = records[name], try stored(name, selectIssue, IssueRow.record, Self.life) != .some(Self.life(record)) {
-                changed.insert(name)
-            } else if let row = transfers[name],
-                try stored(name, selectTransfer, TransferRow.record, Self.life) != .some(Self.life(row))
+            if try stored(row.name, selectIssue, IssueRow.record, Self.life) != .some(Self.life(row.value)) {
+                changed.insert(row.name)
+            }
+        }
+        for (name, position) in transfers where !changed.contains(name) {
+            if try stored(name, selectTransfer, TransferRow.record, Self.life)
+                != .some(Self.life(batch.transfers[position].value))
             {
                 changed.insert(name)
             }
