@@ -13,7 +13,7 @@ extension IssueLibrary {
     /// Gives `event` to `name`'s lifecycle (as the state has it, or `before`, taken before a
     /// step that already wrote part of the event's outcome), writes the lifecycle back and
     /// carries out its actions. An event handled `withoutClaim` (an engine's) is written as a
-    /// `ClaimlessWrite`: it gives way when another writer changed the issue's rows meanwhile.
+    /// `ClaimlessWrite`: it gives way when another writer gave the issue a new revision meanwhile.
     func handle(
         _ event: LifecycleEvent, of name: String, from before: IssueLifecycle? = nil, withoutClaim: Bool = false
     ) async {
