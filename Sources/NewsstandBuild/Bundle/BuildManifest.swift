@@ -140,9 +140,14 @@ public struct BuildManifest: Sendable, Codable, Equatable {
         return base + folder.split(separator: "/").map { Self.escape(String($0)) }.joined(separator: "/") + "/"
     }
 
-    private static func escape(_ component: String) -> String {
+    /// What a path component keeps unescaped: made once, not for every component of every entry.
+    private static let componentAllowed: CharacterSet = {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#")
-        return component.addingPercentEncoding(withAllowedCharacters: allowed) ?? component
+        return allowed
+    }()
+
+    private static func escape(_ component: String) -> String {
+        component.addingPercentEncoding(withAllowedCharacters: componentAllowed) ?? component
     }
 }
