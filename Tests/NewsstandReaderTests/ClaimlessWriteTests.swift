@@ -95,7 +95,7 @@ struct ClaimlessWriteTests {
             await reread.close()
             #expect(
                 try bed.sqliteRows("SELECT revision FROM ownership WHERE name = 'a'") == revision,
-                "claimless changes revise nothing")
+                "progress events revise nothing")
 
             // `second` ends the transfer under the claim: `first`'s next claimless change is
             // dropped.

@@ -1,4 +1,6 @@
 import Foundation
+import NewsstandCore
+import NewsstandTestSupport
 import Testing
 
 @testable import NewsstandReader
@@ -11,7 +13,16 @@ import Testing
 struct RevisionsTests {
     let database: SQLiteDatabase
     let statements: StateStatements
-    var state = IssueLifecycleTests.storedRows
+    var state = Self.transferring
+
+    /// An issue and its transfer under way (generation 1): a row that reads back as received
+    /// once it names its file.
+    static let transferring: LibraryState = {
+        var state = IssueLifecycleTests.storedRows
+        state.transfers["a"]?.generation = 1
+        state.transfers["a"]?.stage = .transferring
+        return state
+    }()
 
     init() throws {
         database = try SQLiteDatabase(path: ":memory:", access: .readWrite(create: true))
@@ -58,21 +69,34 @@ struct RevisionsTests {
         #expect(try revision() == queued["a"])
     }
 
-    @Test mutating func anEngineEventsChangeRevisesNothingAndIsConditional() throws {
+    @Test mutating func anEngineEventsChangeIsConditionalAndRevisesOnlyALifeChange() throws {
         let first = try #require(try commit()["a"])
-        state.changeWithoutClaim("a") { $0.transfers["a"]?.stage = .transferring }
-        let batch = state.pendingChanges
-        #expect(batch.claimless["a"]?.basis == first)
-        var revised: [String: Int64] = [:]
-        try database.transaction { () throws(SQLiteFailure) in revised = try statements.write(batch) }
-        #expect(revised.isEmpty)
-        #expect(try revision() == first)
-
-        // Another writer's owner write since: the same change is now a conflict.
+        // Progress only: committed on the revision it was made from, which stays.
+        state.changeWithoutClaim("a") { $0.transfers["a"]?.bytesReceived = 10 }
+        let progress = state.pendingChanges
+        #expect(progress.claimless["a"]?.basis == first)
         var stored = state
         stored.revisions["a"] = first &+ 1
-        #expect(batch.conflicts(with: stored) == ["a"])
-        #expect(batch.conflicts(with: state).isEmpty)
+        #expect(progress.conflicts(with: stored) == ["a"], "another writer's change of life since")
+        #expect(progress.conflicts(with: state).isEmpty)
+        #expect(try commit().isEmpty)
+        #expect(try revision() == first)
+
+        // A change of life (the file received): a new revision, and a change made on top of it
+        // while it was being committed is based on that one.
+        let file = state.transfers["a"].map { TransferHandOff.receivedName(of: $0.id) }
+        state.changeWithoutClaim("a") { state in
+            state.transfers["a"]?.stage = .received
+            state.transfers["a"]?.receivedFile = file
+        }
+        let received = state.pendingChanges
+        state.changeWithoutClaim("a") { $0.transfers["a"]?.bytesReceived = 20 }
+        var revised: [String: Int64] = [:]
+        try database.transaction { () throws(SQLiteFailure) in revised = try statements.write(received) }
+        state.markCommitted(received, revised: revised)
+        let second = try #require(revised["a"])
+        #expect(second != first)
+        #expect(state.pendingChanges.claimless["a"]?.basis == second)
     }
 
     @Test mutating func anIssueWithoutTransferOrOwnerIsNotLookedAt() throws {
@@ -98,5 +122,56 @@ struct RevisionsTests {
         state.issues["a"] = record
         let revised = try commit()
         #expect(revised["a"] != nil && revised["a"] != first)
+    }
+
+    /// `save()` may take a batch before the commit before it came back: a change in it made on
+    /// top of this library's own committed change of life is still based on the revision that
+    /// change replaced. When another writer committed meanwhile (the commit then reads the tables
+    /// and checks), it is no conflict; a change based on another writer's revision is one.
+    @Test func aChangeMadeOnTopOfThisLibrarysOwnCommitIsNoConflict() async throws {
+        let url = try Shell.temporaryFolder("revisions")
+        try await IssueLibrary(folder: url).close()
+        let folder = try OpenFolder.open(url)
+        let lock = WriterLock(folder: folder, timeout: 5)
+        func open() throws -> StateStore {
+            try lock.hold { () throws(LibraryError) in try StateStore.open(in: folder, scale: .normal, lock: lock, openFlags: 0) }
+                .0
+        }
+        let (ours, theirs) = (try open(), try open())
+        var state = Self.transferring
+        let first = try ours.commit(state.pendingChanges)
+        state.markCommitted(state.pendingChanges, revised: first.revised)
+        let base = try #require(first.revised["a"])
+
+        // Batch 1: the file received (a change of life); batch 2, taken before batch 1 came back,
+        // adds the bytes so far on top of it, still on `base`.
+        let file = state.transfers["a"].map { TransferHandOff.receivedName(of: $0.id) }
+        state.changeWithoutClaim("a") { state in
+            state.transfers["a"]?.stage = .received
+            state.transfers["a"]?.receivedFile = file
+        }
+        let received = state.pendingChanges
+        state.changeWithoutClaim("a") { $0.transfers["a"]?.bytesReceived = 99 }
+        let onTop = state.pendingChanges
+        #expect(onTop.claimless["a"]?.basis == base)
+        let given = try #require(try ours.commit(received).revised["a"])
+        // Another process writes something else: the next commit reads the tables and checks.
+        var other = LibraryState(scale: .normal)
+        other.readingPositions["b"] = ReadingPosition(article: 1, page: 0)
+        _ = try theirs.commit(other.pendingChanges)
+        let outcome = try ours.commit(onTop)
+        #expect(outcome.dropped.isEmpty, "a change on top of this library's own was dropped")
+        #expect(outcome.stored?.state.transfers["a"]?.bytesReceived == 99)
+        #expect(outcome.stored?.state.revisions["a"] == given)
+
+        // The other process changes the issue's life: a change on the older revision gives way.
+        var theirsState = try #require(outcome.stored?.state)
+        theirsState.transfers["a"]?.stage = .ended
+        theirsState.transfers["a"]?.receivedFile = nil
+        _ = try theirs.commit(theirsState.pendingChanges)
+        state.changeWithoutClaim("a") { $0.transfers["a"]?.bytesReceived = 100 }
+        #expect(try ours.commit(state.pendingChanges).dropped == ["a"])
+        ours.close()
+        theirs.close()
     }
 }

@@ -151,7 +151,7 @@ final class IssueClaims: Sendable {
             var held = false
             try database.transaction { () throws(SQLiteFailure) in
                 for row in try OwnerRow.all(in: database) {
-                    if isLive(row, at: time) { held = true } else { try OwnerRow.clear(token: row.token, in: database) }
+                    if isLive(row, at: time) { held = true } else { try OwnerRow.clear(row.name, token: row.token, in: database) }
                 }
                 try OwnerRow.pruneOrphans(in: database)
             }
@@ -177,7 +177,7 @@ final class IssueClaims: Sendable {
         BlockingWork.start { [self] in
             defer { releases.leave() }
             do throws(LibraryError) {
-                try write { database throws(SQLiteFailure) in try OwnerRow.clear(token: token, in: database) }
+                try write { database throws(SQLiteFailure) in try OwnerRow.clear(name, token: token, in: database) }
             } catch {
                 // Once closed, closing gave it back.
                 if case .libraryClosed = error { return }
@@ -194,9 +194,9 @@ final class IssueClaims: Sendable {
             holding.closed = true
             return holding.names
         }
-        for token in held.values {
+        for (name, token) in held {
             Self.heldInProcess.withLock { _ = $0.remove(token) }
-            try? write { database throws(SQLiteFailure) in try OwnerRow.clear(token: token, in: database) }
+            try? write { database throws(SQLiteFailure) in try OwnerRow.clear(name, token: token, in: database) }
         }
     }
 
@@ -236,24 +236,26 @@ final class IssueClaims: Sendable {
     }
 
     private func renew() {
-        let tokens = holding.withLock { holding -> [String]? in
+        let held = holding.withLock { holding -> [String: String]? in
             guard !holding.names.isEmpty, !holding.closed else {
                 holding.renewing = false
                 return nil
             }
-            return Array(holding.names.values)
+            return holding.names
         }
-        guard let tokens else { return }
+        guard let held else { return }
         let time = clock.now()
         let kept = try? write { database throws(SQLiteFailure) -> Set<String> in
             var kept = Set<String>()
             try database.transaction { () throws(SQLiteFailure) in
-                for token in tokens where try OwnerRow.renew(token: token, at: time, in: database) { kept.insert(token) }
+                for (name, token) in held where try OwnerRow.renew(name, token: token, at: time, in: database) {
+                    kept.insert(token)
+                }
             }
             return kept
         }
         if let kept {
-            let lost = Set(tokens).subtracting(kept)
+            let lost = Set(held.values).subtracting(kept)
             if !lost.isEmpty {
                 holding.withLock { $0.lost.formUnion(lost) }
                 log(.notice, "\(lost.count) claim(s) were taken over after their lease ran out")

@@ -56,10 +56,11 @@ struct OwnerRow: Equatable, Sendable {
         ).run([.text(name), .text(token), .integer(Int64(pid)), .real(renewed)])
     }
 
-    /// Clears the owner taken with `token`, if it is still the owner.
-    static func clear(token: String, in database: SQLiteDatabase) throws(SQLiteFailure) {
-        try database.prepare("UPDATE ownership SET token = NULL, pid = NULL, renewed = NULL WHERE token = ?1")
-            .run([.text(token)])
+    /// Clears `name`'s owner taken with `token`, if it is still the owner (by the primary key:
+    /// the table holds a row for every issue that had a transfer).
+    static func clear(_ name: String, token: String, in database: SQLiteDatabase) throws(SQLiteFailure) {
+        try database.prepare("UPDATE ownership SET token = NULL, pid = NULL, renewed = NULL WHERE name = ?1 AND token = ?2")
+            .run([.text(name), .text(token)])
     }
 
     /// Deletes the rows nobody owns of issues that have neither a record nor a transfer any more
@@ -72,9 +73,11 @@ struct OwnerRow: Equatable, Sendable {
             """)
     }
 
-    /// Says the holder of `token` is still working; false when it is no longer the owner (taken over).
-    static func renew(token: String, at time: Double, in database: SQLiteDatabase) throws(SQLiteFailure) -> Bool {
-        try database.prepare("UPDATE ownership SET renewed = ?1 WHERE token = ?2").run([.real(time), .text(token)])
+    /// Says the holder of `name`'s claim taken with `token` is still working; false when it is no
+    /// longer the owner (taken over).
+    static func renew(_ name: String, token: String, at time: Double, in database: SQLiteDatabase) throws(SQLiteFailure) -> Bool {
+        try database.prepare("UPDATE ownership SET renewed = ?1 WHERE name = ?2 AND token = ?3")
+            .run([.real(time), .text(name), .text(token)])
         return database.changes > 0
     }
 }

@@ -95,16 +95,18 @@ struct LibraryState: Sendable {
             claimless: claimless.filter { pendingClaimless($0.key) != nil })
     }
 
-    /// Forgets the changes `batch` committed, except those made again since it was taken (a
-    /// claimless one made again keeps its basis: a claimless commit changes no revision), and
-    /// takes the revisions the commit gave. A claimless change the commit dropped is forgotten
-    /// too: the merge of the commit's rows brings the other writer's.
+    /// Forgets the changes `batch` committed, except those made again since it was taken, and
+    /// takes the revisions the commit gave. A claimless change made again is made on top of what
+    /// the batch wrote: it is based on the revision the batch gave, if it gave one. A claimless
+    /// change the commit dropped is forgotten too: the merge of the commit's rows brings the
+    /// other writer's.
     mutating func markCommitted(_ batch: StateBatch, revised: [String: Int64]) {
         issues.markCommitted(batch.issues)
         readingPositions.markCommitted(batch.positions)
         settings.markCommitted(batch.settings)
         transfers.markCommitted(batch.transfers)
         claimless = claimless.filter { pendingClaimless($0.key) != nil }
+        for (name, revision) in revised where claimless[name] != nil { claimless[name]?.basis = revision }
         revisions.merge(revised) { $1 }
     }
 

@@ -2,12 +2,14 @@ import Foundation
 
 /// The revision of an issue's rows, in its row of the `ownership` table: what an engine event's
 /// change is conditional on (`ClaimlessWrite`). A commit gives an issue a new one (random, so that
-/// a deleted and re-made row never repeats one) when an owner's write in it changes the issue's
-/// life: its record or transfer row other than in the bytes so far, resume data and last error.
-/// Only issues that have an ownership row (they had a transfer or an owner: only then can an
-/// engine's event be based on them) or whose transfer row the write changes are looked at, so a
-/// refresh of 100,000 records costs one lookup each. A claimless change revises nothing: two
-/// processes' progress events both go in.
+/// a deleted and re-made row never repeats one) when a write in it changes the issue's life: its
+/// record or transfer row other than in the bytes so far, resume data and last error, whoever
+/// writes it (an owner, or an engine event that was still based on the current revision). So an
+/// event's change is committed only while nobody changed the issue's life since the rows it was
+/// made from, and two processes' progress events both go in. Only issues that have an ownership
+/// row (they had a transfer or an owner: only then can an engine's event be based on them) or
+/// whose transfer row the write changes are looked at, so a refresh of 100,000 records costs one
+/// lookup each.
 struct Revisions {
     private let hasRow: SQLiteStatement
     private let selectIssue: SQLiteStatement
@@ -21,16 +23,14 @@ struct Revisions {
         revise = try database.prepare(StateSchema.revise)
     }
 
-    /// The issues whose life the owner's writes of `batch` change, by the rows the database holds
+    /// The issues whose life the writes of `batch` change, by the rows the database holds
     /// before it is written (a row that does not read back counts as changed). Copies no record:
     /// a refresh's batch may hold 100,000.
     func lifeChanges(in batch: StateBatch) throws(SQLiteFailure) -> Set<String> {
         var transfers: [String: Int] = [:]
-        for (position, row) in batch.transfers.enumerated() where batch.claimless[row.name] == nil {
-            transfers[row.name] = position
-        }
+        for (position, row) in batch.transfers.enumerated() { transfers[row.name] = position }
         var changed = Set<String>()
-        for row in batch.issues where batch.claimless[row.name] == nil {
+        for row in batch.issues {
             if transfers[row.name] == nil {
                 guard try exists(row.name) else { continue }
             }

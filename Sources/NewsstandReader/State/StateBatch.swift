@@ -19,9 +19,17 @@ struct StateBatch: Sendable {
     /// Whether there is nothing to write.
     var isEmpty: Bool { issues.isEmpty && positions.isEmpty && settings.isEmpty && transfers.isEmpty }
 
-    /// The claimless changes whose issue has another revision in `stored` than they were made from.
-    func conflicts(with stored: LibraryState) -> Set<String> {
-        Set(claimless.filter { $0.value.basis != stored.revisions[$0.key] }.keys)
+    /// The claimless changes whose issue has another revision in `stored` than they were made
+    /// from, but those made on top of this library's own commits that led to that revision
+    /// (`own`, `StateStore.OwnRevisions`) and taken before their outcome reached the library.
+    func conflicts(with stored: LibraryState, own: [String: StateStore.OwnRevisions] = [:]) -> Set<String> {
+        Set(
+            claimless.filter { name, write in
+                let now = stored.revisions[name]
+                guard write.basis != now else { return false }
+                guard let own = own[name], own.last == now, own.chain.contains(write.basis) else { return true }
+                return false
+            }.keys)
     }
 
     /// This batch without the issue and transfer rows of `names`.

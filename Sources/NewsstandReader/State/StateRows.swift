@@ -35,8 +35,8 @@ enum StateRows {
         return LoadedState(state: state, problems: problems)
     }
 
-    /// The issues' revisions (`ClaimlessWrite`). A row that does not read back is left out: it is
-    /// no basis of a change (an engine event's change of that issue then gives way once).
+    /// The issues' revisions (`ClaimlessWrite`). A row with none (made by a claim) or whose
+    /// revision does not read back is left out: the issue reads as never revised.
     static func readRevisions(_ database: SQLiteDatabase) throws -> [String: Int64] {
         var revisions: [String: Int64] = [:]
         let rows = try database.prepare(StateSchema.selectRevisions)

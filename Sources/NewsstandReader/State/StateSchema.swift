@@ -32,7 +32,7 @@ enum StateSchema {
 
     /// The ownership table (version 6): one row per issue that had a transfer or an owner
     /// (`IssueOwnership`), holding who owns the issue's files now (nobody: NULL) and the revision
-    /// of its rows (NULL until an owner's write gives it one).
+    /// of its rows (NULL until a change of the issue's life gives it one).
     static let createOwnership = """
         CREATE TABLE IF NOT EXISTS ownership (
             name TEXT PRIMARY KEY NOT NULL,
@@ -127,11 +127,13 @@ enum StateSchema {
 
     /// From version 5: the ownership table, empty, instead of the claims table (a claim is
     /// worth nothing across an upgrade: its holder was the old version's process).
-    /// A transfer under way gets its row, so that an owner's next write revises it.
+    /// Every transfer gets its row with a revision (`random()`, as a commit gives one), so that an
+    /// engine event's change based on the rows before the upgrade has a basis that a removal, or
+    /// the pruning of the row after it, changes.
     static let migrateFrom5 = """
         DROP TABLE IF EXISTS claims;
         \(createOwnership)
-        INSERT OR IGNORE INTO ownership (name) SELECT name FROM transfers;
+        INSERT OR IGNORE INTO ownership (name, revision) SELECT name, random() FROM transfers;
         PRAGMA user_version = 6;
         """
 

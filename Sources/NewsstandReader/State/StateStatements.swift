@@ -23,8 +23,8 @@ struct StateStatements {
         revisions = try Revisions(database)
     }
 
-    /// Writes (or deletes) every row of `batch`, and gives each issue whose life an owner's write
-    /// in it changes a new revision (`Revisions`), which it returns.
+    /// Writes (or deletes) every row of `batch`, and gives each issue whose life it changes a new
+    /// revision (`Revisions`), which it returns.
     @discardableResult
     func write(_ batch: StateBatch) throws(SQLiteFailure) -> [String: Int64] {
         let revising = try revisions.lifeChanges(in: batch)

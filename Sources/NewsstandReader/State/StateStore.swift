@@ -49,6 +49,19 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
     /// `PRAGMA data_version` as of this connection's last transaction: another value means
     /// another writer committed since.
     private var seenVersion: Int64
+    /// The revisions this store's commits gave issues by committing engine events' changes
+    /// (`StateBatch.conflicts`): `save()` may take a batch before the commit before it has come
+    /// back, and such a batch holds a change made on top of that commit but still based on the
+    /// revision it replaced.
+    private var ownRevisions: [String: OwnRevisions] = [:]
+
+    /// Revisions this store gave an issue one after another, each commit based on the one before.
+    struct OwnRevisions: Sendable {
+        /// The revision the first of them replaced, and each given since.
+        var chain: Set<Int64?>
+        /// The last one given.
+        var last: Int64
+    }
     let path: String
     let lock: WriterLock
 
@@ -124,7 +137,7 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
                 } catch {
                     throw SQLiteFailure(code: 0, message: "\(error)")
                 }
-                outcome.dropped = batch.conflicts(with: tables.state)
+                outcome.dropped = batch.conflicts(with: tables.state, own: ownRevisions)
                 let written = batch.dropping(outcome.dropped)
                 outcome.revised = try statements.write(written)
                 tables.state.takeWritten(written, revised: outcome.revised)
@@ -135,6 +148,16 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
             throw .cannotSave(path: path, reason: error.description)
         }
         seenVersion = version
+        for (name, given) in outcome.revised {
+            guard let write = batch.claimless[name], !outcome.dropped.contains(name) else { continue }
+            if var own = ownRevisions[name], own.chain.contains(write.basis) {
+                own.chain.insert(given)
+                own.last = given
+                ownRevisions[name] = own
+            } else {
+                ownRevisions[name] = OwnRevisions(chain: [write.basis, given], last: given)
+            }
+        }
         return outcome
     }
 
