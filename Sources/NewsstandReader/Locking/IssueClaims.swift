@@ -5,9 +5,9 @@ import NewsstandCore
 /// update's swap, its removal. The claim of an issue is the owner of its row of the `ownership`
 /// table in `library.sqlite`, taken in a transaction of its own (a compare-and-set: the owner is
 /// written only when nobody who may still be working is it) and given back by clearing it. The
-/// same row holds the revision of the issue's rows, which an owner's commit changes and an
-/// engine event's change is conditional on (`ClaimlessWrite`): one row per issue orders every
-/// writer. Nothing is locked while the work runs: an app suspended in the middle of a download
+/// same row holds the revision of the issue's rows, which every committed change of the issue's
+/// life renews and an engine event's change is conditional on (`Revisions`, `ClaimlessWrite`):
+/// one row per issue orders every writer. Nothing is locked while the work runs: an app suspended in the middle of a download
 /// holds no file lock (0xdead10cc), only a row.
 ///
 /// A row is its holder's while the holder may still be working:
@@ -143,8 +143,8 @@ final class IssueClaims: Sendable {
     }
 
     /// Whether anyone who may still be working holds a claim; clears the owners nobody is any
-    /// more (a process that died), and deletes the rows of issues that are gone. The caller holds the writer lock, which
-    /// keeps new claims out meanwhile (opening's repair).
+    /// more (a process that died), and deletes the rows of issues that are gone. The caller holds
+    /// the writer lock, which keeps new claims out meanwhile (opening's repair).
     func anyHeldHoldingLock() throws(LibraryError) -> Bool {
         let time = clock.now()
         return try write { database throws(SQLiteFailure) -> Bool in
