@@ -15,6 +15,15 @@ struct RevisionsTests {
     let statements: StateStatements
     var state = Self.transferring
 
+    /// An engine event's change of life: "a"'s file received, as its hand-off names it.
+    static func receive(_ state: inout LibraryState) {
+        let file = state.transfers["a"].map { TransferHandOff.receivedName(of: $0.id) }
+        state.changeWithoutClaim("a") { state in
+            state.transfers["a"]?.stage = .received
+            state.transfers["a"]?.receivedFile = file
+        }
+    }
+
     /// An issue and its transfer under way (generation 1): a row that reads back as received
     /// once it names its file.
     static let transferring: LibraryState = {
@@ -84,11 +93,7 @@ struct RevisionsTests {
 
         // A change of life (the file received): a new revision, and a change made on top of it
         // while it was being committed is based on that one.
-        let file = state.transfers["a"].map { TransferHandOff.receivedName(of: $0.id) }
-        state.changeWithoutClaim("a") { state in
-            state.transfers["a"]?.stage = .received
-            state.transfers["a"]?.receivedFile = file
-        }
+        Self.receive(&state)
         let received = state.pendingChanges
         state.changeWithoutClaim("a") { $0.transfers["a"]?.bytesReceived = 20 }
         var revised: [String: Int64] = [:]
@@ -145,11 +150,7 @@ struct RevisionsTests {
 
         // Batch 1: the file received (a change of life); batch 2, taken before batch 1 came back,
         // adds the bytes so far on top of it, still on `base`.
-        let file = state.transfers["a"].map { TransferHandOff.receivedName(of: $0.id) }
-        state.changeWithoutClaim("a") { state in
-            state.transfers["a"]?.stage = .received
-            state.transfers["a"]?.receivedFile = file
-        }
+        Self.receive(&state)
         let received = state.pendingChanges
         state.changeWithoutClaim("a") { $0.transfers["a"]?.bytesReceived = 99 }
         let onTop = state.pendingChanges
