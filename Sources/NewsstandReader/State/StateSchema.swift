@@ -30,9 +30,9 @@ enum StateSchema {
         ) WITHOUT ROWID;
         """
 
-    /// The ownership table (version 6): one row per issue that had a transfer or an owner
-    /// (`IssueOwnership`), holding who owns the issue's files now (nobody: NULL) and the revision
-    /// of its rows (NULL until a change of the issue's life gives it one).
+    /// The ownership table (version 6): one row per issue that had a transfer or an owner,
+    /// holding who owns the issue's files now (`IssueClaims`; nobody: NULL) and the revision of
+    /// its rows (`Revisions`; NULL until a change of the issue's life gives it one).
     static let createOwnership = """
         CREATE TABLE IF NOT EXISTS ownership (
             name TEXT PRIMARY KEY NOT NULL,
@@ -125,11 +125,11 @@ enum StateSchema {
     /// to add, version 5's claims table is replaced by the next step.
     static let migrateFrom4 = "PRAGMA user_version = 5;"
 
-    /// From version 5: the ownership table, empty, instead of the claims table (a claim is
-    /// worth nothing across an upgrade: its holder was the old version's process).
-    /// Every transfer gets its row with a revision (`random()`, as a commit gives one), so that an
-    /// engine event's change based on the rows before the upgrade has a basis that a removal, or
-    /// the pruning of the row after it, changes.
+    /// From version 5: the ownership table instead of the claims table (a claim is worth nothing
+    /// across an upgrade: its holder was the old version's process). Every transfer gets its row
+    /// with a revision (`random()`, as a commit gives one), so that an engine event's change
+    /// based on the rows before the upgrade has a basis that a removal, or the pruning of the row
+    /// after it, changes.
     static let migrateFrom5 = """
         DROP TABLE IF EXISTS claims;
         \(createOwnership)
