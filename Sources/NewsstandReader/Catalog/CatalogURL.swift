@@ -106,10 +106,11 @@ enum CatalogURL {
         isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
-        let digits = Array("0123456789ABCDEF".utf8)
         out.append(UInt8(ascii: "%"))
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0x0F)])
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0x0F)])
     }
 }
