@@ -22,7 +22,7 @@ extension IssueLibrary {
         shelfFollowers.removeAll { $0.isFinished }
         guard !shelfFollowers.isEmpty, !batch.issues.isEmpty else { return }
         var update = ShelfUpdate()
-        for name in batch.issueNames {
+        for name in batch.issues.map(\.name) {
             if let record = state.issues[name] {
                 update.changed[name] = shelfIssue(record)
             } else {

@@ -60,8 +60,6 @@ public actor IssueLibrary {
     var backgroundEngine: (any TransferEngine)?
     /// The same engine for the system's calls, which come on its thread, not the actor.
     nonisolated let backgroundEngineForSystem = Locked<(any TransferEngine)?>(nil)
-    /// Carries the engine's events to the actor in order (`LibraryTransferSink`).
-    var engineEventsTask: Task<Void, Never>?
     /// Calls to the engine under way (a start, a cancel), by a counter.
     var engineCalls: [Int: Task<Void, Never>] = [:]
     var engineCallCount = 0
@@ -94,15 +92,15 @@ public actor IssueLibrary {
         // files: another process's unpack or download must not be taken for a crash's leftover.
         let (store, claims, state, problems) = try lock.hold { () throws(LibraryError) in
             let (store, loaded) = try StateStore.open(in: opened, scale: scale, lock: lock, openFlags: openFlags)
-            let claims = IssueClaims(store: store, lock: lock, log: configuration.log, clock: configuration.clock)
+            let claims = IssueClaims(store: store, log: configuration.log, clock: configuration.clock)
             var state = loaded.state
             var problems = loaded.problems
             guard try !claims.anyHeldHoldingLock() else { return (store, claims, state, problems) }
             Self.recover(&state, in: layout, folder: opened)
-            guard state.hasChanges else { return (store, claims, state, problems) }
+            let batch = state.pendingChanges
+            guard !batch.isEmpty else { return (store, claims, state, problems) }
             // A repair is redone on every open until it is committed, so a full disk must not
             // keep the library from opening.
-            let batch = state.pendingChanges
             do {
                 let outcome = try store.commitHoldingLock(batch)
                 state.markCommitted(batch, revised: outcome.revised)
@@ -188,11 +186,8 @@ public actor IssueLibrary {
 
     /// Every issue, newest first.
     public var issues: [Issue] {
-        newestFirst().compactMap { state.issues[$0].map(shelfIssue) }
+        state.newestFirst().compactMap { state.issues[$0].map(shelfIssue) }
     }
-
-    /// Every issue's name, newest first (`LibraryState.newestFirst`).
-    func newestFirst() -> [String] { state.newestFirst() }
 
     /// The issue with this name, if the library has it.
     public func issue(named name: String) -> Issue? {

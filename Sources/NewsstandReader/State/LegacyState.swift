@@ -22,19 +22,13 @@ enum LegacyState {
         guard let kind = folder.kind(of: name) else { return nil }
         guard kind == .regularFile else { throw .stateUnusable(.notARegularFile(path: path, kind: kind.description)) }
         func unreadable(_ reason: String) -> LibraryError { .stateUnusable(.legacyUnreadable(path: path, reason: reason)) }
-        let data: Data
+        let read: Data?
         do {
-            guard let all = try folder.file(name).readAll(limit: Int(StateStore.maxLegacyStateBytes)) else {
-                throw unreadable("larger than \(StateStore.maxLegacyStateBytes) bytes")
-            }
-            data = all
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as FileSystemError {
-            throw unreadable(error.reason)
+            read = try folder.file(name).readAll(limit: Int(StateStore.maxLegacyStateBytes))
         } catch {
-            throw unreadable("\(error)")
+            throw unreadable(error.reason)
         }
+        guard let data = read else { throw unreadable("larger than \(StateStore.maxLegacyStateBytes) bytes") }
         let document: Document
         do {
             let decoder = JSONDecoder()

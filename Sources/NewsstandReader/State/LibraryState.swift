@@ -83,11 +83,6 @@ struct LibraryState: Sendable {
         IssueOrder.sorted(issues.values.map { (date: $0.date, name: $0.name) }) { $0 }.map(\.name)
     }
 
-    /// Whether anything changed since the last commit (or load).
-    var hasChanges: Bool {
-        !issues.changed.isEmpty || !readingPositions.changed.isEmpty || !settings.changed.isEmpty || !transfers.changed.isEmpty
-    }
-
     /// Every unsaved change, for one commit: the rows and the change each is at.
     var pendingChanges: StateBatch {
         StateBatch(

@@ -54,7 +54,4 @@ struct StateBatch: Sendable {
         default: false
         }
     }
-
-    /// The names of the issues whose rows it writes or deletes.
-    var issueNames: [String] { issues.map(\.name) }
 }

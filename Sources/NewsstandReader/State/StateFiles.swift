@@ -75,9 +75,8 @@ enum StateFiles {
             // crash leaves the old version or the new one.
             try database.transaction { () throws(SQLiteFailure) in
                 if version == 1 { try database.execute(StateSchema.migrateFrom1) }
-                if version <= 2 { try database.execute(StateSchema.migrateFrom2) }
+                if version <= 2 { try database.execute(StateSchema.createTransfers) }
                 if version <= 3 { try database.execute(StateSchema.migrateFrom3) }
-                if version <= 4 { try database.execute(StateSchema.migrateFrom4) }
                 try database.execute(StateSchema.migrateFrom5)
             }
         }
@@ -113,15 +112,10 @@ enum StateFiles {
         let database = try SQLiteDatabase(path: path, access: .readWrite(create: true), extraFlags: openFlags)
         // A rollback journal while it is written: the file is complete and alone once closed.
         try database.execute("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA fullfsync = ON")
-        var fresh = LibraryState(scale: state.scale)
-        for (name, record) in state.issues { fresh.issues[name] = record }
-        for (name, position) in state.readingPositions { fresh.readingPositions[name] = position }
-        for (key, value) in state.settings { fresh.settings[key] = value }
-        for (name, transfer) in state.transfers { fresh.transfers[name] = transfer }
         // Under a temporary name nobody else opens: the tables first, then the rows in one transaction.
         try database.execute(StateSchema.create)
         let statements = try StateStatements(database)
-        try database.transaction { () throws(SQLiteFailure) in try statements.write(fresh.pendingChanges) }
+        try database.transaction { () throws(SQLiteFailure) in try statements.write(state.pendingChanges) }
     }
 
     /// Removes databases left half-written by a crash during `create` (names of ours only).

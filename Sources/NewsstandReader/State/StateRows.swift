@@ -28,9 +28,22 @@ enum StateRows {
         }
         var state = LibraryState(scale: scale)
         state.settings = ChangeTracked(loaded: settings)
-        state.issues = try readIssues(database, problems: &problems)
-        state.readingPositions = try readPositions(database, problems: &problems)
-        state.transfers = try readTransfers(database, problems: &problems)
+        let path = database.path
+        state.issues = try readRows(
+            database, StateSchema.selectIssues, problems: &problems,
+            read: { row throws(IssueRow.Refusal) in
+                let record = try IssueRow.record(from: row)
+                return (record.name, record)
+            }, problem: { .badRow(path: path, name: $0.name, reason: $0.reason) })
+        state.readingPositions = try readRows(
+            database, StateSchema.selectPositions, problems: &problems, read: position(from:),
+            problem: { .badReadingPosition(path: path, issue: $0.name, reason: $0.reason) })
+        state.transfers = try readRows(
+            database, StateSchema.selectTransfers, problems: &problems,
+            read: { row throws(IssueRow.Refusal) in
+                let record = try TransferRow.record(from: row)
+                return (record.name, record)
+            }, problem: { .badRow(path: path, name: $0.name, reason: $0.reason) })
         state.revisions = try readRevisions(database)
         return LoadedState(state: state, problems: problems)
     }
@@ -72,41 +85,30 @@ enum StateRows {
         return settings
     }
 
-    static func readIssues(_ database: SQLiteDatabase, problems: inout [StateError]) throws -> ChangeTracked<IssueRecord> {
-        // Straight into the state (boxed): a dictionary of records, then a copy, was a fifth of `list`.
-        var issues = ChangeTracked<IssueRecord>()
-        let rows = try database.prepare(StateSchema.selectIssues)
+    /// Every row `select` returns, each read by `read` into `(name, value)`: a refused row is a
+    /// problem (`problem`), more than `StateStore.maxIssues` rows refuse the library.
+    /// Straight into the state (boxed): a dictionary of records, then a copy, was a fifth of `list`.
+    private static func readRows<Value: Equatable & Sendable>(
+        _ database: SQLiteDatabase, _ select: String, problems: inout [StateError],
+        read: (SQLiteStatement) throws(IssueRow.Refusal) -> (String, Value),
+        problem: (IssueRow.Refusal) -> StateError
+    ) throws -> ChangeTracked<Value> {
+        var values = ChangeTracked<Value>()
+        let rows = try database.prepare(select)
         var count = 0
         while try rows.step() {
             count += 1
             guard count <= StateStore.maxIssues else {
                 throw LibraryError.stateUnusable(.tooManyIssues(path: database.path, limit: StateStore.maxIssues))
             }
-            do {
-                let record = try IssueRow.record(from: rows)
-                issues.setLoaded(record, for: record.name)
-            } catch {
-                problems.append(.badRow(path: database.path, name: error.name, reason: error.reason))
-            }
-        }
-        return issues
-    }
-
-    static func readPositions(_ database: SQLiteDatabase, problems: inout [StateError]) throws -> ChangeTracked<ReadingPosition> {
-        var positions: [String: ReadingPosition] = [:]
-        let rows = try database.prepare(StateSchema.selectPositions)
-        while try rows.step() {
-            guard positions.count < StateStore.maxIssues else {
-                throw LibraryError.stateUnusable(.tooManyIssues(path: database.path, limit: StateStore.maxIssues))
-            }
             do throws(IssueRow.Refusal) {
-                let (name, position) = try position(from: rows)
-                positions[name] = position
+                let (name, value) = try read(rows)
+                values.setLoaded(value, for: name)
             } catch {
-                problems.append(.badReadingPosition(path: database.path, issue: error.name, reason: error.reason))
+                problems.append(problem(error))
             }
         }
-        return ChangeTracked(loaded: positions)
+        return values
     }
 
     /// Reads the current row of `selectPositions`: a safe issue name, and an article and a page
@@ -123,20 +125,4 @@ enum StateRows {
         return (name, ReadingPosition(article: try index(1, "article"), page: try index(2, "page")))
     }
 
-    static func readTransfers(_ database: SQLiteDatabase, problems: inout [StateError]) throws -> ChangeTracked<TransferRecord> {
-        var transfers: [String: TransferRecord] = [:]
-        let rows = try database.prepare(StateSchema.selectTransfers)
-        while try rows.step() {
-            guard transfers.count < StateStore.maxIssues else {
-                throw LibraryError.stateUnusable(.tooManyIssues(path: database.path, limit: StateStore.maxIssues))
-            }
-            do throws(IssueRow.Refusal) {
-                let record = try TransferRow.record(from: rows)
-                transfers[record.name] = record
-            } catch {
-                problems.append(.badRow(path: database.path, name: error.name, reason: error.reason))
-            }
-        }
-        return ChangeTracked(loaded: transfers)
-    }
 }

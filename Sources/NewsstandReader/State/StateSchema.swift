@@ -1,6 +1,6 @@
 /// The tables of `library.sqlite`, version 6 (1 had no index columns, `migrateFrom1`; 2 had no
-/// transfers table, `migrateFrom2`; 3 had no access column, `migrateFrom3`; 4 and 5 had no
-/// ownership table, `migrateFrom4` and `migrateFrom5`). `PRAGMA application_id` marks the file as a
+/// transfers table, `createTransfers`; 3 had no access column, `migrateFrom3`; 4 and 5 had no
+/// ownership table, `migrateFrom5`; 4 differs from 5 only by the claims table, which goes). `PRAGMA application_id` marks the file as a
 /// library's; `PRAGMA user_version` is the schema version (a later version that changes the
 /// tables adds a migration step from each earlier one and raises it).
 enum StateSchema {
@@ -105,27 +105,15 @@ enum StateSchema {
         ALTER TABLE issues ADD COLUMN content_index_size INTEGER;
         ALTER TABLE issues ADD COLUMN content_index_sha256 TEXT;
         ALTER TABLE issues ADD COLUMN update_bytes INTEGER;
-        PRAGMA user_version = 2;
-        """
-
-    /// From version 2 (before issue 22's background transfers): the transfers table, empty.
-    static let migrateFrom2 = """
-        \(createTransfers)
-        PRAGMA user_version = 3;
         """
 
     /// From version 3 (before issue 24's paid issues): the access column, every issue free
     /// until the next refresh reads the catalog's `Access`.
-    static let migrateFrom3 = """
-        ALTER TABLE issues ADD COLUMN access TEXT NOT NULL DEFAULT 'free';
-        PRAGMA user_version = 4;
-        """
+    static let migrateFrom3 = "ALTER TABLE issues ADD COLUMN access TEXT NOT NULL DEFAULT 'free';"
 
-    /// From version 4 (before issue 33, whose claims were `flock`s on files in `Claims/`): nothing
-    /// to add, version 5's claims table is replaced by the next step.
-    static let migrateFrom4 = "PRAGMA user_version = 5;"
-
-    /// From version 5: the ownership table instead of the claims table (a claim is worth nothing
+    /// From version 4 or 5 (issue 33's claims were `flock`s on files in `Claims/` in 4, rows of a
+    /// claims table in 5), and last of every step, which run in one transaction and set the
+    /// version once: the ownership table instead of the claims table (a claim is worth nothing
     /// across an upgrade: its holder was the old version's process). Every transfer gets its row
     /// with a revision (`random()`, as a commit gives one), so that an engine event's change
     /// based on the rows before the upgrade has a basis that a removal, or the pruning of the row

@@ -185,17 +185,14 @@ final class StateStore: @unchecked Sendable {  // the connection is used under `
         defer { access.unlock() }
         statements = nil
         database.close()
-        isClosed = true
     }
-
-    private var isClosed = false
 
     /// Runs `body` on the connection (the claims' transactions), between commits.
     /// - Throws: `libraryClosed` once closed; `cannotSave` with SQLite's word.
     func withConnection<Result>(_ body: (SQLiteDatabase) throws(SQLiteFailure) -> Result) throws(LibraryError) -> Result {
         access.lock()
         defer { access.unlock() }
-        guard !isClosed else { throw .libraryClosed(path: path) }
+        guard statements != nil else { throw .libraryClosed(path: path) }
         do throws(SQLiteFailure) {
             return try body(database)
         } catch {
