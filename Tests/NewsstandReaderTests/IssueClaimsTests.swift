@@ -34,7 +34,7 @@ struct IssueClaimsTests {
                 try StateStore.open(in: folder, scale: .normal, lock: lock, openFlags: 0)
             }
             return IssueClaims(
-                store: store, lock: lock, log: .silent, lease: lease,
+                store: store, log: .silent, lease: lease,
                 clock: LibraryClock(now: now, sleep: LibraryClock.system.sleep))
         }
 

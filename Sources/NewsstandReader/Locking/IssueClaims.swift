@@ -38,13 +38,9 @@ final class IssueClaims: Sendable {
     }
 
     private let store: StateStore
-    private let lock: WriterLock
     private let holding = Locked(Holding())
     /// Clearings of given-back owners under way (`release`), waited for before closing.
     private let releases = DispatchGroup()
-    /// This instance's part of every token: tokens are unique across processes and instances.
-    private let owner = UUID().uuidString
-    private let counter = Locked(0)
     /// The library's clock: the rows' `renewed` is its `now`.
     private let clock: LibraryClock
     private let log: LibraryLog
@@ -54,11 +50,8 @@ final class IssueClaims: Sendable {
 
     /// Claims in `store`'s database, on its connection: a claim's transaction is this library's
     /// own, never taken for another writer's commit.
-    init(
-        store: StateStore, lock: WriterLock, log: LibraryLog, lease: TimeInterval = defaultLease, clock: LibraryClock = .system
-    ) {
+    init(store: StateStore, log: LibraryLog, lease: TimeInterval = defaultLease, clock: LibraryClock = .system) {
         self.store = store
-        self.lock = lock
         self.log = log
         self.lease = lease
         self.clock = clock
@@ -69,20 +62,17 @@ final class IssueClaims: Sendable {
     /// - Throws: `libraryClosed` once `close()` was called; `cannotSave` when the state cannot
     ///   be written.
     func take(_ name: String) throws(LibraryError) -> IssueClaim? {
-        try lock.hold { () throws(LibraryError) -> IssueClaim? in try takeHoldingLock(name) }
+        try store.lock.hold { () throws(LibraryError) -> IssueClaim? in try takeHoldingLock(name) }
     }
 
     /// `take` for a caller that holds the writer lock.
     private func takeHoldingLock(_ name: String) throws(LibraryError) -> IssueClaim? {
         let (held, closed) = holding.withLock { ($0.names[name] != nil, $0.closed) }
         // A closed library takes nothing: a waiter ends with the error rather than waiting on.
-        if closed { throw .libraryClosed(path: lock.folder.path) }
+        if closed { throw .libraryClosed(path: store.lock.folder.path) }
         if held { return nil }
-        let serial = counter.withLock { count -> Int in
-            count += 1
-            return count
-        }
-        let token = "\(owner)/\(serial)"
+        // Unique across processes and instances.
+        let token = UUID().uuidString
         let time = clock.now()
         // Registered before its row is written: another thread of this process that reads the
         // row next (its take waits for the writer lock) must find it live.
