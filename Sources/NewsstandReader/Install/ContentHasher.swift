@@ -9,13 +9,10 @@ public protocol ContentHasher: Sendable {
     func start() -> any ContentDigest
 }
 
-/// A digest being computed.
-public protocol ContentDigest: AnyObject {
-    /// Adds bytes.
-    func update(_ bytes: UnsafeRawBufferPointer)
-    /// Finishes and returns the digest as lowercase hex.
-    func finalizeHex() -> String
-}
+/// A digest being computed: bytes in with `update(_:)`, lowercase hex out with `finalizeHex()`
+/// (`NewsstandCore.HashPipeDigest`, which the streamed download's digests run on a thread of
+/// their own as).
+public typealias ContentDigest = HashPipeDigest
 
 /// SHA-256 (`NewsstandCore.SHA256`: CryptoKit on Apple platforms, libcrypto on Linux).
 public struct SHA256Hasher: ContentHasher {
@@ -23,8 +20,6 @@ public struct SHA256Hasher: ContentHasher {
     public init() {}
     public func start() -> any ContentDigest { SHA256() }
 }
-
-extension SHA256: ContentDigest {}
 
 extension ContentHasher {
     /// The digest of the file at `url`, read in chunks; blocking.

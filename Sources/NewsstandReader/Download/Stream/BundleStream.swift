@@ -49,15 +49,7 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
 
     /// The configured hasher's digest on a thread of its own.
     private static func pipe(_ hasher: any ContentHasher) -> HashPipe {
-        HashPipe { ContentDigestBox(hasher.start()) }
-    }
-
-    /// A `ContentDigest` as `HashPipe` takes it.
-    private final class ContentDigestBox: HashPipeDigest {
-        let digest: any ContentDigest
-        init(_ digest: any ContentDigest) { self.digest = digest }
-        func update(_ bytes: UnsafeRawBufferPointer) { digest.update(bytes) }
-        func finalizeHex() -> String { digest.finalizeHex() }
+        HashPipe { hasher.start() }
     }
 
     /// The next byte expected.
@@ -100,9 +92,6 @@ final class BundleStream: @unchecked Sendable {  // safe: one transfer, one thre
         self.problem = problem
         return .rejected
     }
-
-    /// Whether every byte arrived and checked.
-    var isComplete: Bool { parser.isComplete }
 
     /// After the last byte: the whole bundle's SHA-256 (when this run has it) must be the
     /// index's, which `IndexFetch` checked is the catalog's. Returns the bundle's SHA-256.
