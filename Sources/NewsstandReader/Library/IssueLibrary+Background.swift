@@ -37,7 +37,8 @@ extension IssueLibrary {
             let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
             backgroundEngine = engine
             backgroundEngineForSystem.withLock { $0 = engine }
-            engineEventsTask = Task { for await event in events { await self.take(event) } }
+            // Carries the engine's events to the actor in order, for the library's life.
+            Task { for await event in events { await self.take(event) } }
             engine.attach(LibraryTransferSink(handOff: TransferHandOff(downloads: layout.downloads), events: continuation))
         }
         return await reconcile(watching: watched, since: since)
@@ -184,12 +185,10 @@ extension IssueLibrary {
         row.lastError = nil
         state.transfers[name] = row
         switch TransferHandOff(downloads: layout.downloads).take(file, of: row.id, status: nil) {
-        case .failure(.status(let status)):
-            throw .downloadHTTPStatus(name: name, url: file.path, status: status)
-        case .failure(.file(let error)):
+        case .failure(let refusal):  // a file that could not be moved (no status was given)
             row.stage = .ended
             state.transfers[name] = row
-            throw .fileSystem(path: error.path, reason: error.reason)
+            throw refusal.libraryError(name: name, url: file.path)
         case .success(let received):
             await handle(.received(generation: row.generation, file: received), of: name)
         }
@@ -211,7 +210,7 @@ extension IssueLibrary {
 
     /// Every background transfer under way, newest issue first.
     public var backgroundTransfers: [BackgroundTransfer] {
-        newestFirst().compactMap { name in
+        state.newestFirst().compactMap { name in
             guard let row = state.transfers[name], row.runsInBackground, let life = lifecycle(of: name) else { return nil }
             return BackgroundTransfer(name: name, id: row.id, phase: life.phase, progress: row.progress, intent: row.intent)
         }

@@ -71,14 +71,10 @@ extension IssueLibrary {
                 emit(.downloadFailed(name: name, error))
             case .startTransfer(let generation, .background):
                 launch(name, generation: generation)
-            case .startTransfer(_, .inProcess):
+            case .startTransfer(_, .inProcess), .reattach, .cancelTransfer(_, .inProcess, _):
                 // The in-process transfer is the task that asked (`claimAndDownload`): it runs now.
-                break
-            case .reattach:
-                // The engine is attached: its events for this transfer come to the sink.
-                break
-            case .cancelTransfer(_, .inProcess, _):
-                // Its task is being cancelled by whoever ended it (`cancelDownload`, a removal).
+                // A reattached transfer's events come to the sink (the engine is attached). An
+                // in-process transfer is cancelled by whoever ended it (`cancelDownload`, a removal).
                 break
             case .cancelTransfer(let generation, .background, let keepingData):
                 if let engine = backgroundEngine {

@@ -199,7 +199,7 @@ extension IssueLibrary {
     /// Fetches the newest `coversFetchedOnRefresh` issues' covers that are not current
     /// (`coverJob`); the others wait for `cover(of:)`.
     private func refreshCovers(_ result: inout RefreshResult) async {
-        let newest = newestFirst().prefix(max(0, configuration.coversFetchedOnRefresh))
+        let newest = state.newestFirst().prefix(max(0, configuration.coversFetchedOnRefresh))
         let jobs = newest.compactMap { state.issues[$0] }.compactMap(coverJob)
         guard !jobs.isEmpty else { return }
         let outcomes = await coverFetcher.fetch(jobs)

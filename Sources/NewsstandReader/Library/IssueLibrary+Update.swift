@@ -84,9 +84,9 @@ extension IssueLibrary {
         let total = plan.bytes
         // A running total, shared with the transfer's thread.
         let counter = Locked<Int64>(0)
-        let outcome: RangeFetcher.Outcome
+        let requests: Int
         do {
-            outcome = try await fetcher.run { count in
+            requests = try await fetcher.run { count in
                 let sum = counter.withLock { total in
                     total += count
                     return total
@@ -119,7 +119,7 @@ extension IssueLibrary {
         // A whole download of an earlier bundle, cut before it ended, is of no use any more.
         PartMetadata.discard(part: layout.part(of: name, scale: state.scale))
         let result = UpdateResult.ranges(
-            bytesFetched: outcome.bytes, requests: outcome.requests, entriesFetched: plan.fetched.count,
+            bytesFetched: total, requests: requests, entriesFetched: plan.fetched.count,
             entriesKept: plan.kept.count)
         log("\(name) is available: \(result)")
         return .done(current.issue(in: layout), result)

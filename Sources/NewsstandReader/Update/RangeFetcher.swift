@@ -19,12 +19,6 @@ struct RangeFetcher: Sendable {
         case denied(LibraryError)
     }
 
-    /// How the fetch went.
-    struct Outcome: Sendable, Equatable {
-        var requests: Int
-        var bytes: Int64
-    }
-
     let link: AccessLink
     let bundleSize: Int64
     let ranges: [Range<Int64>]
@@ -39,11 +33,12 @@ struct RangeFetcher: Sendable {
     /// Most ranges asked in one request (a `Range` header stays short).
     static let rangesPerRequest = 32
 
-    /// Fetches every range; `received` is called with each chunk's size.
-    func run(received: @escaping @Sendable (Int64) -> Void) async throws(Failure) -> Outcome {
+    /// Fetches every range (all of `ranges`' bytes, when it returns); `received` is called with
+    /// each chunk's size. Returns the number of requests made.
+    func run(received: @escaping @Sendable (Int64) -> Void) async throws(Failure) -> Int {
         var offsets: [Int64] = [0]
         for range in ranges { offsets.append(offsets[offsets.count - 1] + Int64(range.count)) }
-        var outcome = Outcome(requests: 0, bytes: 0)
+        var requests = 0
         var url: URL
         do {
             url = try await link.signed()
@@ -58,7 +53,7 @@ struct RangeFetcher: Sendable {
             var attempt = 0
             while true {
                 attempt += 1
-                outcome.requests += 1
+                requests += 1
                 let (answer, failure) = await fetch(batch, from: url, at: offsets[next], received: received)
                 guard let failure else { break }
                 switch answer {
@@ -91,10 +86,9 @@ struct RangeFetcher: Sendable {
                 break
             }
             if batch.count > 1, !multipart { continue }  // the same ranges again, one per request
-            outcome.bytes += offsets[next + count] - offsets[next]
             next += count
         }
-        return outcome
+        return requests
     }
 
     /// One request for `batch`, its bytes written at `offset` in the spool (cutting what an
