@@ -188,11 +188,7 @@ extension IssueLibrary {
         guard let row = state.transfers[name], row.isActive, row.generation == generation else { return }
         await handle(.installing(generation: generation), of: name)
         let source = row.source
-        let index = await indexForInstall(name, source: source)
-        let installer = Installer(
-            name: name, part: layout.downloads.appendingPathComponent(file), layout: layout,
-            limits: configuration.extractionLimits, hasher: configuration.hasher, unpacker: configuration.unpacker,
-            index: index)
+        let installer = await installer(name, part: layout.downloads.appendingPathComponent(file), source: source)
         // The wake's completion handler was called already: the app may be suspended any moment.
         let expired = Locked(false)
         let end = configuration.backgroundActivity.begin("Installing \(name)") { expired.withLock { $0 = true } }
@@ -208,18 +204,9 @@ extension IssueLibrary {
         case .failure(let error):
             await handle(.failed(generation: generation, error), of: name)
         case .success(let sha256):
-            // What was installed before the swap: `commitStaged` records the new content itself.
-            let before = lifecycle(of: name)
-            switch await commitStaged(name, sha256: sha256, source: source) {
-            case .failure(let error):
-                await handle(.failed(generation: generation, error), of: name)
-            case .success:
-                log("\(name) is available (from the background engine)")
-                await handle(
-                    .installed(
-                        generation: generation, InstalledContent(sha256: sha256, contentURL: source.url, scale: source.scale)),
-                    of: name, from: before)
-            }
+            let installed = await commitInstall(
+                name, sha256: sha256, source: source, generation: generation, how: " (from the background engine)")
+            if case .failure(let error) = installed { await handle(.failed(generation: generation, error), of: name) }
         }
     }
 

@@ -221,17 +221,15 @@ extension IssueLibrary {
     /// current while its file exists and it came from the catalog's URL (or, for a retina
     /// library that fell back, the normal one) with the checksum the catalog gives for it.
     func coverJob(for record: IssueRecord) -> CoverFetcher.Job? {
-        let cached = record.coverFileName.map { FileStatus.kind(of: layout.covers.appendingPathComponent($0)) != nil } == true
-        if cached, let url = record.cachedCoverURL {
-            let expected: String??
-            if url == record.remoteCoverURL {
-                expected = .some(record.coverSHA256)
-            } else if let fallback = record.fallback, url == fallback.coverURL {
-                expected = .some(fallback.coverSHA256)
-            } else {
-                expected = .none
-            }
-            if case .some(let sha256) = expected, sha256 == nil || sha256 == record.cachedCoverSHA256 { return nil }
+        // The catalog's cover first, then the fallback's: the first whose URL the cached one came from decides.
+        let sources =
+            [(url: record.remoteCoverURL, sha256: record.coverSHA256)]
+            + (record.fallback.map { [(url: $0.coverURL, sha256: $0.coverSHA256)] } ?? [])
+        if let file = record.coverFileName, FileStatus.kind(of: layout.covers.appendingPathComponent(file)) != nil,
+            let source = sources.first(where: { $0.url == record.cachedCoverURL }),
+            source.sha256 == nil || source.sha256 == record.cachedCoverSHA256
+        {
+            return nil
         }
         return CoverFetcher.Job(
             name: record.name, url: record.remoteCoverURL, sha256: record.coverSHA256,

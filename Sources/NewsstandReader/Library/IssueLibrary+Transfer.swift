@@ -39,7 +39,7 @@ extension IssueLibrary {
         switch await streamDownload(record, reason: fullReason, progress: { reporter.yield($0) }) {
         case .staged(let sha256, let source):
             await finishReports()
-            let installed = await commitInstall(name, sha256: sha256, source: source, generation: generation, streamed: true)
+            let installed = await commitInstall(name, sha256: sha256, source: source, generation: generation, how: " (streamed)")
             return wholeDownload(installed, of: record, reason: fullReason)
         case .failed(let error):
             await finishReports()
@@ -185,10 +185,7 @@ extension IssueLibrary {
         _ name: String, from part: URL, source: BundleSource, keepIndex: Bool, generation: Int
     ) async -> Result<Issue, LibraryError> {
         guard state.issues[name] != nil else { return .failure(.unknownIssue(name: name)) }
-        let index = keepIndex ? await indexForInstall(name, source: source) : nil
-        let installer = Installer(
-            name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
-            unpacker: configuration.unpacker, index: index)
+        let installer = await installer(name, part: part, source: source, keepIndex: keepIndex)
         // Hashing and unpacking a bundle take seconds: on a thread of their own, not the actor's
         // or the cooperative pool's.
         let installation = await BlockingWork.run {
@@ -202,9 +199,10 @@ extension IssueLibrary {
     }
 
     /// Records staged content (`commitStaged`) and tells the lifecycle: the end of an unpacked
-    /// `.part` file's install and of a streamed download's.
-    private func commitInstall(
-        _ name: String, sha256: String, source: BundleSource, generation: Int, streamed: Bool = false
+    /// `.part` file's install, of a streamed download's and of a received file's (`how` says
+    /// which in the log).
+    func commitInstall(
+        _ name: String, sha256: String, source: BundleSource, generation: Int, how: String = ""
     ) async -> Result<Issue, LibraryError> {
         // What was installed before the swap: `commitStaged` records the new content itself.
         let before = lifecycle(of: name)
@@ -214,7 +212,7 @@ extension IssueLibrary {
         case .success(let record): current = record
         }
         await handleInstalled(name, generation: generation, from: before)
-        log("\(name) is available\(streamed ? " (streamed)" : "")")
+        log("\(name) is available\(how)")
         return .success(state.issues[name]?.issue(in: layout) ?? current.issue(in: layout))
     }
 
@@ -238,18 +236,23 @@ extension IssueLibrary {
         await handle(.installed(generation: generation, content, byRanges: byRanges), of: name, from: before)
     }
 
-    /// The verified index of the bundle being installed, kept with its content so that a later
-    /// update can go by ranges; nil when the catalog gives none or it is unusable (the install
-    /// goes on: only a later update is then a whole download).
-    func indexForInstall(_ name: String, source: BundleSource) async -> BundleIndex? {
-        guard let record = state.issues[name], let fetch = indexFetch(for: record, source: source, policy: policy(of: name))
-        else { return nil }
-        switch await fetch.run() {
-        case .success(let index): return index
-        case .failure(let reason):
-            log(.notice, "\(name): the index is not kept: \(reason)")
-            return nil
+    /// The installer of `part`, the bundle of `source`. With `keepIndex`, the verified index of
+    /// the bundle is fetched to be kept with its content so that a later update can go by
+    /// ranges; the install goes on without it when the catalog gives none or it is unusable
+    /// (only a later update is then a whole download).
+    func installer(_ name: String, part: URL, source: BundleSource, keepIndex: Bool = true) async -> Installer {
+        var index: BundleIndex?
+        if keepIndex, let record = state.issues[name],
+            let fetch = indexFetch(for: record, source: source, policy: policy(of: name))
+        {
+            switch await fetch.run() {
+            case .success(let fetched): index = fetched
+            case .failure(let reason): log(.notice, "\(name): the index is not kept: \(reason)")
+            }
         }
+        return Installer(
+            name: name, part: part, layout: layout, limits: configuration.extractionLimits, hasher: configuration.hasher,
+            unpacker: configuration.unpacker, index: index)
     }
 
     /// Bytes of the in-process transfer of `generation`: the lifecycle's event (which tells
