@@ -24,7 +24,9 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's headers (libcurl4-openssl-dev); on Linux the library itself is opened on first
+        // use, not linked (CCurl.h says why), on Apple platforms linked.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl", .when(platforms: [.macOS]))]),
         // XXH3-128: the build records' change detector for inputs (not a cryptographic hash; the
         // catalog keeps SHA-256).
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),

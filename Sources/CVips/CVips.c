@@ -55,7 +55,7 @@ static void cvips_load_library(void) {
     // them); its loader modules (vips-modules-*) name libvips themselves and find this copy.
     void *library = NULL;
     for (int i = 0; !library && cvips_library_paths[i]; i++) {
-        if (i > 0) (void)dlerror();  // the first name's reason is the one reported
+        if (i > 0) (void)dlerror();  // each failure replaces the last: the last name tried is reported
         library = dlopen(cvips_library_paths[i], RTLD_NOW | RTLD_LOCAL);
     }
     if (!library) {

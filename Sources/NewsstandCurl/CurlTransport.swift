@@ -34,9 +34,11 @@
         private var watch: TransferWatch
         private var failure: TransferFailure?
 
-        private static let initialized: Bool = {
+        /// libcurl opened (on first use, CCurl.h) and started, once: nil, or why it could not be opened.
+        private static let unavailable: String? = {
+            if let failure = ccurl_open() { return String(cString: failure) }
             curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-            return true
+            return nil
         }()
 
         private init(_ request: HTTPRequest, sink: any ResponseSink) {
@@ -62,7 +64,7 @@
         /// Runs the transfer to its end; nil when the sink got the whole body.
         private func run() -> TransferFailure? {
             defer { sink.close() }
-            _ = Self.initialized
+            if let why = Self.unavailable { return .network(code: -1, reason: "libcurl could not be opened: \(why)") }
             guard let handle = CurlHandles.shared.take() else { return .network(code: -1, reason: "libcurl could not start") }
             defer { CurlHandles.shared.giveBack(handle) }
             var headerList: UnsafeMutablePointer<curl_slist>?

@@ -58,9 +58,11 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
     private var readFailure: Failure?
     private let hasher = SHA256()
 
-    private static let initialized: Bool = {
+    /// libcurl opened (on first use, CCurl.h) and started, once: nil, or why it could not be opened.
+    private static let unavailable: String? = {
+        if let failure = ccurl_open() { return String(cString: failure) }
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return true
+        return nil
     }()
 
     private init(_ request: Request) { self.request = request }
@@ -71,7 +73,7 @@ final class HTTPExchange: @unchecked Sendable {  // used by one thread at a time
     }
 
     private func run(_ timeouts: PublishTimeouts) -> Result<Response, Failure> {
-        _ = Self.initialized
+        if let why = Self.unavailable { return .failure(.network("libcurl could not be opened: \(why)")) }
         guard let handle = curl_easy_init() else { return .failure(.network("libcurl could not start")) }
         defer { curl_easy_cleanup(handle) }
         var headers: UnsafeMutablePointer<curl_slist>? = nil

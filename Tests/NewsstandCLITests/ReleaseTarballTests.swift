@@ -8,12 +8,12 @@ import Testing
     /// The system libraries the binary names (`readelf -d`), as docs/installing.md lists them (and the
     /// dynamic loader, `ld-linux-<arch>`, also from libc6).
     static let neededLibraries: Set<String> = [
-        "libarchive.so.13", "libxml2.so.2", "libcurl.so.4", "libcrypto.so.3", "libstdc++.so.6", "libm.so.6",
+        "libarchive.so.13", "libxml2.so.2", "libcrypto.so.3", "libstdc++.so.6", "libm.so.6",
         "libgcc_s.so.1", "libc.so.6", "libxxhash.so.0", "libsqlite3.so.0", "libgobject-2.0.so.0",
         "libglib-2.0.so.0", "libjpeg.so.62", "libz.so.1",
     ]
     /// The libraries it opens when first needed (`dlopen`), also listed in docs/installing.md.
-    static let openedLibraries: Set<String> = ["libvips.so.42"]
+    static let openedLibraries: Set<String> = ["libvips.so.42", "libcurl.so.4"]
 
     @Test func theTarballHoldsTheBinaryTemplatesManPageAndCompletionsWithItsChecksum() async throws {
         let root = try await ReleaseTarball.unpacked()
@@ -55,6 +55,28 @@ import Testing
         for library in Self.neededLibraries.union(Self.openedLibraries) {
             #expect(readme.contains("`\(library)`"), "docs/installing.md does not list \(library)")
         }
+    }
+
+    /// libcurl is opened when a command first makes a request (CCurl), not at start: with a file
+    /// that is no library first on the library path as `libcurl.so.4`, validation runs, and a
+    /// command that makes a request fails with the loader's reason instead of crashing. (Not a
+    /// build of the sample: its derived images open libvips, whose own dependencies link libcurl.)
+    @Test func libcurlIsOpenedOnlyByACommandThatMakesARequest() async throws {
+        let binary = try await ReleaseTarball.unpacked().appendingPathComponent("bin/newsstand").path
+        let work = try Shell.temporaryFolder("lazy-curl")
+        let libraries = work.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: libraries.appendingPathComponent("libcurl.so.4"))
+        let environment = ["LD_LIBRARY_PATH": libraries.path]
+        let sample = Shell.repositoryRoot.appendingPathComponent("Samples/aurora").path
+        let validate = try await ReleaseTarball.runIsolated(binary, ["validate", sample], environment: environment, in: work)
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let refresh = try await ReleaseTarball.runIsolated(
+            binary, ["library", "shelf", "refresh", "http://127.0.0.1:9/issues.plist"], environment: environment, in: work)
+        #expect(refresh.status != 0, "\(refresh.stdout)\(refresh.stderr)")
+        #expect(
+            (refresh.stdout + refresh.stderr).contains("libcurl could not be opened: \(libraries.path)/libcurl.so.4"),
+            "\(refresh.stdout)\(refresh.stderr)")
     }
 
     @Test func initValidateBuildAndPreviewRunWithoutSwift() async throws {

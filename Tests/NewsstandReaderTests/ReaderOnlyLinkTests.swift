@@ -4,8 +4,8 @@ import Testing
 
 /// A program that uses only the reader and its Linux transport (`ReaderBench`: `NewsstandReader`
 /// and `NewsstandCurl`, built by `swift build`) carries neither libarchive, libxml2 nor the build
-/// side: what an app embedding `NewsstandReader` gets (libcurl is `NewsstandCurl`'s; the reader's
-/// own closure never reaches it, which `PlatformTests` checks). No Apple SDK has libarchive; the
+/// side: what an app embedding `NewsstandReader` gets (libcurl is `NewsstandCurl`'s, opened when
+/// its first request runs; the reader's own closure never reaches it, which `PlatformTests` checks). No Apple SDK has libarchive; the
 /// reader reads zips with its own code over zlib, which every SDK has. `ldd` must not find
 /// libarchive or libxml2 through the program's `NEEDED` entries either.
 @Suite(.tags(.needsTools)) struct ReaderOnlyLinkTests {
@@ -18,7 +18,7 @@ import Testing
         let elf = try Shell.run("readelf", ["-d", Self.program])
         #expect(elf.status == 0, "\(elf.stderr)")
         let needed = elf.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
-        #expect(needed.contains { $0.contains("libz.so") } && needed.contains { $0.contains("libcurl") }, "\(needed)")
+        #expect(needed.contains { $0.contains("libz.so") }, "\(needed)")
         #expect(!needed.contains { $0.contains("libarchive") }, "the reader links libarchive: \(needed)")
         #expect(!needed.contains { $0.contains("libxml2") }, "the reader links libxml2 itself: \(needed)")
         let ldd = try Shell.run("ldd", [Self.program])

@@ -1,4 +1,21 @@
+#ifndef NEWSSTAND_CCURL_H
+#define NEWSSTAND_CCURL_H
+
+// libcurl for publish (WebDAV) and the reader's Linux transport. On Linux it is not linked:
+// CCurl.c defines the libcurl functions this program calls (ours and FoundationNetworking's),
+// each opening libcurl with dlopen on first use (`ccurl_open`), so that a command that makes no
+// request (validate, build, preview, a no-change build in CI) does not bind libcurl and the
+// thirty libraries it brings (GnuTLS, Kerberos, LDAP, nghttp2...): about 4 ms of every start.
+// On Apple platforms libcurl is linked as usual and CCurl.c compiles to nothing.
+
+#define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+
+/// Opens libcurl and finds every function CCurl forwards, once per process (later calls return
+/// the first call's answer): NULL when it is loaded (always on Apple platforms), else the
+/// reason, a string that lives as long as the process. A libcurl function called when it could
+/// not be opened ends the process with that reason, as a missing library ended it at start.
+const char *ccurl_open(void);
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: typed wrappers.
 static inline CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -39,3 +56,5 @@ static inline curl_off_t ccurl_info_off(CURL *handle, CURLINFO info) {
     curl_easy_getinfo(handle, info, &value);
     return value;
 }
+
+#endif
