@@ -40,8 +40,9 @@ public struct LibraryConfiguration: Sendable {
     public var retryDelay: TimeInterval = 1
     /// How long a reconcile waits for the events of background transfers its engine's report
     /// does not list (`TransferEngine.reportsFinishedTransfers` false) before it takes them for
-    /// lost and starts them again; the wait ends as soon as they came. `IssueLibrary.eventGrace`
-    /// (2 s) by default.
+    /// lost and starts them again; the wait ends as soon as they came, or as soon as the engine
+    /// says it delivered every event of a relaunch (`TransferEventSink.deliveredAllEvents`).
+    /// `IssueLibrary.eventGrace` (2 s) by default.
     public var eventGrace: TimeInterval = IssueLibrary.eventGrace
     /// The clock every wait of the library runs on (backoffs, deadlines, claims): the system's,
     /// unless a test drives its own.

@@ -42,7 +42,7 @@ struct StandInServiceTests {
 
     /// How many times nginx sent the whole of `name`'s bundle. The service lists running tasks
     /// only, so a wake's reconcile, which asks before the wake's events come, waits for them
-    /// (`LibraryConfiguration.eventGrace`, 10 s in the stand-in app) rather than starting those transfers again.
+    /// (`LibraryConfiguration.eventGrace`, 120 s in the stand-in app's wakes, ended by the service's word that every event is delivered) rather than starting those transfers again.
     static func wholeFetches(of name: String, in bed: Testbed) -> Int {
         let bundle = bed.nginx.root.appendingPathComponent("\(name)/\(name).zip")
         let size = (try? FileManager.default.attributesOfItem(atPath: bundle.path)[.size] as? Int) ?? -1

@@ -246,6 +246,10 @@ extension IssueLibrary {
         var result = ReconcileResult()
         let handOff = TransferHandOff(downloads: layout.downloads)
         var reports = await ask(engine)
+        // A transfer the first report listed was not lost: missing from the report after the
+        // wait, it finished (or failed) meanwhile and its event is on its way. It is followed as
+        // that report saw it, not started again (the second fetch of a bundle a relaunch had).
+        let listedFirst = reports
         if let listed = reports, !engine.reportsFinishedTransfers {
             // A transfer the engine does not list may have finished with its event on the way:
             // a relaunch's events come after the session opens, and this asks before them.
@@ -273,7 +277,7 @@ extension IssueLibrary {
             let file = handOff.alreadyTaken(row.id) ?? now.receivedFile.flatMap(handOff.present)
             guard file != nil || reports != nil else { continue }
             var report: EngineReport = .unknown
-            if let found = reports?[row.id] { report = take(found, of: row, handOff: handOff) }
+            if let found = reports?[row.id] ?? listedFirst?[row.id] { report = take(found, of: row, handOff: handOff) }
             // An install committed by a process that ended before the transfer did: its swap is
             // settled to the version the state names (this library holds the claim), and the
             // transfer ends as installed.
@@ -329,11 +333,16 @@ extension IssueLibrary {
     }
 
     /// Waits up to `LibraryConfiguration.eventGrace` until each of `rows` has moved on (its event arrived: a file
-    /// handed over, a failure, another stage or generation), while the engine's events run.
+    /// handed over, a failure, another stage or generation), while the engine's events run; or
+    /// until the engine says it delivered every event it had (a relaunch's
+    /// `urlSessionDidFinishEvents`, taken after the events before it): a row that has not moved
+    /// by then has no event coming. On a loaded machine a wake's events took longer than the grace,
+    /// and a transfer started again for that was fetched twice.
     private func waitForEvents(changing rows: [TransferRecord], handOff: TransferHandOff) async {
         let clock = configuration.clock
         let deadline = clock.now() + configuration.eventGrace
-        while clock.now() < deadline {
+        let deliveries = engineDeliveries
+        while clock.now() < deadline, engineDeliveries == deliveries {
             let waiting = rows.filter { row in
                 guard let now = state.transfers[row.name], now.runsInBackground else { return false }
                 return now.generation == row.generation && now.stage == row.stage && handOff.alreadyTaken(row.id) == nil

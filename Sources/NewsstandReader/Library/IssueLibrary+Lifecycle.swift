@@ -255,6 +255,7 @@ extension IssueLibrary {
                 of: id.name,
                 withoutClaim: true)
         case .delivered(let recorded):
+            engineDeliveries += 1
             recorded()
         }
     }

@@ -63,6 +63,9 @@ public actor IssueLibrary {
     /// Calls to the engine under way (a start, a cancel), by a counter.
     var engineCalls: [Int: Task<Void, Never>] = [:]
     var engineCallCount = 0
+    /// How many times the engine said it had delivered every event of a relaunch (not state: it
+    /// ends a reconcile's wait for late events, `waitForEvents`).
+    var engineDeliveries = 0
 
     /// Opens the library in `folder`, creating it when needed. Opening writes nothing unless
     /// the folder is new or needed repair after a crash, so it works on a full disk. It blocks

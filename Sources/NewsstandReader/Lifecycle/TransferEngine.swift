@@ -30,7 +30,8 @@ public protocol TransferEngine: AnyObject, Sendable {
     /// URLSession: a relaunched app's events come after its session is created, and a reconcile
     /// asks before them). For an engine of the second kind, a reconcile waits up to
     /// `IssueLibrary.eventGrace` for the events of the transfers the report does not list before
-    /// it takes them for lost. False unless an engine says otherwise.
+    /// it takes them for lost, or until the engine says it delivered every event of a relaunch.
+    /// False unless an engine says otherwise.
     var reportsFinishedTransfers: Bool { get }
     /// Stops delivering events to the attached sink (the library is closing); transfers that
     /// run outside the process go on, for the next `attach(_:)`. Nothing by default.

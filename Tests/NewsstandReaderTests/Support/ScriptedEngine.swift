@@ -23,8 +23,11 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
     }
     func cancel(_ id: TransferID, keepingData: Bool) async { _ = state.withLock { $0.jobs.removeValue(forKey: id) } }
     func report() async throws(TransferFailure) -> [TransferID: TransferReport] {
-        state.withLock { $0.jobs.mapValues { _ in .running(DownloadProgress(bytesReceived: 0, bytesExpected: nil)) } }
+        reports.withLock { $0 += 1 }
+        return state.withLock { $0.jobs.mapValues { _ in .running(DownloadProgress(bytesReceived: 0, bytesExpected: nil)) } }
     }
+    /// How many times the library asked for a report.
+    let reports = Locked(0)
 
     var jobs: [TransferJob] { state.withLock { Array($0.jobs.values) }.sorted { "\($0.id)" < "\($1.id)" } }
     var startCount: Int { state.withLock { $0.started } }
@@ -87,6 +90,17 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
     /// Forgets every job, as a force-quit or a lost process does.
     func forgetAll() { state.withLock { $0.jobs = [:] } }
 
+    /// Forgets `id` without a word: lost, or finished with its event not yet delivered.
+    func forget(_ id: TransferID) { _ = state.withLock { $0.jobs.removeValue(forKey: id) } }
+
     /// The relaunch's "delivered all events".
     func deliverAll() { state.withLock { $0.sink }?.deliveredAllEvents() }
+
+    /// "Delivered all events", returning once the library recorded every event before it.
+    func deliverAllAndWait() async {
+        guard let sink = state.withLock({ $0.sink }) else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            sink.deliveredAllEvents { done.resume() }
+        }
+    }
 }
