@@ -23,10 +23,12 @@ final class ScriptedEngine: TransferEngine, @unchecked Sendable {
     }
     func cancel(_ id: TransferID, keepingData: Bool) async { _ = state.withLock { $0.jobs.removeValue(forKey: id) } }
     func report() async throws(TransferFailure) -> [TransferID: TransferReport] {
+        let running = TransferReport.running(DownloadProgress(bytesReceived: 0, bytesExpected: nil))
+        let listed = state.withLock { $0.jobs.mapValues { _ in running } }
         reports.withLock { $0 += 1 }
-        return state.withLock { $0.jobs.mapValues { _ in .running(DownloadProgress(bytesReceived: 0, bytesExpected: nil)) } }
+        return listed
     }
-    /// How many times the library asked for a report.
+    /// How many reports the library was given (counted once each is made).
     let reports = Locked(0)
 
     var jobs: [TransferJob] { state.withLock { Array($0.jobs.values) }.sorted { "\($0.id)" < "\($1.id)" } }
