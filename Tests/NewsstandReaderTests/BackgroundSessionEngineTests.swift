@@ -42,10 +42,17 @@ struct BackgroundSessionEngineTests {
         @discardableResult
         func serve(_ name: String, count: Int = 300_000) throws -> Data {
             var generator = SystemRandomNumberGenerator()
-            let bytes = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            // 64 KiB of random bytes, repeated: a large file is made in no time.
+            let block = Data((0..<min(count, 65_536)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            var bytes = Data(capacity: count)
+            while bytes.count < count { bytes.append(block.prefix(count - bytes.count)) }
             try bytes.write(to: nginx.root.appendingPathComponent(name))
             return bytes
         }
+
+        /// A size `/slow/` (100 KB/s) takes 100 s to send: a transfer of it does not end before
+        /// the test acts on it, however loaded the machine (300 KB, 3 s, once did).
+        static let unendingSize = 10_000_000
 
         func job(_ name: String, _ generation: Int = 1, path: String, size: Int64? = nil, intent: TransferIntent = .user)
             -> TransferJob
@@ -244,10 +251,10 @@ struct BackgroundSessionEngineTests {
 
     @Test func cancellingStopsTheTransferAndSaysSoOnce() async throws {
         try await World.with { world in
-            try world.serve("a.zip")
+            try world.serve("a.zip", count: World.unendingSize)
             let kept = world.job("a", path: "slow/a.zip")
             let dropped = world.job("b", path: "slow/b.zip")
-            try world.serve("b.zip")
+            try world.serve("b.zip", count: World.unendingSize)
             try await world.engine.start(kept)
             try await world.engine.start(dropped)
             #expect(await world.sink.waitUntil { Self.hasProgress(kept.id)($0) && Self.hasProgress(dropped.id)($0) })
@@ -257,8 +264,8 @@ struct BackgroundSessionEngineTests {
             await world.engine.cancel(TransferID(name: "c", generation: 1), keepingData: true)
             #expect(try await world.engine.report().isEmpty)
             // nginx logs a cut request once it notices the cut: then nothing more can come.
-            #expect(world.nginx.requests(for: "/slow/a.zip").first.map { $0.bytesSent < 300_000 } == true)
-            #expect(world.nginx.requests(for: "/slow/b.zip").first.map { $0.bytesSent < 300_000 } == true)
+            #expect(world.nginx.requests(for: "/slow/a.zip").first.map { $0.bytesSent < World.unendingSize } == true)
+            #expect(world.nginx.requests(for: "/slow/b.zip").first.map { $0.bytesSent < World.unendingSize } == true)
             // FoundationNetworking gives no resume data; on Apple platforms it would be here.
             let resumeData: Data? = nil
             #expect(
@@ -358,7 +365,12 @@ struct BackgroundSessionEngineTests {
     @Test func anAutomaticJobTheUserAsksForMovesToTheUsersSession() async throws {
         try await World.with { world in
             let bytes = try world.serve("a.zip")
-            let automatic = world.job("a", path: "slow/a.zip", size: Int64(bytes.count), intent: .automatic)
+            // Half the file, then nothing until released: neither transfer can end before the
+            // test looked (a slow one of 3 s once ended first on a loaded machine).
+            let held = try LyingServer(root: world.nginx.root)
+            defer { held.stop() }
+            var automatic = world.job("a", path: "a.zip", size: Int64(bytes.count), intent: .automatic)
+            automatic.url = held.baseURL.appendingPathComponent("hold/a.zip")
             try await world.engine.start(automatic)
             #expect(await world.sink.waitUntil(Self.hasProgress(automatic.id)))
             var asked = automatic
@@ -366,6 +378,7 @@ struct BackgroundSessionEngineTests {
             try await world.engine.start(asked)
             #expect(try await world.engine.report().count == 1)
             #expect(world.engine.state.current.tasks[automatic.id]?.lane == .user)
+            try held.release()
             #expect(await world.sink.handedOverOnce(automatic.id, bytes: bytes))
         }
     }
