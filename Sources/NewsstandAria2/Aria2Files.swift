@@ -5,8 +5,8 @@ import NewsstandReader
 /// The daemon's download folder (`files/` in the engine's folder). Per key: the file aria2
 /// writes (`name#generation`), aria2's control file beside it while the download is unfinished
 /// (`.aria2`), and the engine's record of the job (`.json`, `Aria2JobRecord`). Only a key with
-/// a record is the engine's: nothing else is handed over or deleted, and every file is reached
-/// by name in this open folder, never through a link.
+/// a record is the engine's: nothing else is handed over, nothing not named as a key's is
+/// deleted, and every file is reached by name in this open folder, never through a link.
 struct Aria2Files: Sendable {
     static let folderName = "files"
 
@@ -21,6 +21,18 @@ struct Aria2Files: Sendable {
     }
 
     func record(of id: TransferID) -> Aria2JobRecord? { Aria2JobRecord.read(for: id, in: folder) }
+
+    /// Keys whose file is here without a record: what aria2 wrote to a download after the
+    /// engine had dealt with it (removed its record and file), when its stop was outrun by a busy
+    /// daemon or a killed daemon's session brought the download back. Never handed over; removed
+    /// once aria2 does not list it (`Aria2Transfers.sweep`).
+    func unrecordedIDs() -> [TransferID] {
+        ((try? folder.entries()) ?? []).compactMap { entry in
+            guard entry.kind == .regularFile, let id = entry.name.flatMap(Aria2Key.id(ofFileName:)), record(of: id) == nil
+            else { return nil }
+            return id
+        }
+    }
 
     /// Every key with a record.
     func recordedIDs() -> [TransferID] {

@@ -32,6 +32,9 @@ struct Aria2Survey {
 
     var entries: [Entry]
 
+    /// The keys aria2 listed.
+    var listedIDs: Set<TransferID> { Set(entries.filter(\.isListed).map(\.id)) }
+
     /// Whether aria2 still has work: anything running.
     var hasRunning: Bool {
         entries.contains { if case .running = $0.holding { true } else { false } }

@@ -99,7 +99,8 @@ final class Aria2Transfers: Sendable {
         let client = try daemon.client(.whenSessionHasWork)
         let files = try openFiles()
         var reports: [TransferID: TransferReport] = [:]
-        for entry in try Aria2Survey.take(client, files).entries {
+        let survey = try Aria2Survey.take(client, files)
+        for entry in survey.entries {
             switch entry.holding {
             case .running(let progress): reports[entry.id] = .running(progress)
             case .finished(let file): reports[entry.id] = .finished(file: file, status: Self.finishedStatus)
@@ -112,12 +113,22 @@ final class Aria2Transfers: Sendable {
             }
         }
         files.removeAbandonedRecordWrites()
+        sweep(files, listed: survey.listedIDs)
         return reports
     }
 
     /// Stops the daemon when it runs nothing; whether none runs now.
     func stopIfIdle() throws(Aria2Error) -> Bool {
-        try daemon.stop { client throws(Aria2Error) in try !Aria2Survey.take(client, openFiles()).hasRunning }
+        let stopped = try daemon.stop { client throws(Aria2Error) in try !Aria2Survey.take(client, openFiles()).hasRunning }
+        // Nothing writes now: what aria2 wrote last to a download dealt with goes too.
+        if stopped, let files = try? openFiles() { sweep(files, listed: []) }
+        return stopped
+    }
+
+    /// Removes the files of keys that have no record and that aria2 did not list (`listed`):
+    /// `Aria2Files.unrecordedIDs`.
+    private func sweep(_ files: Aria2Files, listed: Set<TransferID>) {
+        for id in files.unrecordedIDs() where !listed.contains(id) { try? files.remove(id) }
     }
 
     // MARK: Polling
@@ -150,6 +161,7 @@ final class Aria2Transfers: Sendable {
             case .leftover: forget(entry, client, files, deletingFiles: false)
             }
         }
+        sweep(files, listed: survey.listedIDs)
         let first = state.withLock { state -> Bool in
             defer { state.deliveredAll = true }
             return !state.deliveredAll

@@ -42,6 +42,25 @@ struct Aria2EngineTests {
         }
     }
 
+    /// A file named as a key without its record (aria2 wrote to a download after the engine had
+    /// dealt with it: its stop outrun by a busy daemon, or a killed daemon's session bringing it
+    /// back; seen once as a bundle left in the endurance run) is never handed over and goes at
+    /// the engine's next look; a file with its record, and one not named as a key, stay.
+    @Test func aFileWithoutItsRecordGoesAtTheNextLook() async throws {
+        try await Aria2Bed.with { bed in
+            let engine = bed.engine()
+            let folder = bed.folder.appendingPathComponent("files")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in ["stray#1", "kept#1", "notes.txt"] {
+                try Data("bytes".utf8).write(to: folder.appendingPathComponent(name))
+            }
+            try Aria2JobRecord(url: "http://127.0.0.1:1/kept.zip", expectedSize: nil, kept: true)
+                .write(for: TransferID(name: "kept", generation: 1), in: OpenFolder.open(folder))
+            #expect(try await engine.report().isEmpty)
+            #expect(bed.files() == ["kept#1", "kept#1.json", "notes.txt"])
+        }
+    }
+
     @Test func aJobStartedTwiceUnderOneKeyIsOneDownload() async throws {
         try await Aria2Bed.with { bed in
             let bundle = try bed.bundle("a-2", bytes: Aria2Bed.slowBytes, location: "slow/")
