@@ -26,9 +26,14 @@ struct Aria2Files: Sendable {
     /// engine had dealt with it (removed its record and file), when its stop was outrun by a busy
     /// daemon or a killed daemon's session brought the download back. Never handed over; removed
     /// once aria2 does not list it (`Aria2Transfers.sweep`).
+    /// Read from the folder's names alone (a record that exists but does not read back keeps its
+    /// file): a poll looks every round, and reading every record there was repeated work.
     func unrecordedIDs() -> [TransferID] {
-        ((try? folder.entries()) ?? []).compactMap { entry in
-            guard entry.kind == .regularFile, let id = entry.name.flatMap(Aria2Key.id(ofFileName:)), record(of: id) == nil
+        let entries = (try? folder.entries()) ?? []
+        let names = Set(entries.compactMap(\.name))
+        return entries.compactMap { entry in
+            guard entry.kind == .regularFile, let id = entry.name.flatMap(Aria2Key.id(ofFileName:)),
+                !names.contains(Aria2Key.recordFileName(of: id))
             else { return nil }
             return id
         }
